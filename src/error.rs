@@ -1,0 +1,155 @@
+//! The crate's single error type.
+//!
+//! Parse errors say what was wrong; every cryptographic failure (a proof, a
+//! signature or an AEAD tag that does not verify) collapses into the one opaque
+//! [`Error::Verification`] variant so that callers cannot build an oracle from
+//! the reason.
+
+use core::fmt;
+
+/// Everything that can go wrong in this crate.
+///
+/// The enum is `Copy`, carries no dependency error types and never holds
+/// secret data, so it can be logged freely.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Error {
+    // ---- wire format -------------------------------------------------------
+    /// The input ended before the message was complete.
+    Truncated,
+    /// Bytes remained after a complete top-level message.
+    TrailingBytes,
+    /// The caller's output buffer is too small for the encoding.
+    BufferTooSmall,
+    /// A length (prefix or field) lies outside the bounds its specification allows.
+    InvalidLength(Field),
+    /// A QUIC variable-length integer was not in its shortest form (RFC 9000 §16).
+    NonMinimalVarint,
+    /// A value is too large for the integer encoding it has to fit in.
+    ValueTooLarge,
+    /// A field's content is not allowed (for example non-ASCII bytes in an issuer name).
+    InvalidValue(Field),
+    /// The token type code is not one this crate implements.
+    UnknownTokenType(u16),
+    /// A message carried a token type other than the one expected.
+    WrongTokenType {
+        /// The type code the caller expected.
+        expected: u16,
+        /// The type code found in the message.
+        found: u16,
+    },
+    /// A request's (truncated) token key id does not match the key it is evaluated with.
+    KeyIdMismatch,
+
+    // ---- HTTP authentication scheme ----------------------------------------
+    /// An HTTP `WWW-Authenticate` or `Authorization` value is not well formed.
+    MalformedHeader,
+    /// A required authentication parameter is missing.
+    MissingParameter(Field),
+    /// An authentication parameter occurs more than once in one challenge.
+    DuplicateParameter(Field),
+    /// A base64url value is malformed (bad alphabet, bad padding or non-canonical bits).
+    InvalidBase64,
+
+    // ---- cryptography ------------------------------------------------------
+    /// A byte string is not the canonical encoding of a group element, or is the identity.
+    InvalidElement,
+    /// A byte string is not the canonical encoding of a (non-zero where required) scalar.
+    InvalidScalar,
+    /// A key is malformed or unsupported.
+    InvalidKey,
+    /// A proof, signature or authentication tag did not verify.
+    Verification,
+    /// Key derivation exhausted its counter (RFC 9497 `DeriveKeyPairError`).
+    DeriveKeyPair,
+    /// The random number generator failed.
+    Rng,
+    /// A caller-provided capacity (batch size, state table) is exhausted.
+    CapacityExceeded,
+}
+
+/// Names the field an [`Error`] refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Field {
+    /// `TokenChallenge.issuer_name`.
+    IssuerName,
+    /// `TokenChallenge.redemption_context`.
+    RedemptionContext,
+    /// `TokenChallenge.origin_info`.
+    OriginInfo,
+    /// A token's authenticator.
+    Authenticator,
+    /// A blinded or evaluated message.
+    Message,
+    /// A batch's element count or total length.
+    Batch,
+    /// The `challenge` authentication parameter.
+    Challenge,
+    /// The `token-key` authentication parameter.
+    TokenKey,
+    /// The `max-age` authentication parameter.
+    MaxAge,
+    /// The `token` authentication parameter.
+    Token,
+    /// A key encoding.
+    Key,
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Field::IssuerName => "issuer_name",
+            Field::RedemptionContext => "redemption_context",
+            Field::OriginInfo => "origin_info",
+            Field::Authenticator => "authenticator",
+            Field::Message => "message",
+            Field::Batch => "batch",
+            Field::Challenge => "challenge",
+            Field::TokenKey => "token-key",
+            Field::MaxAge => "max-age",
+            Field::Token => "token",
+            Field::Key => "key",
+        })
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Truncated => f.write_str("input is truncated"),
+            Error::TrailingBytes => f.write_str("trailing bytes after the message"),
+            Error::BufferTooSmall => f.write_str("output buffer is too small"),
+            Error::InvalidLength(field) => write!(f, "length of {field} is out of range"),
+            Error::NonMinimalVarint => {
+                f.write_str("variable-length integer is not minimally encoded")
+            }
+            Error::ValueTooLarge => f.write_str("value is too large for its encoding"),
+            Error::InvalidValue(field) => write!(f, "{field} has an invalid value"),
+            Error::UnknownTokenType(code) => write!(f, "unknown token type 0x{code:04x}"),
+            Error::WrongTokenType { expected, found } => {
+                write!(
+                    f,
+                    "expected token type 0x{expected:04x}, found 0x{found:04x}"
+                )
+            }
+            Error::KeyIdMismatch => f.write_str("token key id does not match the key"),
+            Error::MalformedHeader => f.write_str("malformed HTTP authentication header"),
+            Error::MissingParameter(field) => write!(f, "missing parameter {field}"),
+            Error::DuplicateParameter(field) => write!(f, "duplicate parameter {field}"),
+            Error::InvalidBase64 => f.write_str("invalid base64url"),
+            Error::InvalidElement => f.write_str("invalid group element"),
+            Error::InvalidScalar => f.write_str("invalid scalar"),
+            Error::InvalidKey => f.write_str("invalid key"),
+            Error::Verification => f.write_str("verification failed"),
+            Error::DeriveKeyPair => f.write_str("key derivation failed"),
+            Error::Rng => f.write_str("random number generator failed"),
+            Error::CapacityExceeded => f.write_str("capacity exceeded"),
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// The crate's result type.
+pub type Result<T> = core::result::Result<T, Error>;

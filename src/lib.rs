@@ -1,11 +1,18 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod auth;
+pub mod challenge;
 pub mod codec;
 pub mod error;
+pub mod token;
+pub mod token_type;
 
+pub use challenge::TokenChallenge;
+pub use codec::{Decode, Encode};
 pub use error::{Error, Field, Result};
+pub use token::{Token, TokenInput, TokenRef};
+pub use token_type::{TokenKind, TokenType};

@@ -1,0 +1,606 @@
+//! The `PrivateToken` HTTP authentication scheme (RFC 9577 §2.1–§2.2).
+//!
+//! An origin challenges with
+//!
+//! ```text
+//! WWW-Authenticate: PrivateToken challenge="<base64url TokenChallenge>",
+//!                   token-key="<base64url public key>", max-age="10"
+//! ```
+//!
+//! and a client redeems with `Authorization: PrivateToken token="<base64url Token>"`.
+//!
+//! [`parse_www_authenticate`] walks a `WWW-Authenticate` field value (RFC 9110
+//! §11.6.1: a comma-separated list of challenges, each an auth-scheme and then
+//! either a token68 or a list of auth-params) and yields every `PrivateToken`
+//! challenge, skipping other schemes. Scheme and parameter names are matched
+//! case-insensitively; values may be tokens or quoted strings. Nothing is
+//! copied: the values borrow from the header, and base64url decoding writes into
+//! a caller buffer, accepting padded and unpadded input. The builders write
+//! into caller buffers too; they emit padded base64url, as RFC 9577 §2.1 asks.
+
+use base64ct::{Base64Url, Base64UrlUnpadded, Encoding};
+
+use crate::codec::Writer;
+use crate::error::{Error, Field, Result};
+
+/// The authentication scheme name.
+pub const SCHEME: &str = "PrivateToken";
+
+/// A parameter value as it appears in the header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamValue<'a> {
+    /// The value without surrounding quotes; quoted-pair escapes are still in place.
+    raw: &'a [u8],
+    quoted: bool,
+}
+
+impl<'a> ParamValue<'a> {
+    /// The value's characters with quoted-pair escapes resolved.
+    pub fn chars(&self) -> impl Iterator<Item = u8> + 'a {
+        let quoted = self.quoted;
+        let mut it = self.raw.iter().copied();
+        core::iter::from_fn(move || {
+            let c = it.next()?;
+            if quoted && c == b'\\' { it.next() } else { Some(c) }
+        })
+    }
+
+    /// Decodes the value as base64url (padded or not) into `out`.
+    pub fn decode_base64url<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8]> {
+        decode_base64url(self.chars(), out)
+    }
+
+    /// An upper bound on the decoded length, to size a buffer.
+    pub fn decoded_len_bound(&self) -> usize {
+        self.raw.len() / 4 * 3 + 3
+    }
+}
+
+/// One `PrivateToken` challenge from a `WWW-Authenticate` header (RFC 9577 §2.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrivateTokenChallenge<'a> {
+    /// The `challenge` parameter: a base64url TokenChallenge.
+    pub challenge: ParamValue<'a>,
+    /// The `token-key` parameter: the base64url issuer public key.
+    pub token_key: ParamValue<'a>,
+    /// The optional `max-age` parameter, in seconds.
+    pub max_age: Option<u32>,
+}
+
+impl PrivateTokenChallenge<'_> {
+    /// Decodes the `challenge` parameter into `out` (then parse it with
+    /// [`crate::challenge::TokenChallenge`]'s `Decode::decode`).
+    pub fn decode_challenge<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8]> {
+        self.challenge.decode_base64url(out)
+    }
+
+    /// Decodes the `token-key` parameter into `out`.
+    pub fn decode_token_key<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8]> {
+        self.token_key.decode_base64url(out)
+    }
+}
+
+/// Iterates over the `PrivateToken` challenges of a `WWW-Authenticate` value.
+///
+/// A syntax error yields one `Err` and ends the iteration; a `PrivateToken`
+/// challenge missing `challenge` or `token-key`, or repeating a parameter, yields
+/// an `Err` for that challenge and parsing goes on with the next one.
+pub fn parse_www_authenticate(value: &str) -> WwwAuthenticate<'_> {
+    WwwAuthenticate { lex: Lexer::new(value.as_bytes()), done: false }
+}
+
+/// Iterator returned by [`parse_www_authenticate`].
+#[derive(Clone, Debug)]
+pub struct WwwAuthenticate<'a> {
+    lex: Lexer<'a>,
+    done: bool,
+}
+
+impl<'a> Iterator for WwwAuthenticate<'a> {
+    type Item = Result<PrivateTokenChallenge<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            match self.lex.next_challenge() {
+                Ok(None) => self.done = true,
+                Ok(Some((scheme, body))) => {
+                    if !scheme.eq_ignore_ascii_case(SCHEME.as_bytes()) {
+                        continue;
+                    }
+                    return Some(private_token_challenge(body));
+                }
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        None
+    }
+}
+
+fn private_token_challenge(body: Body<'_>) -> Result<PrivateTokenChallenge<'_>> {
+    let Body::Params(params) = body else {
+        return Err(Error::MalformedHeader);
+    };
+    let (mut challenge, mut token_key, mut max_age) = (None, None, None);
+    for param in params {
+        let (name, value) = param?;
+        let (slot, field) = if name.eq_ignore_ascii_case(b"challenge") {
+            (&mut challenge, Field::Challenge)
+        } else if name.eq_ignore_ascii_case(b"token-key") {
+            (&mut token_key, Field::TokenKey)
+        } else if name.eq_ignore_ascii_case(b"max-age") {
+            (&mut max_age, Field::MaxAge)
+        } else {
+            continue; // unknown parameters are ignored (RFC 9110 §11.2)
+        };
+        if slot.replace(value).is_some() {
+            return Err(Error::DuplicateParameter(field));
+        }
+    }
+    Ok(PrivateTokenChallenge {
+        challenge: challenge.ok_or(Error::MissingParameter(Field::Challenge))?,
+        token_key: token_key.ok_or(Error::MissingParameter(Field::TokenKey))?,
+        max_age: max_age.map(parse_delta_seconds).transpose()?,
+    })
+}
+
+fn parse_delta_seconds(v: ParamValue<'_>) -> Result<u32> {
+    let mut n: u32 = 0;
+    let mut digits = 0usize;
+    for c in v.chars() {
+        let d = match c {
+            b'0'..=b'9' => u32::from(c - b'0'),
+            _ => return Err(Error::InvalidValue(Field::MaxAge)),
+        };
+        n = n.checked_mul(10).and_then(|n| n.checked_add(d)).ok_or(Error::InvalidValue(Field::MaxAge))?;
+        digits += 1;
+    }
+    if digits == 0 {
+        return Err(Error::InvalidValue(Field::MaxAge));
+    }
+    Ok(n)
+}
+
+/// Parses an `Authorization` value `PrivateToken token="..."` (RFC 9577 §2.2)
+/// and returns the `token` parameter. Any other scheme, a token68 form, or a
+/// missing or repeated `token` parameter is an error.
+pub fn parse_authorization(value: &str) -> Result<ParamValue<'_>> {
+    let mut lex = Lexer::new(value.as_bytes());
+    let Some((scheme, body)) = lex.next_challenge()? else {
+        return Err(Error::MalformedHeader);
+    };
+    // Credentials are a single item: nothing may follow.
+    if !scheme.eq_ignore_ascii_case(SCHEME.as_bytes()) || lex.next_challenge()?.is_some() {
+        return Err(Error::MalformedHeader);
+    }
+    let Body::Params(params) = body else {
+        return Err(Error::MalformedHeader);
+    };
+    let mut token = None;
+    for param in params {
+        let (name, value) = param?;
+        if name.eq_ignore_ascii_case(b"token") && token.replace(value).is_some() {
+            return Err(Error::DuplicateParameter(Field::Token));
+        }
+    }
+    token.ok_or(Error::MissingParameter(Field::Token))
+}
+
+/// Writes one `PrivateToken` challenge (the `WWW-Authenticate` value of RFC 9577
+/// §2.1) into `out` and returns it. `challenge` is an encoded TokenChallenge and
+/// `token_key` the issuer's encoded public key. To offer several challenges, join
+/// the results with `", "`.
+pub fn write_www_authenticate<'o>(
+    challenge: &[u8],
+    token_key: &[u8],
+    max_age: Option<u32>,
+    out: &'o mut [u8],
+) -> Result<&'o str> {
+    let mut w = Writer::new(out);
+    w.put(SCHEME.as_bytes())?;
+    w.put(b" challenge=\"")?;
+    put_base64url(&mut w, challenge)?;
+    w.put(b"\", token-key=\"")?;
+    put_base64url(&mut w, token_key)?;
+    w.put(b"\"")?;
+    if let Some(age) = max_age {
+        w.put(b", max-age=\"")?;
+        put_decimal(&mut w, age)?;
+        w.put(b"\"")?;
+    }
+    let n = w.finish();
+    ascii_str(out, n)
+}
+
+/// Writes the `Authorization` value `PrivateToken token="..."` for an encoded
+/// token (RFC 9577 §2.2) into `out` and returns it.
+pub fn write_authorization<'o>(token: &[u8], out: &'o mut [u8]) -> Result<&'o str> {
+    let mut w = Writer::new(out);
+    w.put(SCHEME.as_bytes())?;
+    w.put(b" token=\"")?;
+    put_base64url(&mut w, token)?;
+    w.put(b"\"")?;
+    let n = w.finish();
+    ascii_str(out, n)
+}
+
+fn ascii_str(out: &[u8], n: usize) -> Result<&str> {
+    core::str::from_utf8(out.get(..n).ok_or(Error::BufferTooSmall)?).map_err(|_| Error::MalformedHeader)
+}
+
+fn put_base64url(w: &mut Writer<'_>, bytes: &[u8]) -> Result<()> {
+    let dst = w.reserve(Base64Url::encoded_len(bytes))?;
+    Base64Url::encode(bytes, dst).map_err(|_| Error::BufferTooSmall)?;
+    Ok(())
+}
+
+fn put_decimal(w: &mut Writer<'_>, mut v: u32) -> Result<()> {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        let d = u8::try_from(v % 10).map_err(|_| Error::ValueTooLarge)?;
+        *digits.get_mut(start).ok_or(Error::ValueTooLarge)? = b'0' + d;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    w.put(digits.get(start..).ok_or(Error::ValueTooLarge)?)
+}
+
+/// Decodes base64url (RFC 4648 §5) from a character stream, with or without
+/// `=` padding, rejecting non-canonical trailing bits.
+fn decode_base64url(chars: impl Iterator<Item = u8>, out: &mut [u8]) -> Result<&[u8]> {
+    let mut group = [0u8; 4];
+    let mut filled = 0usize;
+    let mut written = 0usize;
+    let mut padding = 0usize;
+    for c in chars {
+        if c == b'=' {
+            padding += 1;
+            continue;
+        }
+        if padding > 0 {
+            return Err(Error::InvalidBase64);
+        }
+        *group.get_mut(filled).ok_or(Error::InvalidBase64)? = c;
+        filled += 1;
+        if filled == 4 {
+            written += decode_group(&group, out.get_mut(written..).ok_or(Error::BufferTooSmall)?)?;
+            filled = 0;
+        }
+    }
+    // Padding, if present, must complete the last group to four characters.
+    let pad_ok = matches!((filled, padding), (_, 0) | (2, 2) | (3, 1));
+    if filled == 1 || !pad_ok {
+        return Err(Error::InvalidBase64);
+    }
+    if filled > 0 {
+        let tail = group.get(..filled).ok_or(Error::InvalidBase64)?;
+        written += decode_group(tail, out.get_mut(written..).ok_or(Error::BufferTooSmall)?)?;
+    }
+    out.get(..written).ok_or(Error::BufferTooSmall)
+}
+
+/// Decodes 2, 3 or 4 base64url characters into `out`; returns the byte count.
+fn decode_group(chars: &[u8], out: &mut [u8]) -> Result<usize> {
+    let mut buf = [0u8; 3];
+    let n = Base64UrlUnpadded::decode(chars, &mut buf).map_err(|_| Error::InvalidBase64)?.len();
+    out.get_mut(..n)
+        .ok_or(Error::BufferTooSmall)?
+        .copy_from_slice(buf.get(..n).ok_or(Error::InvalidBase64)?);
+    Ok(n)
+}
+
+// ---- RFC 9110 §11 challenge grammar ------------------------------------------
+
+/// tchar (RFC 9110 §5.6.2).
+fn is_tchar(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&c)
+}
+
+/// token68 characters before its trailing `=` (RFC 9110 §11.2).
+fn is_token68_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || b"-._~+/".contains(&c)
+}
+
+/// What follows an auth-scheme.
+#[derive(Clone, Debug)]
+enum Body<'a> {
+    /// Nothing, or a token68 (whose content we never need).
+    Token68,
+    /// A list of auth-params, parsed lazily.
+    Params(Params<'a>),
+}
+
+#[derive(Clone, Debug)]
+struct Lexer<'a> {
+    s: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Lexer<'a> {
+    fn new(s: &'a [u8]) -> Self {
+        Self { s, pos: 0 }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.pos).copied()
+    }
+
+    fn skip_ows(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.pos += 1;
+        }
+    }
+
+    fn skip_while(&mut self, f: impl Fn(u8) -> bool) -> &'a [u8] {
+        let start = self.pos;
+        while self.peek().is_some_and(&f) {
+            self.pos += 1;
+        }
+        self.s.get(start..self.pos).unwrap_or_default()
+    }
+
+    /// Skips OWS and empty list elements (RFC 9110 §5.6.1 allows `, ,`).
+    fn skip_separators(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b',')) {
+            self.pos += 1;
+        }
+    }
+
+    /// Whether a new challenge starts here: a token not followed by `=`.
+    fn at_new_challenge(&self) -> bool {
+        let mut probe = self.clone();
+        if probe.skip_while(is_tchar).is_empty() {
+            return false;
+        }
+        probe.skip_ows();
+        probe.peek() != Some(b'=')
+    }
+
+    /// Reads the next challenge: its scheme and a lazily parsed body. The lexer
+    /// is left after the body.
+    fn next_challenge(&mut self) -> Result<Option<(&'a [u8], Body<'a>)>> {
+        self.skip_separators();
+        if self.peek().is_none() {
+            return Ok(None);
+        }
+        let scheme = self.skip_while(is_tchar);
+        if scheme.is_empty() {
+            return Err(Error::MalformedHeader);
+        }
+        let after_scheme = self.pos;
+        self.skip_ows();
+        if self.pos == after_scheme || matches!(self.peek(), None | Some(b',')) {
+            // No body (an optional comma-separated successor follows).
+            return match self.peek() {
+                None | Some(b',') => Ok(Some((scheme, Body::Token68))),
+                Some(_) => Err(Error::MalformedHeader),
+            };
+        }
+        // token68: its characters, then `=`s, then the end of this item.
+        let mut probe = self.clone();
+        if !probe.skip_while(is_token68_char).is_empty() {
+            probe.skip_while(|c| c == b'=');
+            probe.skip_ows();
+            if matches!(probe.peek(), None | Some(b',')) {
+                *self = probe;
+                return Ok(Some((scheme, Body::Token68)));
+            }
+        }
+        let start = self.pos;
+        // Walk the auth-params once to find where this challenge ends; the
+        // caller re-walks them lazily from `start`.
+        let mut params = Params { lex: Lexer { s: self.s, pos: start }, first: true, done: false };
+        for p in params.by_ref() {
+            p?;
+        }
+        self.pos = params.lex.pos;
+        Ok(Some((scheme, Body::Params(Params { lex: Lexer { s: self.s, pos: start }, first: true, done: false }))))
+    }
+
+    fn param_value(&mut self) -> Result<ParamValue<'a>> {
+        if self.peek() == Some(b'"') {
+            self.pos += 1;
+            let start = self.pos;
+            loop {
+                match self.peek() {
+                    None => return Err(Error::MalformedHeader),
+                    Some(b'"') => break,
+                    Some(b'\\') => {
+                        self.pos += 1;
+                        // quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )
+                        match self.peek() {
+                            Some(c) if c == b'\t' || c >= 0x20 && c != 0x7f => self.pos += 1,
+                            _ => return Err(Error::MalformedHeader),
+                        }
+                    }
+                    // qdtext = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text
+                    Some(c) if c == b'\t' || c >= 0x20 && c != 0x7f => self.pos += 1,
+                    Some(_) => return Err(Error::MalformedHeader),
+                }
+            }
+            let raw = self.s.get(start..self.pos).unwrap_or_default();
+            self.pos += 1; // closing quote
+            Ok(ParamValue { raw, quoted: true })
+        } else {
+            // A bare value is a token; as a leniency for base64 values sent
+            // unquoted, trailing `=` padding is accepted too (token68 style).
+            let start = self.pos;
+            if self.skip_while(is_tchar).is_empty() {
+                return Err(Error::MalformedHeader);
+            }
+            self.skip_while(|c| c == b'=');
+            let raw = self.s.get(start..self.pos).unwrap_or_default();
+            Ok(ParamValue { raw, quoted: false })
+        }
+    }
+}
+
+/// Lazy iterator over one challenge's auth-params.
+#[derive(Clone, Debug)]
+struct Params<'a> {
+    lex: Lexer<'a>,
+    first: bool,
+    done: bool,
+}
+
+impl<'a> Iterator for Params<'a> {
+    type Item = Result<(&'a [u8], ParamValue<'a>)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        if !self.first {
+            // Between params: OWS, then a comma or the end of the header.
+            self.lex.skip_ows();
+            match self.lex.peek() {
+                None => {
+                    self.done = true;
+                    return None;
+                }
+                Some(b',') => {
+                    let mark = self.lex.pos;
+                    self.lex.skip_separators();
+                    if self.lex.peek().is_none() || self.lex.at_new_challenge() {
+                        // The list continues with another challenge: stop before it.
+                        self.lex.pos = mark;
+                        self.done = true;
+                        return None;
+                    }
+                }
+                Some(_) => {
+                    self.done = true;
+                    return Some(Err(Error::MalformedHeader));
+                }
+            }
+        }
+        self.first = false;
+        let item = (|| {
+            let name = self.lex.skip_while(is_tchar);
+            if name.is_empty() {
+                return Err(Error::MalformedHeader);
+            }
+            self.lex.skip_ows();
+            if self.lex.peek() != Some(b'=') {
+                return Err(Error::MalformedHeader);
+            }
+            self.lex.pos += 1;
+            self.lex.skip_ows();
+            Ok((name, self.lex.param_value()?))
+        })();
+        if item.is_err() {
+            self.done = true;
+        }
+        Some(item)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    extern crate std;
+    use std::vec::Vec;
+
+    use super::*;
+
+    fn decode_all(v: ParamValue<'_>) -> Result<Vec<u8>> {
+        let mut buf = [0u8; 64];
+        v.decode_base64url(&mut buf).map(<[u8]>::to_vec)
+    }
+
+    #[test]
+    fn parses_quoted_and_bare_mixed_with_other_schemes() {
+        let h = "Basic realm=\"a, b\", PRIVATETOKEN Challenge=\"AAEC\", Token-Key=AwQF, max-age=\"10\", \
+                 Negotiate, Bearer abc==, privatetoken challenge=BgcI, token-key=\"CQoL\", ext=x";
+        let found: Vec<_> = parse_www_authenticate(h).collect::<Result<_>>().unwrap();
+        assert_eq!(found.len(), 2);
+        assert_eq!(decode_all(found[0].challenge).unwrap(), [0, 1, 2]);
+        assert_eq!(decode_all(found[0].token_key).unwrap(), [3, 4, 5]);
+        assert_eq!(found[0].max_age, Some(10));
+        assert_eq!(decode_all(found[1].challenge).unwrap(), [6, 7, 8]);
+        assert_eq!(decode_all(found[1].token_key).unwrap(), [9, 10, 11]);
+        assert_eq!(found[1].max_age, None);
+    }
+
+    #[test]
+    fn base64_padded_unpadded_and_escaped() {
+        for v in ["AQ==", "AQ", "\"AQ==\"", "\"A\\Q\""] {
+            let h = std::format!("PrivateToken challenge={v}, token-key=AQ");
+            let c = parse_www_authenticate(&h).next().unwrap().unwrap();
+            assert_eq!(decode_all(c.challenge).unwrap(), [1], "{v}");
+        }
+        for bad in ["A", "AQ=", "AQ===", "A=Q", "AR==", "AQ+/", "a*b"] {
+            let v = ParamValue { raw: bad.as_bytes(), quoted: false };
+            assert!(decode_all(v).is_err(), "{bad}");
+        }
+        let mut small = [0u8; 2];
+        let v = ParamValue { raw: b"AAECAw", quoted: false };
+        assert_eq!(v.decode_base64url(&mut small), Err(Error::BufferTooSmall));
+    }
+
+    #[test]
+    fn rejects_missing_duplicate_and_malformed() {
+        fn first(h: &str) -> Result<PrivateTokenChallenge<'_>> {
+            parse_www_authenticate(h).next().unwrap()
+        }
+        assert_eq!(first("PrivateToken token-key=AQ"), Err(Error::MissingParameter(Field::Challenge)));
+        assert_eq!(first("PrivateToken challenge=AQ"), Err(Error::MissingParameter(Field::TokenKey)));
+        assert_eq!(
+            first("PrivateToken challenge=AQ, token-key=AQ, Challenge=AQ"),
+            Err(Error::DuplicateParameter(Field::Challenge))
+        );
+        assert_eq!(
+            first("PrivateToken challenge=AQ, token-key=AQ, max-age=1x"),
+            Err(Error::InvalidValue(Field::MaxAge))
+        );
+        assert_eq!(
+            first("PrivateToken challenge=AQ, token-key=AQ, max-age=99999999999"),
+            Err(Error::InvalidValue(Field::MaxAge))
+        );
+        assert_eq!(first("PrivateToken abc=="), Err(Error::MalformedHeader));
+        assert_eq!(first("PrivateToken challenge=\"AQ, token-key=AQ"), Err(Error::MalformedHeader));
+        assert_eq!(first("PrivateToken challenge=AQ token-key=AQ"), Err(Error::MalformedHeader));
+        assert_eq!(first("PrivateToken challenge=, token-key=AQ"), Err(Error::MalformedHeader));
+        assert_eq!(first("=x"), Err(Error::MalformedHeader));
+        assert!(parse_www_authenticate("").next().is_none());
+        assert!(parse_www_authenticate("Basic realm=x").next().is_none());
+    }
+
+    #[test]
+    fn authorization_roundtrip() {
+        let token = [0xfbu8; 40];
+        let mut out = [0u8; 128];
+        let h = write_authorization(&token, &mut out).unwrap();
+        assert!(h.starts_with("PrivateToken token=\""));
+        let v = parse_authorization(h).unwrap();
+        let mut buf = [0u8; 64];
+        assert_eq!(v.decode_base64url(&mut buf).unwrap(), token);
+        assert_eq!(parse_authorization("privatetoken TOKEN=AQ").map(|v| v.raw), Ok(&b"AQ"[..]));
+        assert_eq!(parse_authorization("Basic token=AQ"), Err(Error::MalformedHeader));
+        assert_eq!(parse_authorization("PrivateToken other=AQ"), Err(Error::MissingParameter(Field::Token)));
+        assert_eq!(parse_authorization("PrivateToken token=AQ, token=AQ"), Err(Error::DuplicateParameter(Field::Token)));
+        assert_eq!(parse_authorization("PrivateToken token=AQ, Basic x=y"), Err(Error::MalformedHeader));
+        assert_eq!(parse_authorization(""), Err(Error::MalformedHeader));
+        assert_eq!(write_authorization(&token, &mut out[..20]), Err(Error::BufferTooSmall));
+    }
+
+    #[test]
+    fn www_authenticate_roundtrip() {
+        let mut out = [0u8; 128];
+        let h = write_www_authenticate(&[1, 2, 3, 4], &[5, 6], Some(3600), &mut out).unwrap();
+        assert_eq!(h, "PrivateToken challenge=\"AQIDBA==\", token-key=\"BQY=\", max-age=\"3600\"");
+        let c = parse_www_authenticate(h).next().unwrap().unwrap();
+        assert_eq!(decode_all(c.challenge).unwrap(), [1, 2, 3, 4]);
+        assert_eq!(decode_all(c.token_key).unwrap(), [5, 6]);
+        assert_eq!(c.max_age, Some(3600));
+        let h = write_www_authenticate(&[1], &[2], None, &mut out).unwrap();
+        assert_eq!(h, "PrivateToken challenge=\"AQ==\", token-key=\"Ag==\"");
+        assert_eq!(write_www_authenticate(&[1], &[2], Some(0), &mut out[..30]), Err(Error::BufferTooSmall));
+    }
+}

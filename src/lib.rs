@@ -16,3 +16,6 @@ pub use codec::{Decode, Encode};
 pub use error::{Error, Field, Result};
 pub use token::{Token, TokenInput, TokenRef};
 pub use token_type::{TokenKind, TokenType};
+
+#[cfg(feature = "std")]
+pub mod vectors;

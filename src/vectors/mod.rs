@@ -1,0 +1,351 @@
+//! Test-vector harness for pat-go's JSON schemas (feature `std`).
+//!
+//! One loader for every vector file: it detects the schema from the fields
+//! (or takes a [`Kind`]), checks every case and counts them. A case either
+//! passes or fails (the library computed something else, or rejected the
+//! input); a file or field that is not of the schema at all is a
+//! [`VectorError`] naming the case and the field, never a silent skip.
+//!
+//! The JSON conventions follow pat-go (protocol-reference §12): lowercase hex
+//! everywhere, except for a few plain strings and numbers. Key names of the
+//! upstream Rust `privacypass` files (`sk_s`, `token_type`, …) are accepted too.
+
+use std::fmt;
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use serde_json::{Map, Value};
+
+mod token;
+
+/// The vector schemas, named as on the `pat vectors` command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kind {
+    /// `tokens/token-test-vectors.json`: TokenChallenge → token_input.
+    Token,
+    /// `tokens/private/type1-*`: VOPRF(P-384) issuance.
+    Type1,
+    /// `tokens/type2/type2-*`: blind RSA issuance.
+    Type2,
+    /// `tokens/private/type5-*`: VOPRF(ristretto255) issuance.
+    Type5,
+    /// `tokens/amortized/type1-*`.
+    AmortizedType1,
+    /// `tokens/amortized/type5-*`.
+    AmortizedType5,
+    /// `tokens/batched/*`: generic batches of types 1, 2 and 5.
+    Batched,
+    /// `tokens/type3/type3-ecdsa-blinding-*`.
+    Type3EcdsaBlinding,
+    /// `tokens/type3/type3-ed25519-blinding-*`.
+    Type3Ed25519Blinding,
+    /// `tokens/type3/type3-origin-encryption-*`.
+    Type3OriginEncryption,
+    /// `tokens/type3/type3-anon-origin-id-*`.
+    Type3AnonOriginId,
+}
+
+impl Kind {
+    /// Every kind, in command-line order.
+    pub const ALL: [Kind; 11] = [
+        Kind::Token,
+        Kind::Type1,
+        Kind::Type2,
+        Kind::Type5,
+        Kind::AmortizedType1,
+        Kind::AmortizedType5,
+        Kind::Batched,
+        Kind::Type3EcdsaBlinding,
+        Kind::Type3Ed25519Blinding,
+        Kind::Type3OriginEncryption,
+        Kind::Type3AnonOriginId,
+    ];
+
+    /// The command-line name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Token => "token",
+            Kind::Type1 => "type1",
+            Kind::Type2 => "type2",
+            Kind::Type5 => "type5",
+            Kind::AmortizedType1 => "amortized-type1",
+            Kind::AmortizedType5 => "amortized-type5",
+            Kind::Batched => "batched",
+            Kind::Type3EcdsaBlinding => "type3-ecdsa-blinding",
+            Kind::Type3Ed25519Blinding => "type3-ed25519-blinding",
+            Kind::Type3OriginEncryption => "type3-origin-encryption",
+            Kind::Type3AnonOriginId => "type3-anon-origin-id",
+        }
+    }
+
+    /// Parses a command-line name.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether this build can verify and generate the kind.
+    pub const fn is_implemented(self) -> bool {
+        matches!(self, Kind::Token)
+    }
+
+    /// Guesses the schema of a vector file from the fields of its first case.
+    pub fn detect(file: &Value) -> Option<Kind> {
+        let first = file.as_array()?.first()?.as_object()?;
+        let has = |k: &str| first.contains_key(k);
+        let type_of = |field: &str| {
+            first
+                .get(field)
+                .and_then(Value::as_str)
+                .and_then(|h| h.get(..4))
+                .map(String::from)
+        };
+        if has("token_authenticator_input") {
+            Some(Kind::Token)
+        } else if has("issuance") {
+            Some(Kind::Batched)
+        } else if has("issuer_origin_alias") {
+            Some(Kind::Type3AnonOriginId)
+        } else if has("issuer_encap_key_seed") {
+            Some(Kind::Type3OriginEncryption)
+        } else if has("Curve") {
+            Some(Kind::Type3EcdsaBlinding)
+        } else if has("bk") && has("pkR") {
+            Some(Kind::Type3Ed25519Blinding)
+        } else if has("tokens") {
+            match type_of("token_request").as_deref() {
+                Some("0001") => Some(Kind::AmortizedType1),
+                Some("0005") => Some(Kind::AmortizedType5),
+                _ => None,
+            }
+        } else if has("token_request") {
+            match type_of("token_request").as_deref() {
+                Some("0001") => Some(Kind::Type1),
+                Some("0002") => Some(Kind::Type2),
+                Some("0005") => Some(Kind::Type5),
+                _ => None,
+            }
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The outcome of checking one file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Cases that passed every check.
+    pub passed: usize,
+    /// Cases that failed, with the index and the first check that failed.
+    pub failures: Vec<Failure>,
+}
+
+impl Report {
+    /// Number of failed cases.
+    pub fn failed(&self) -> usize {
+        self.failures.len()
+    }
+
+    /// Number of cases checked.
+    pub fn total(&self) -> usize {
+        self.passed + self.failed()
+    }
+
+    /// True when at least one case was checked and none failed.
+    pub fn ok(&self) -> bool {
+        self.passed > 0 && self.failures.is_empty()
+    }
+
+    fn record(&mut self, case: usize, outcome: Result<(), String>) {
+        match outcome {
+            Ok(()) => self.passed += 1,
+            Err(what) => self.failures.push(Failure { case, what }),
+        }
+    }
+}
+
+/// One failed case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// Index of the case in the file (from 0).
+    pub case: usize,
+    /// What did not match.
+    pub what: String,
+}
+
+/// A vector file that is not of the expected schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VectorError {
+    /// Not JSON, or not a JSON array of objects.
+    Format(String),
+    /// The schema could not be detected; pass a kind.
+    Undetectable,
+    /// The kind is known but not implemented in this build.
+    Unsupported(Kind),
+    /// A field is missing or not of the schema's form.
+    Field {
+        /// Index of the case (from 0).
+        case: usize,
+        /// The field's name.
+        field: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+}
+
+impl fmt::Display for VectorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VectorError::Format(why) => write!(f, "not a vector file: {why}"),
+            VectorError::Undetectable => {
+                f.write_str("cannot tell the vector kind from the fields; pass --kind")
+            }
+            VectorError::Unsupported(kind) => {
+                write!(f, "vector kind `{kind}` is not implemented yet")
+            }
+            VectorError::Field {
+                case,
+                field,
+                problem,
+            } => write!(f, "case {case}, field `{field}`: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for VectorError {}
+
+/// Parses a vector file's text.
+pub fn parse(text: &str) -> Result<Value, VectorError> {
+    serde_json::from_str(text).map_err(|e| VectorError::Format(e.to_string()))
+}
+
+/// Checks every case of a parsed file against the library.
+pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
+    let mut report = Report::default();
+    for (i, fields) in cases(file)?.into_iter().enumerate() {
+        let case = Case { index: i, fields };
+        let outcome = match kind {
+            Kind::Token => token::verify(&case)?,
+            other => return Err(VectorError::Unsupported(other)),
+        };
+        report.record(i, outcome);
+    }
+    Ok(report)
+}
+
+/// Generates `count` fresh cases of `kind` in pat-go's schema.
+pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
+    let cases = (0..count)
+        .map(|i| match kind {
+            Kind::Token => token::generate(i),
+            other => Err(VectorError::Unsupported(other)),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Value::Array(cases))
+}
+
+fn cases(file: &Value) -> Result<Vec<&Map<String, Value>>, VectorError> {
+    let cases = file
+        .as_array()
+        .ok_or_else(|| VectorError::Format("top level is not an array".into()))?;
+    cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            c.as_object()
+                .ok_or_else(|| VectorError::Format(std::format!("case {i} is not an object")))
+        })
+        .collect()
+}
+
+/// One case of a vector file, with typed field access.
+pub(crate) struct Case<'a> {
+    index: usize,
+    fields: &'a Map<String, Value>,
+}
+
+impl<'a> Case<'a> {
+    fn error(&self, field: &str, problem: impl Into<String>) -> VectorError {
+        VectorError::Field {
+            case: self.index,
+            field: field.into(),
+            problem: problem.into(),
+        }
+    }
+
+    /// The string value of the first of `names` present (pat-go and upstream spellings).
+    fn str(&self, names: &[&str]) -> Result<&'a str, VectorError> {
+        let first = names.first().copied().unwrap_or_default();
+        let value = names
+            .iter()
+            .find_map(|n| self.fields.get(*n))
+            .ok_or_else(|| self.error(first, "missing"))?;
+        value
+            .as_str()
+            .ok_or_else(|| self.error(first, "not a string"))
+    }
+
+    /// A hex field of any length.
+    pub(crate) fn hex(&self, names: &[&str]) -> Result<Vec<u8>, VectorError> {
+        let first = names.first().copied().unwrap_or_default();
+        decode_hex(self.str(names)?).map_err(|why| self.error(first, why))
+    }
+
+    /// A hex field of exactly `N` bytes.
+    pub(crate) fn hex_array<const N: usize>(&self, names: &[&str]) -> Result<[u8; N], VectorError> {
+        let first = names.first().copied().unwrap_or_default();
+        let bytes = self.hex(names)?;
+        <[u8; N]>::try_from(bytes.as_slice()).map_err(|_| {
+            self.error(
+                first,
+                std::format!("expected {N} bytes, found {}", bytes.len()),
+            )
+        })
+    }
+}
+
+/// Decodes lowercase or uppercase hex.
+pub fn decode_hex(s: &str) -> Result<Vec<u8>, String> {
+    fn nibble(c: u8) -> Result<u8, String> {
+        match c {
+            b'0'..=b'9' => Ok(c - b'0'),
+            b'a'..=b'f' => Ok(c - b'a' + 10),
+            b'A'..=b'F' => Ok(c - b'A' + 10),
+            _ => Err(std::format!("invalid hex digit {:?}", char::from(c))),
+        }
+    }
+    if s.len() % 2 != 0 {
+        return Err("odd number of hex digits".into());
+    }
+    s.as_bytes()
+        .chunks_exact(2)
+        .map(|pair| match *pair {
+            [hi, lo] => Ok(nibble(hi)? << 4 | nibble(lo)?),
+            _ => Err("odd number of hex digits".into()),
+        })
+        .collect()
+}
+
+/// Encodes lowercase hex.
+pub fn encode_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| std::format!("{b:02x}")).collect()
+}
+
+/// Compares a computed value with the file's, naming the field on mismatch.
+pub(crate) fn expect_eq(field: &str, computed: &[u8], expected: &[u8]) -> Result<(), String> {
+    if computed == expected {
+        Ok(())
+    } else {
+        Err(std::format!(
+            "{field}: computed {} but the file has {}",
+            encode_hex(computed),
+            encode_hex(expected)
+        ))
+    }
+}

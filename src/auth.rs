@@ -41,11 +41,7 @@ impl<'a> ParamValue<'a> {
         let mut it = self.raw.iter().copied();
         core::iter::from_fn(move || {
             let c = it.next()?;
-            if quoted && c == b'\\' {
-                it.next()
-            } else {
-                Some(c)
-            }
+            if quoted && c == b'\\' { it.next() } else { Some(c) }
         })
     }
 
@@ -90,10 +86,7 @@ impl PrivateTokenChallenge<'_> {
 /// challenge missing `challenge` or `token-key`, or repeating a parameter, yields
 /// an `Err` for that challenge and parsing goes on with the next one.
 pub fn parse_www_authenticate(value: &str) -> WwwAuthenticate<'_> {
-    WwwAuthenticate {
-        lex: Lexer::new(value.as_bytes()),
-        done: false,
-    }
+    WwwAuthenticate { lex: Lexer::new(value.as_bytes()), done: false }
 }
 
 /// Iterator returned by [`parse_www_authenticate`].
@@ -161,10 +154,7 @@ fn parse_delta_seconds(v: ParamValue<'_>) -> Result<u32> {
             b'0'..=b'9' => u32::from(c - b'0'),
             _ => return Err(Error::InvalidValue(Field::MaxAge)),
         };
-        n = n
-            .checked_mul(10)
-            .and_then(|n| n.checked_add(d))
-            .ok_or(Error::InvalidValue(Field::MaxAge))?;
+        n = n.checked_mul(10).and_then(|n| n.checked_add(d)).ok_or(Error::InvalidValue(Field::MaxAge))?;
         digits += 1;
     }
     if digits == 0 {
@@ -237,8 +227,7 @@ pub fn write_authorization<'o>(token: &[u8], out: &'o mut [u8]) -> Result<&'o st
 }
 
 fn ascii_str(out: &[u8], n: usize) -> Result<&str> {
-    core::str::from_utf8(out.get(..n).ok_or(Error::BufferTooSmall)?)
-        .map_err(|_| Error::MalformedHeader)
+    core::str::from_utf8(out.get(..n).ok_or(Error::BufferTooSmall)?).map_err(|_| Error::MalformedHeader)
 }
 
 fn put_base64url(w: &mut Writer<'_>, bytes: &[u8]) -> Result<()> {
@@ -299,12 +288,8 @@ fn decode_base64url(chars: impl Iterator<Item = u8>, out: &mut [u8]) -> Result<&
 /// Decodes 2, 3 or 4 base64url characters into `out`; returns the byte count.
 fn decode_group(chars: &[u8], out: &mut [u8]) -> Result<usize> {
     let mut buf = [0u8; 3];
-    let n = Base64UrlUnpadded::decode(chars, &mut buf)
-        .map_err(|_| Error::InvalidBase64)?
-        .len();
-    out.get_mut(..n)
-        .ok_or(Error::BufferTooSmall)?
-        .copy_from_slice(buf.get(..n).ok_or(Error::InvalidBase64)?);
+    let n = Base64UrlUnpadded::decode(chars, &mut buf).map_err(|_| Error::InvalidBase64)?.len();
+    out.get_mut(..n).ok_or(Error::BufferTooSmall)?.copy_from_slice(buf.get(..n).ok_or(Error::InvalidBase64)?);
     Ok(n)
 }
 
@@ -408,29 +393,12 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         // Walk the auth-params once to find where this challenge ends; the
         // caller re-walks them lazily from `start`.
-        let mut params = Params {
-            lex: Lexer {
-                s: self.s,
-                pos: start,
-            },
-            first: true,
-            done: false,
-        };
+        let mut params = Params { lex: Lexer { s: self.s, pos: start }, first: true, done: false };
         for p in params.by_ref() {
             p?;
         }
         self.pos = params.lex.pos;
-        Ok(Some((
-            scheme,
-            Body::Params(Params {
-                lex: Lexer {
-                    s: self.s,
-                    pos: start,
-                },
-                first: true,
-                done: false,
-            }),
-        )))
+        Ok(Some((scheme, Body::Params(Params { lex: Lexer { s: self.s, pos: start }, first: true, done: false }))))
     }
 
     fn param_value(&mut self) -> Result<ParamValue<'a>> {
@@ -566,17 +534,11 @@ mod tests {
             assert_eq!(decode_all(c.challenge).unwrap(), [1], "{v}");
         }
         for bad in ["A", "AQ=", "AQ===", "A=Q", "AR==", "AQ+/", "a*b"] {
-            let v = ParamValue {
-                raw: bad.as_bytes(),
-                quoted: false,
-            };
+            let v = ParamValue { raw: bad.as_bytes(), quoted: false };
             assert!(decode_all(v).is_err(), "{bad}");
         }
         let mut small = [0u8; 2];
-        let v = ParamValue {
-            raw: b"AAECAw",
-            quoted: false,
-        };
+        let v = ParamValue { raw: b"AAECAw", quoted: false };
         assert_eq!(v.decode_base64url(&mut small), Err(Error::BufferTooSmall));
     }
 
@@ -585,14 +547,8 @@ mod tests {
         fn first(h: &str) -> Result<PrivateTokenChallenge<'_>> {
             parse_www_authenticate(h).next().unwrap()
         }
-        assert_eq!(
-            first("PrivateToken token-key=AQ"),
-            Err(Error::MissingParameter(Field::Challenge))
-        );
-        assert_eq!(
-            first("PrivateToken challenge=AQ"),
-            Err(Error::MissingParameter(Field::TokenKey))
-        );
+        assert_eq!(first("PrivateToken token-key=AQ"), Err(Error::MissingParameter(Field::Challenge)));
+        assert_eq!(first("PrivateToken challenge=AQ"), Err(Error::MissingParameter(Field::TokenKey)));
         assert_eq!(
             first("PrivateToken challenge=AQ, token-key=AQ, Challenge=AQ"),
             Err(Error::DuplicateParameter(Field::Challenge))
@@ -606,18 +562,9 @@ mod tests {
             Err(Error::InvalidValue(Field::MaxAge))
         );
         assert_eq!(first("PrivateToken abc=="), Err(Error::MalformedHeader));
-        assert_eq!(
-            first("PrivateToken challenge=\"AQ, token-key=AQ"),
-            Err(Error::MalformedHeader)
-        );
-        assert_eq!(
-            first("PrivateToken challenge=AQ token-key=AQ"),
-            Err(Error::MalformedHeader)
-        );
-        assert_eq!(
-            first("PrivateToken challenge=, token-key=AQ"),
-            Err(Error::MalformedHeader)
-        );
+        assert_eq!(first("PrivateToken challenge=\"AQ, token-key=AQ"), Err(Error::MalformedHeader));
+        assert_eq!(first("PrivateToken challenge=AQ token-key=AQ"), Err(Error::MalformedHeader));
+        assert_eq!(first("PrivateToken challenge=, token-key=AQ"), Err(Error::MalformedHeader));
         assert_eq!(first("=x"), Err(Error::MalformedHeader));
         assert!(parse_www_authenticate("").next().is_none());
         assert!(parse_www_authenticate("Basic realm=x").next().is_none());
@@ -632,50 +579,29 @@ mod tests {
         let v = parse_authorization(h).unwrap();
         let mut buf = [0u8; 64];
         assert_eq!(v.decode_base64url(&mut buf).unwrap(), token);
-        assert_eq!(
-            parse_authorization("privatetoken TOKEN=AQ").map(|v| v.raw),
-            Ok(&b"AQ"[..])
-        );
-        assert_eq!(
-            parse_authorization("Basic token=AQ"),
-            Err(Error::MalformedHeader)
-        );
-        assert_eq!(
-            parse_authorization("PrivateToken other=AQ"),
-            Err(Error::MissingParameter(Field::Token))
-        );
+        assert_eq!(parse_authorization("privatetoken TOKEN=AQ").map(|v| v.raw), Ok(&b"AQ"[..]));
+        assert_eq!(parse_authorization("Basic token=AQ"), Err(Error::MalformedHeader));
+        assert_eq!(parse_authorization("PrivateToken other=AQ"), Err(Error::MissingParameter(Field::Token)));
         assert_eq!(
             parse_authorization("PrivateToken token=AQ, token=AQ"),
             Err(Error::DuplicateParameter(Field::Token))
         );
-        assert_eq!(
-            parse_authorization("PrivateToken token=AQ, Basic x=y"),
-            Err(Error::MalformedHeader)
-        );
+        assert_eq!(parse_authorization("PrivateToken token=AQ, Basic x=y"), Err(Error::MalformedHeader));
         assert_eq!(parse_authorization(""), Err(Error::MalformedHeader));
-        assert_eq!(
-            write_authorization(&token, &mut out[..20]),
-            Err(Error::BufferTooSmall)
-        );
+        assert_eq!(write_authorization(&token, &mut out[..20]), Err(Error::BufferTooSmall));
     }
 
     #[test]
     fn www_authenticate_roundtrip() {
         let mut out = [0u8; 128];
         let h = write_www_authenticate(&[1, 2, 3, 4], &[5, 6], Some(3600), &mut out).unwrap();
-        assert_eq!(
-            h,
-            "PrivateToken challenge=\"AQIDBA==\", token-key=\"BQY=\", max-age=\"3600\""
-        );
+        assert_eq!(h, "PrivateToken challenge=\"AQIDBA==\", token-key=\"BQY=\", max-age=\"3600\"");
         let c = parse_www_authenticate(h).next().unwrap().unwrap();
         assert_eq!(decode_all(c.challenge).unwrap(), [1, 2, 3, 4]);
         assert_eq!(decode_all(c.token_key).unwrap(), [5, 6]);
         assert_eq!(c.max_age, Some(3600));
         let h = write_www_authenticate(&[1], &[2], None, &mut out).unwrap();
         assert_eq!(h, "PrivateToken challenge=\"AQ==\", token-key=\"Ag==\"");
-        assert_eq!(
-            write_www_authenticate(&[1], &[2], Some(0), &mut out[..30]),
-            Err(Error::BufferTooSmall)
-        );
+        assert_eq!(write_www_authenticate(&[1], &[2], Some(0), &mut out[..30]), Err(Error::BufferTooSmall));
     }
 }

@@ -25,8 +25,7 @@ pub const REDEMPTION_CONTEXT_LEN: usize = 32;
 /// Largest issuer_name and origin_info (2-byte length prefix).
 pub const MAX_NAME_LEN: usize = u16::MAX as usize;
 /// Largest possible encoded TokenChallenge.
-pub const MAX_CHALLENGE_LEN: usize =
-    2 + (2 + MAX_NAME_LEN) + (1 + REDEMPTION_CONTEXT_LEN) + (2 + MAX_NAME_LEN);
+pub const MAX_CHALLENGE_LEN: usize = 2 + (2 + MAX_NAME_LEN) + (1 + REDEMPTION_CONTEXT_LEN) + (2 + MAX_NAME_LEN);
 
 /// A TokenChallenge whose variable fields borrow from a buffer (RFC 9577 §2.1.1).
 ///
@@ -62,9 +61,7 @@ fn check_origin_info(info: &[u8]) -> Result<()> {
     // Empty means "any origin". Otherwise a comma-separated list of non-empty
     // names: no empty entries, no spaces, nothing outside visible ASCII.
     if !info.is_empty()
-        && info
-            .split(|&b| b == b',')
-            .any(|name| name.is_empty() || !name.iter().copied().all(is_name_byte))
+        && info.split(|&b| b == b',').any(|name| name.is_empty() || !name.iter().copied().all(is_name_byte))
     {
         return Err(Error::InvalidValue(Field::OriginInfo));
     }
@@ -92,12 +89,7 @@ impl<'a> TokenChallenge<'a> {
                     .map_err(|_| Error::InvalidLength(Field::RedemptionContext))?,
             ),
         };
-        Ok(Self {
-            token_type,
-            issuer_name,
-            redemption_context,
-            origin_info,
-        })
+        Ok(Self { token_type, issuer_name, redemption_context, origin_info })
     }
 
     /// The raw token type code.
@@ -130,9 +122,7 @@ impl<'a> TokenChallenge<'a> {
 
     /// Iterates over the origin names in origin_info (none when it is empty).
     pub fn origins(&self) -> Origins<'a> {
-        Origins {
-            rest: (!self.origin_info.is_empty()).then_some(self.origin_info),
-        }
+        Origins { rest: (!self.origin_info.is_empty()).then_some(self.origin_info) }
     }
 
     /// The challenge digest: SHA-256 of the encoded challenge (RFC 9577 §2.2).
@@ -161,8 +151,7 @@ impl<'a> Decode<'a> for TokenChallenge<'a> {
     fn decode_from(r: &mut Reader<'a>) -> Result<Self> {
         let token_type = r.u16()?;
         let issuer_name = r.u16_prefixed(1, MAX_NAME_LEN, Field::IssuerName)?;
-        let redemption_context =
-            r.u8_prefixed(0, REDEMPTION_CONTEXT_LEN, Field::RedemptionContext)?;
+        let redemption_context = r.u8_prefixed(0, REDEMPTION_CONTEXT_LEN, Field::RedemptionContext)?;
         if !(redemption_context.is_empty() || redemption_context.len() == REDEMPTION_CONTEXT_LEN) {
             return Err(Error::InvalidLength(Field::RedemptionContext));
         }
@@ -173,12 +162,7 @@ impl<'a> Decode<'a> for TokenChallenge<'a> {
 
 impl Encode for TokenChallenge<'_> {
     fn encoded_len(&self) -> usize {
-        2 + 2
-            + self.issuer_name.len()
-            + 1
-            + self.redemption_context().len()
-            + 2
-            + self.origin_info.len()
+        2 + 2 + self.issuer_name.len() + 1 + self.redemption_context().len() + 2 + self.origin_info.len()
     }
 
     fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
@@ -265,18 +249,9 @@ mod tests {
 
     #[test]
     fn rejects_bad_fields() {
-        assert_eq!(
-            TokenChallenge::new(1, b"", &[], &[]),
-            Err(Error::InvalidLength(Field::IssuerName))
-        );
-        assert_eq!(
-            TokenChallenge::new(1, b"a b", &[], &[]),
-            Err(Error::InvalidValue(Field::IssuerName))
-        );
-        assert_eq!(
-            TokenChallenge::new(1, b"\xff", &[], &[]),
-            Err(Error::InvalidValue(Field::IssuerName))
-        );
+        assert_eq!(TokenChallenge::new(1, b"", &[], &[]), Err(Error::InvalidLength(Field::IssuerName)));
+        assert_eq!(TokenChallenge::new(1, b"a b", &[], &[]), Err(Error::InvalidValue(Field::IssuerName)));
+        assert_eq!(TokenChallenge::new(1, b"\xff", &[], &[]), Err(Error::InvalidValue(Field::IssuerName)));
         for n in [1usize, 31, 33] {
             let ctx = vec![0u8; n];
             assert_eq!(
@@ -293,14 +268,8 @@ mod tests {
             );
         }
         let long = vec![b'a'; MAX_NAME_LEN + 1];
-        assert_eq!(
-            TokenChallenge::new(1, &long, &[], &[]),
-            Err(Error::InvalidLength(Field::IssuerName))
-        );
-        assert_eq!(
-            TokenChallenge::new(1, b"i", &[], &long),
-            Err(Error::InvalidLength(Field::OriginInfo))
-        );
+        assert_eq!(TokenChallenge::new(1, &long, &[], &[]), Err(Error::InvalidLength(Field::IssuerName)));
+        assert_eq!(TokenChallenge::new(1, b"i", &[], &long), Err(Error::InvalidLength(Field::OriginInfo)));
     }
 
     #[test]
@@ -308,31 +277,18 @@ mod tests {
         let good = encode(&TokenChallenge::new(1, b"iss", &[9u8; 32], b"o").unwrap());
         // Every strict prefix is truncated.
         for n in 0..good.len() {
-            assert_eq!(
-                TokenChallenge::decode(&good[..n]),
-                Err(Error::Truncated),
-                "prefix {n}"
-            );
+            assert_eq!(TokenChallenge::decode(&good[..n]), Err(Error::Truncated), "prefix {n}");
         }
         let mut long = good.clone();
         long.push(0);
         assert_eq!(TokenChallenge::decode(&long), Err(Error::TrailingBytes));
         // Empty issuer name on the wire.
-        assert_eq!(
-            TokenChallenge::decode(&[0, 1, 0, 0, 0, 0, 0]),
-            Err(Error::InvalidLength(Field::IssuerName))
-        );
+        assert_eq!(TokenChallenge::decode(&[0, 1, 0, 0, 0, 0, 0]), Err(Error::InvalidLength(Field::IssuerName)));
         // Redemption context of 1 and of 33 bytes.
         let mut one = vec![0, 1, 0, 1, b'i', 1, 0xaa, 0, 0];
-        assert_eq!(
-            TokenChallenge::decode(&one),
-            Err(Error::InvalidLength(Field::RedemptionContext))
-        );
+        assert_eq!(TokenChallenge::decode(&one), Err(Error::InvalidLength(Field::RedemptionContext)));
         one[5] = 33;
-        assert_eq!(
-            TokenChallenge::decode(&one),
-            Err(Error::InvalidLength(Field::RedemptionContext))
-        );
+        assert_eq!(TokenChallenge::decode(&one), Err(Error::InvalidLength(Field::RedemptionContext)));
         // An unknown type still parses (greasing) but has no kind.
         let greased = encode(&TokenChallenge::new(0xb3aa, b"i", &[], &[]).unwrap());
         let c = TokenChallenge::decode(&greased).unwrap();
@@ -343,10 +299,7 @@ mod tests {
     fn encode_reports_small_buffer() {
         let c = TokenChallenge::new(1, b"iss", &[], b"o").unwrap();
         let mut buf = [0u8; 16];
-        assert_eq!(
-            c.encode(&mut buf[..c.encoded_len() - 1]),
-            Err(Error::BufferTooSmall)
-        );
+        assert_eq!(c.encode(&mut buf[..c.encoded_len() - 1]), Err(Error::BufferTooSmall));
         assert_eq!(c.encode(&mut buf).unwrap(), c.encoded_len());
     }
 }

@@ -112,11 +112,7 @@ impl<'a> Reader<'a> {
 
     /// Ends a top-level decode: fails with [`Error::TrailingBytes`] if input is left.
     pub fn finish(self) -> Result<()> {
-        if self.buf.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::TrailingBytes)
-        }
+        if self.buf.is_empty() { Ok(()) } else { Err(Error::TrailingBytes) }
     }
 }
 
@@ -146,10 +142,7 @@ impl<'a> Writer<'a> {
     /// Reserves the next `n` bytes and returns them for the caller to fill.
     pub fn reserve(&mut self, n: usize) -> Result<&mut [u8]> {
         let end = self.pos.checked_add(n).ok_or(Error::BufferTooSmall)?;
-        let out = self
-            .buf
-            .get_mut(self.pos..end)
-            .ok_or(Error::BufferTooSmall)?;
+        let out = self.buf.get_mut(self.pos..end).ok_or(Error::BufferTooSmall)?;
         self.pos = end;
         Ok(out)
     }
@@ -277,10 +270,7 @@ mod tests {
     fn varint_rfc9000_examples() {
         // RFC 9000 Appendix A.1 sample encodings.
         let cases: [(&[u8], u64); 4] = [
-            (
-                &[0xc2, 0x19, 0x7c, 0x5e, 0xff, 0x14, 0xe8, 0x8c],
-                151_288_809_941_952_652,
-            ),
+            (&[0xc2, 0x19, 0x7c, 0x5e, 0xff, 0x14, 0xe8, 0x8c], 151_288_809_941_952_652),
             (&[0x9d, 0x7f, 0x3e, 0x7d], 494_878_333),
             (&[0x7b, 0xbd], 15_293),
             (&[0x25], 37),
@@ -296,16 +286,7 @@ mod tests {
 
     #[test]
     fn varint_boundaries_roundtrip() {
-        for v in [
-            0,
-            63,
-            64,
-            16_383,
-            16_384,
-            (1 << 30) - 1,
-            1 << 30,
-            VARINT_MAX,
-        ] {
+        for v in [0, 63, 64, 16_383, 16_384, (1 << 30) - 1, 1 << 30, VARINT_MAX] {
             let (buf, n) = enc_varint(v);
             assert_eq!(n, varint_len(v).unwrap());
             let mut r = Reader::new(&buf[..n]);
@@ -324,11 +305,7 @@ mod tests {
             &[0x80, 0x00, 0x3f, 0xff],
             &[0xc0, 0, 0, 0, 0x3f, 0xff, 0xff, 0xff],
         ] {
-            assert_eq!(
-                Reader::new(bytes).varint(),
-                Err(Error::NonMinimalVarint),
-                "{bytes:02x?}"
-            );
+            assert_eq!(Reader::new(bytes).varint(), Err(Error::NonMinimalVarint), "{bytes:02x?}");
         }
     }
 
@@ -338,10 +315,7 @@ mod tests {
         assert_eq!(Reader::new(&[0x40]).varint(), Err(Error::Truncated));
         assert_eq!(Reader::new(&[0xc0, 0, 0]).varint(), Err(Error::Truncated));
         let mut buf = [0u8; 8];
-        assert_eq!(
-            Writer::new(&mut buf).varint(VARINT_MAX + 1),
-            Err(Error::ValueTooLarge)
-        );
+        assert_eq!(Writer::new(&mut buf).varint(VARINT_MAX + 1), Err(Error::ValueTooLarge));
     }
 
     #[test]
@@ -349,32 +323,17 @@ mod tests {
         let mut r = Reader::new(&[3, 1, 2, 3]);
         assert_eq!(r.u8_prefixed(0, 255, Field::Message).unwrap(), &[1, 2, 3]);
         let mut r = Reader::new(&[3, 1, 2, 3]);
-        assert_eq!(
-            r.u8_prefixed(4, 255, Field::Message),
-            Err(Error::InvalidLength(Field::Message))
-        );
+        assert_eq!(r.u8_prefixed(4, 255, Field::Message), Err(Error::InvalidLength(Field::Message)));
         let mut r = Reader::new(&[0, 4, 1, 2, 3]);
-        assert_eq!(
-            r.u16_prefixed(0, 65535, Field::Message),
-            Err(Error::Truncated)
-        );
+        assert_eq!(r.u16_prefixed(0, 65535, Field::Message), Err(Error::Truncated));
         let mut r = Reader::new(&[0x02, 9, 9]);
         assert_eq!(r.varint_prefixed(0, 2, Field::Batch).unwrap(), &[9, 9]);
         let mut r = Reader::new(&[0x40, 0x02, 9, 9]);
-        assert_eq!(
-            r.varint_prefixed(0, 2, Field::Batch),
-            Err(Error::NonMinimalVarint)
-        );
+        assert_eq!(r.varint_prefixed(0, 2, Field::Batch), Err(Error::NonMinimalVarint));
         let mut r = Reader::new(&[0x02, 9, 9]);
-        assert_eq!(
-            r.varint_prefixed(0, 1, Field::Batch),
-            Err(Error::InvalidLength(Field::Batch))
-        );
+        assert_eq!(r.varint_prefixed(0, 1, Field::Batch), Err(Error::InvalidLength(Field::Batch)));
         let mut r = Reader::new(&[0x05, 1]);
-        assert_eq!(
-            r.varint_prefixed(0, 10, Field::Batch),
-            Err(Error::Truncated)
-        );
+        assert_eq!(r.varint_prefixed(0, 10, Field::Batch), Err(Error::Truncated));
     }
 
     #[test]

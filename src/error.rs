@@ -121,17 +121,12 @@ impl fmt::Display for Error {
             Error::TrailingBytes => f.write_str("trailing bytes after the message"),
             Error::BufferTooSmall => f.write_str("output buffer is too small"),
             Error::InvalidLength(field) => write!(f, "length of {field} is out of range"),
-            Error::NonMinimalVarint => {
-                f.write_str("variable-length integer is not minimally encoded")
-            }
+            Error::NonMinimalVarint => f.write_str("variable-length integer is not minimally encoded"),
             Error::ValueTooLarge => f.write_str("value is too large for its encoding"),
             Error::InvalidValue(field) => write!(f, "{field} has an invalid value"),
             Error::UnknownTokenType(code) => write!(f, "unknown token type 0x{code:04x}"),
             Error::WrongTokenType { expected, found } => {
-                write!(
-                    f,
-                    "expected token type 0x{expected:04x}, found 0x{found:04x}"
-                )
+                write!(f, "expected token type 0x{expected:04x}, found 0x{found:04x}")
             }
             Error::KeyIdMismatch => f.write_str("token key id does not match the key"),
             Error::MalformedHeader => f.write_str("malformed HTTP authentication header"),

@@ -8,6 +8,8 @@ pub mod auth;
 pub mod challenge;
 pub mod codec;
 pub mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod token;
 pub mod token_type;
 

@@ -55,21 +55,13 @@ impl TokenInput {
         nonce: &[u8; NONCE_LEN],
         token_key_id: &[u8; KEY_ID_LEN],
     ) -> Result<Self> {
-        Ok(Self::new(
-            challenge.kind()?,
-            nonce,
-            &challenge.digest(),
-            token_key_id,
-        ))
+        Ok(Self::new(challenge.kind()?, nonce, &challenge.digest(), token_key_id))
     }
 
     /// Parses 98 bytes; the type must be known.
     pub fn from_bytes(bytes: &[u8; TOKEN_INPUT_LEN]) -> Result<Self> {
         let kind = TokenKind::from_code(u16::from_be_bytes(*fields(bytes).0))?;
-        Ok(Self {
-            kind,
-            bytes: *bytes,
-        })
+        Ok(Self { kind, bytes: *bytes })
     }
 
     /// The encoded 98 bytes.
@@ -122,22 +114,11 @@ impl core::fmt::Debug for Hex<'_> {
 /// the array lengths add up to `TOKEN_INPUT_LEN`).
 fn fields(
     bytes: &[u8; TOKEN_INPUT_LEN],
-) -> (
-    &[u8; 2],
-    &[u8; NONCE_LEN],
-    &[u8; CHALLENGE_DIGEST_LEN],
-    &[u8; KEY_ID_LEN],
-) {
+) -> (&[u8; 2], &[u8; NONCE_LEN], &[u8; CHALLENGE_DIGEST_LEN], &[u8; KEY_ID_LEN]) {
     let (ty, rest) = bytes.split_first_chunk::<2>().unwrap_or((&[0; 2], &[]));
-    let (n, rest) = rest
-        .split_first_chunk::<NONCE_LEN>()
-        .unwrap_or((&[0; NONCE_LEN], &[]));
-    let (d, rest) = rest
-        .split_first_chunk::<CHALLENGE_DIGEST_LEN>()
-        .unwrap_or((&[0; CHALLENGE_DIGEST_LEN], &[]));
-    let (k, _) = rest
-        .split_first_chunk::<KEY_ID_LEN>()
-        .unwrap_or((&[0; KEY_ID_LEN], &[]));
+    let (n, rest) = rest.split_first_chunk::<NONCE_LEN>().unwrap_or((&[0; NONCE_LEN], &[]));
+    let (d, rest) = rest.split_first_chunk::<CHALLENGE_DIGEST_LEN>().unwrap_or((&[0; CHALLENGE_DIGEST_LEN], &[]));
+    let (k, _) = rest.split_first_chunk::<KEY_ID_LEN>().unwrap_or((&[0; KEY_ID_LEN], &[]));
     (ty, n, d, k)
 }
 
@@ -154,10 +135,7 @@ impl<'a> TokenRef<'a> {
         if authenticator.len() != input.kind().nk() {
             return Err(Error::InvalidLength(Field::Authenticator));
         }
-        Ok(Self {
-            input,
-            authenticator,
-        })
+        Ok(Self { input, authenticator })
     }
 
     /// The token type.
@@ -180,10 +158,7 @@ impl<'a> Decode<'a> for TokenRef<'a> {
     fn decode_from(r: &mut Reader<'a>) -> Result<Self> {
         let input = TokenInput::from_bytes(r.array::<TOKEN_INPUT_LEN>()?)?;
         let authenticator = r.take(input.kind().nk())?;
-        Ok(Self {
-            input,
-            authenticator,
-        })
+        Ok(Self { input, authenticator })
     }
 }
 
@@ -215,10 +190,7 @@ impl<const NK: usize> Token<NK> {
         if input.kind().nk() != NK {
             return Err(Error::InvalidLength(Field::Authenticator));
         }
-        Ok(Self {
-            input,
-            authenticator,
-        })
+        Ok(Self { input, authenticator })
     }
 
     /// The token type.
@@ -238,26 +210,19 @@ impl<const NK: usize> Token<NK> {
 
     /// A borrowed view.
     pub fn as_ref(&self) -> TokenRef<'_> {
-        TokenRef {
-            input: self.input,
-            authenticator: &self.authenticator,
-        }
+        TokenRef { input: self.input, authenticator: &self.authenticator }
     }
 }
 
 impl<const NK: usize> core::fmt::Debug for Token<NK> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Token")
-            .field("input", &self.input)
-            .field("authenticator", &Hex(&self.authenticator))
-            .finish()
+        f.debug_struct("Token").field("input", &self.input).field("authenticator", &Hex(&self.authenticator)).finish()
     }
 }
 
 impl<const NK: usize> ConstantTimeEq for Token<NK> {
     fn ct_eq(&self, other: &Self) -> Choice {
-        self.input.as_bytes().ct_eq(other.input.as_bytes())
-            & self.authenticator.ct_eq(&other.authenticator)
+        self.input.as_bytes().ct_eq(other.input.as_bytes()) & self.authenticator.ct_eq(&other.authenticator)
     }
 }
 
@@ -272,8 +237,8 @@ impl<const NK: usize> Eq for Token<NK> {}
 impl<'a, const NK: usize> Decode<'a> for Token<NK> {
     fn decode_from(r: &mut Reader<'a>) -> Result<Self> {
         let t = TokenRef::decode_from(r)?;
-        let authenticator = <[u8; NK]>::try_from(t.authenticator)
-            .map_err(|_| Error::InvalidLength(Field::Authenticator))?;
+        let authenticator =
+            <[u8; NK]>::try_from(t.authenticator).map_err(|_| Error::InvalidLength(Field::Authenticator))?;
         Self::new(t.input, authenticator)
     }
 }
@@ -332,10 +297,7 @@ mod tests {
         let mut buf = [0u8; 146];
         t.encode(&mut buf).unwrap();
         assert_eq!(Token::<48>::decode(&buf).unwrap(), t);
-        assert_eq!(
-            Token::<64>::decode(&buf).err(),
-            Some(Error::InvalidLength(Field::Authenticator))
-        );
+        assert_eq!(Token::<64>::decode(&buf).err(), Some(Error::InvalidLength(Field::Authenticator)));
         assert_eq!(
             Token::<64>::new(sample(TokenKind::PrivateP384), [9; 64]).err(),
             Some(Error::InvalidLength(Field::Authenticator))
@@ -350,18 +312,11 @@ mod tests {
         let mut buf = [0u8; 147];
         t.encode(&mut buf).unwrap();
         for n in 0..146 {
-            assert_eq!(
-                TokenRef::decode(&buf[..n]).err(),
-                Some(Error::Truncated),
-                "prefix {n}"
-            );
+            assert_eq!(TokenRef::decode(&buf[..n]).err(), Some(Error::Truncated), "prefix {n}");
         }
         assert_eq!(TokenRef::decode(&buf).err(), Some(Error::TrailingBytes));
         buf[1] = 4;
-        assert_eq!(
-            TokenRef::decode(&buf[..146]).err(),
-            Some(Error::UnknownTokenType(4))
-        );
+        assert_eq!(TokenRef::decode(&buf[..146]).err(), Some(Error::UnknownTokenType(4)));
         assert_eq!(
             TokenRef::new(sample(TokenKind::PrivateRistretto255), &[0; 48]).err(),
             Some(Error::InvalidLength(Field::Authenticator))

@@ -234,27 +234,9 @@ mod tests {
     fn registry_sizes_match_reference() {
         // protocol-reference §2: request / response / token sizes.
         let table = [
-            (
-                0x0001,
-                48,
-                MessageLen::Fixed(52),
-                MessageLen::Fixed(145),
-                146,
-            ),
-            (
-                0x0002,
-                256,
-                MessageLen::Fixed(259),
-                MessageLen::Fixed(256),
-                354,
-            ),
-            (
-                0x0005,
-                64,
-                MessageLen::Fixed(35),
-                MessageLen::Fixed(96),
-                162,
-            ),
+            (0x0001, 48, MessageLen::Fixed(52), MessageLen::Fixed(145), 146),
+            (0x0002, 256, MessageLen::Fixed(259), MessageLen::Fixed(256), 354),
+            (0x0005, 64, MessageLen::Fixed(35), MessageLen::Fixed(96), 162),
         ];
         for (code, nk, req, resp, tok) in table {
             let kind = TokenKind::from_code(code).unwrap_or(TokenKind::RateLimitedRsa2048);
@@ -277,10 +259,7 @@ mod tests {
     #[test]
     fn unknown_codes_are_errors() {
         for code in [0x0000, 0x0004, 0x0006, 0xf91a, 0xffff] {
-            assert_eq!(
-                TokenKind::from_code(code),
-                Err(Error::UnknownTokenType(code))
-            );
+            assert_eq!(TokenKind::from_code(code), Err(Error::UnknownTokenType(code)));
         }
         for kind in TokenKind::ALL {
             assert_eq!(TokenKind::try_from(u16::from(kind)), Ok(kind));

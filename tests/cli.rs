@@ -1,20 +1,19 @@
 //! The `pat` command line as other people's scripts call it.
 #![cfg(feature = "cli")]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::std_instead_of_core
+)]
 
 use std::process::Command;
 
 fn pat(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pat"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_pat")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
 const TOKEN_FILE: &str = "tests/vectors/pat-go/tokens/token-test-vectors.json";
@@ -30,8 +29,7 @@ fn verify_token_file() {
 
 #[test]
 fn altered_digit_exits_non_zero() {
-    let text =
-        std::fs::read_to_string(format!("{}/{TOKEN_FILE}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let text = std::fs::read_to_string(format!("{}/{TOKEN_FILE}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     // Flip one hex digit inside the first token_authenticator_input.
     let at = text.find("\"token_authenticator_input\":\"").unwrap() + 40;
     let mut bytes = text.into_bytes();
@@ -57,16 +55,8 @@ fn generate_then_verify() {
     let dir = std::env::temp_dir().join(format!("pat-gen-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("token.json");
-    let (code, _, _) = pat(&[
-        "vectors",
-        "generate",
-        "--kind",
-        "token",
-        "--count",
-        "7",
-        "--out",
-        path.to_str().unwrap(),
-    ]);
+    let (code, _, _) =
+        pat(&["vectors", "generate", "--kind", "token", "--count", "7", "--out", path.to_str().unwrap()]);
     assert_eq!(code, 0);
     let (code, out, _) = pat(&["vectors", "verify", path.to_str().unwrap()]);
     assert_eq!(code, 0);
@@ -87,8 +77,5 @@ fn unimplemented_kind_exits_non_zero() {
 fn demo_runs() {
     let (code, out, _) = pat(&["demo"]);
     assert_eq!(code, 0);
-    assert!(
-        out.contains("WWW-Authenticate: PrivateToken challenge="),
-        "{out}"
-    );
+    assert!(out.contains("WWW-Authenticate: PrivateToken challenge="), "{out}");
 }

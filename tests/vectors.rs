@@ -2,16 +2,18 @@
 //! implemented kind must pass, and the counts are asserted so that nothing is
 //! skipped silently.
 #![cfg(feature = "std")]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::std_instead_of_core
+)]
 
 use pat::vectors::{self, Kind, VectorError};
 
 fn load(path: &str) -> serde_json::Value {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/vectors/{path}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let text = std::fs::read_to_string(format!("{}/tests/vectors/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     vectors::parse(&text).unwrap()
 }
 
@@ -32,70 +34,22 @@ fn pat_go_files_pass_with_exact_counts() {
 #[test]
 fn every_pat_go_file_is_detected() {
     let expected = [
-        (
-            "pat-go/tokens/private/type1-issuance-test-vectors.json",
-            Kind::Type1,
-        ),
-        (
-            "pat-go/tokens/private/type1-issuance-test-vectors.rust.json",
-            Kind::Type1,
-        ),
-        (
-            "pat-go/tokens/private/type5-issuance-test-vectors.json",
-            Kind::Type5,
-        ),
-        (
-            "pat-go/tokens/private/type5-issuance-test-vectors.rust.json",
-            Kind::Type5,
-        ),
-        (
-            "pat-go/tokens/type2/type2-issuance-test-vectors.json",
-            Kind::Type2,
-        ),
-        (
-            "pat-go/tokens/type2/type2-issuance-test-vectors.rust.json",
-            Kind::Type2,
-        ),
-        (
-            "pat-go/tokens/amortized/type1-issuance-test-vectors.json",
-            Kind::AmortizedType1,
-        ),
-        (
-            "pat-go/tokens/amortized/type1-issuance-test-vectors.rust.json",
-            Kind::AmortizedType1,
-        ),
-        (
-            "pat-go/tokens/amortized/type5-issuance-test-vectors.json",
-            Kind::AmortizedType5,
-        ),
-        (
-            "pat-go/tokens/amortized/type5-issuance-test-vectors.rust.json",
-            Kind::AmortizedType5,
-        ),
-        (
-            "pat-go/tokens/batched/batched-issuance-test-vectors.json",
-            Kind::Batched,
-        ),
-        (
-            "pat-go/tokens/batched/batched-issuance-test-vectors.rust.json",
-            Kind::Batched,
-        ),
-        (
-            "pat-go/tokens/type3/type3-anon-origin-id-test-vectors.json",
-            Kind::Type3AnonOriginId,
-        ),
-        (
-            "pat-go/tokens/type3/type3-ecdsa-blinding-test-vectors.json",
-            Kind::Type3EcdsaBlinding,
-        ),
-        (
-            "pat-go/tokens/type3/type3-ed25519-blinding-test-vectors.json",
-            Kind::Type3Ed25519Blinding,
-        ),
-        (
-            "pat-go/tokens/type3/type3-origin-encryption-test-vectors.json",
-            Kind::Type3OriginEncryption,
-        ),
+        ("pat-go/tokens/private/type1-issuance-test-vectors.json", Kind::Type1),
+        ("pat-go/tokens/private/type1-issuance-test-vectors.rust.json", Kind::Type1),
+        ("pat-go/tokens/private/type5-issuance-test-vectors.json", Kind::Type5),
+        ("pat-go/tokens/private/type5-issuance-test-vectors.rust.json", Kind::Type5),
+        ("pat-go/tokens/type2/type2-issuance-test-vectors.json", Kind::Type2),
+        ("pat-go/tokens/type2/type2-issuance-test-vectors.rust.json", Kind::Type2),
+        ("pat-go/tokens/amortized/type1-issuance-test-vectors.json", Kind::AmortizedType1),
+        ("pat-go/tokens/amortized/type1-issuance-test-vectors.rust.json", Kind::AmortizedType1),
+        ("pat-go/tokens/amortized/type5-issuance-test-vectors.json", Kind::AmortizedType5),
+        ("pat-go/tokens/amortized/type5-issuance-test-vectors.rust.json", Kind::AmortizedType5),
+        ("pat-go/tokens/batched/batched-issuance-test-vectors.json", Kind::Batched),
+        ("pat-go/tokens/batched/batched-issuance-test-vectors.rust.json", Kind::Batched),
+        ("pat-go/tokens/type3/type3-anon-origin-id-test-vectors.json", Kind::Type3AnonOriginId),
+        ("pat-go/tokens/type3/type3-ecdsa-blinding-test-vectors.json", Kind::Type3EcdsaBlinding),
+        ("pat-go/tokens/type3/type3-ed25519-blinding-test-vectors.json", Kind::Type3Ed25519Blinding),
+        ("pat-go/tokens/type3/type3-origin-encryption-test-vectors.json", Kind::Type3OriginEncryption),
         ("pat-go/tokens/token-test-vectors.json", Kind::Token),
     ];
     for (path, kind) in expected {
@@ -106,10 +60,7 @@ fn every_pat_go_file_is_detected() {
 #[test]
 fn an_altered_digit_fails_the_case() {
     let mut file = load("pat-go/tokens/token-test-vectors.json");
-    let input = file[2]["token_authenticator_input"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let input = file[2]["token_authenticator_input"].as_str().unwrap().to_owned();
     let flipped = if input.ends_with('0') { "1" } else { "0" };
     file[2]["token_authenticator_input"] = format!("{}{flipped}", &input[..input.len() - 1]).into();
     let report = vectors::verify(Kind::Token, &file).unwrap();
@@ -133,24 +84,12 @@ fn malformed_fields_name_the_case_and_field() {
     }
     let mut file = load("pat-go/tokens/token-test-vectors.json");
     file[1].as_object_mut().unwrap().remove("token_key_id");
-    assert!(matches!(
-        vectors::verify(Kind::Token, &file),
-        Err(VectorError::Field { case: 1, .. })
-    ));
+    assert!(matches!(vectors::verify(Kind::Token, &file), Err(VectorError::Field { case: 1, .. })));
     let mut file = load("pat-go/tokens/token-test-vectors.json");
     file[0]["nonce"] = "00".into();
-    assert!(matches!(
-        vectors::verify(Kind::Token, &file),
-        Err(VectorError::Field { case: 0, .. })
-    ));
-    assert!(matches!(
-        vectors::verify(Kind::Token, &serde_json::json!({})),
-        Err(VectorError::Format(_))
-    ));
-    assert!(matches!(
-        vectors::verify(Kind::Token, &serde_json::json!([1])),
-        Err(VectorError::Format(_))
-    ));
+    assert!(matches!(vectors::verify(Kind::Token, &file), Err(VectorError::Field { case: 0, .. })));
+    assert!(matches!(vectors::verify(Kind::Token, &serde_json::json!({})), Err(VectorError::Format(_))));
+    assert!(matches!(vectors::verify(Kind::Token, &serde_json::json!([1])), Err(VectorError::Format(_))));
     assert!(vectors::parse("[{").is_err());
 }
 
@@ -174,13 +113,7 @@ fn generated_vectors_verify() {
 #[test]
 fn unimplemented_kinds_say_so() {
     for kind in Kind::ALL.into_iter().filter(|k| !k.is_implemented()) {
-        assert_eq!(
-            vectors::generate(kind, 1),
-            Err(VectorError::Unsupported(kind))
-        );
-        assert_eq!(
-            vectors::verify(kind, &serde_json::json!([{}])),
-            Err(VectorError::Unsupported(kind))
-        );
+        assert_eq!(vectors::generate(kind, 1), Err(VectorError::Unsupported(kind)));
+        assert_eq!(vectors::verify(kind, &serde_json::json!([{}])), Err(VectorError::Unsupported(kind)));
     }
 }

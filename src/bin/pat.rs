@@ -4,6 +4,8 @@
 //! - `pat vectors verify [--kind KIND] FILE...`: check vector files.
 //! - `pat vectors generate --kind KIND [--count N] [--out FILE]`: write fresh vectors.
 
+#![allow(clippy::std_instead_of_core)] // a std binary
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -17,11 +19,7 @@ use pat::token_type::TokenKind;
 use pat::vectors::{self, Kind};
 
 #[derive(Parser)]
-#[command(
-    name = "pat",
-    version,
-    about = "Privacy Pass tokens: demo, test vectors"
-)]
+#[command(name = "pat", version, about = "Privacy Pass tokens: demo, test vectors")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -73,9 +71,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Demo => demo(),
         Command::Vectors(VectorsCommand::Verify { kind, files }) => verify(kind, &files),
-        Command::Vectors(VectorsCommand::Generate { kind, count, out }) => {
-            generate(kind, count, out)
-        }
+        Command::Vectors(VectorsCommand::Generate { kind, count, out }) => generate(kind, count, out),
     }
 }
 
@@ -94,11 +90,7 @@ fn verify(kind: Option<Kind>, files: &[PathBuf]) -> ExitCode {
             });
         match result {
             Ok(report) => {
-                println!(
-                    "{name}: {} passed, {} failed",
-                    report.passed,
-                    report.failed()
-                );
+                println!("{name}: {} passed, {} failed", report.passed, report.failed());
                 for f in &report.failures {
                     eprintln!("{name}: case {} failed: {}", f.case, f.what);
                 }
@@ -113,11 +105,7 @@ fn verify(kind: Option<Kind>, files: &[PathBuf]) -> ExitCode {
             }
         }
     }
-    if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
 fn generate(kind: Kind, count: usize, out: Option<PathBuf>) -> ExitCode {
@@ -167,32 +155,21 @@ fn demo() -> ExitCode {
 }
 
 fn run_demo() -> Result<(), pat::Error> {
-    println!(
-        "pat {} demo: origin challenge -> client -> issuer -> client -> origin\n",
-        env!("CARGO_PKG_VERSION")
-    );
+    println!("pat {} demo: origin challenge -> client -> issuer -> client -> origin\n", env!("CARGO_PKG_VERSION"));
 
     // The origin side: a challenge, sent in a WWW-Authenticate header.
     let ctx = [0x42u8; 32];
-    let challenge = TokenChallenge::new(
-        TokenKind::PrivateP384.code(),
-        b"issuer.example",
-        &ctx,
-        b"origin.example",
-    )?;
+    let challenge = TokenChallenge::new(TokenKind::PrivateP384.code(), b"issuer.example", &ctx, b"origin.example")?;
     let mut challenge_bytes = [0u8; 128];
     let n = challenge.encode(&mut challenge_bytes)?;
     let challenge_bytes = challenge_bytes.get(..n).ok_or(pat::Error::BufferTooSmall)?;
     let token_key = [0x02u8; 49];
     let mut header = [0u8; 512];
-    let header =
-        auth::write_www_authenticate(challenge_bytes, &token_key, Some(3600), &mut header)?;
+    let header = auth::write_www_authenticate(challenge_bytes, &token_key, Some(3600), &mut header)?;
     println!("WWW-Authenticate: {header}\n");
 
     // The client side: parse the header, decode the challenge, build token_input.
-    let parsed = auth::parse_www_authenticate(header)
-        .next()
-        .ok_or(pat::Error::MalformedHeader)??;
+    let parsed = auth::parse_www_authenticate(header).next().ok_or(pat::Error::MalformedHeader)??;
     let mut buf = [0u8; 128];
     let decoded = TokenChallenge::decode(parsed.decode_challenge(&mut buf)?)?;
     let nonce = [7u8; 32];
@@ -203,23 +180,12 @@ fn run_demo() -> Result<(), pat::Error> {
         auth::parse_www_authenticate(header)
             .next()
             .and_then(|c| c.ok())
-            .and_then(|c| {
-                c.decode_challenge(&mut b)
-                    .ok()
-                    .map(|s| TokenChallenge::decode(s).map(|c| c.digest()))
-            })
+            .and_then(|c| c.decode_challenge(&mut b).ok().map(|s| TokenChallenge::decode(s).map(|c| c.digest())))
     });
-    println!(
-        "challenge: {} bytes, digest computed, token_input {} bytes",
-        n,
-        input.as_bytes().len()
-    );
+    println!("challenge: {} bytes, digest computed, token_input {} bytes", n, input.as_bytes().len());
     println!("parse header + decode challenge + digest: {parse_us:.2} us\n");
 
-    println!(
-        "{:<8} {:<36} {:>8} {:>9} {:>6}  status",
-        "type", "name", "request", "response", "token"
-    );
+    println!("{:<8} {:<36} {:>8} {:>9} {:>6}  status", "type", "name", "request", "response", "token");
     for kind in TokenKind::ALL {
         let len = |l: pat::token_type::MessageLen| match l {
             pat::token_type::MessageLen::Fixed(n) => n.to_string(),

@@ -10,7 +10,7 @@
 //! everywhere, except for a few plain strings and numbers. Key names of the
 //! upstream Rust `privacypass` files (`sk_s`, `token_type`, …) are accepted too.
 
-use std::fmt;
+use core::fmt;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
@@ -93,13 +93,7 @@ impl Kind {
     pub fn detect(file: &Value) -> Option<Kind> {
         let first = file.as_array()?.first()?.as_object()?;
         let has = |k: &str| first.contains_key(k);
-        let type_of = |field: &str| {
-            first
-                .get(field)
-                .and_then(Value::as_str)
-                .and_then(|h| h.get(..4))
-                .map(String::from)
-        };
+        let type_of = |field: &str| first.get(field).and_then(Value::as_str).and_then(|h| h.get(..4)).map(String::from);
         if has("token_authenticator_input") {
             Some(Kind::Token)
         } else if has("issuance") {
@@ -203,22 +197,16 @@ impl fmt::Display for VectorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             VectorError::Format(why) => write!(f, "not a vector file: {why}"),
-            VectorError::Undetectable => {
-                f.write_str("cannot tell the vector kind from the fields; pass --kind")
-            }
+            VectorError::Undetectable => f.write_str("cannot tell the vector kind from the fields; pass --kind"),
             VectorError::Unsupported(kind) => {
                 write!(f, "vector kind `{kind}` is not implemented yet")
             }
-            VectorError::Field {
-                case,
-                field,
-                problem,
-            } => write!(f, "case {case}, field `{field}`: {problem}"),
+            VectorError::Field { case, field, problem } => write!(f, "case {case}, field `{field}`: {problem}"),
         }
     }
 }
 
-impl std::error::Error for VectorError {}
+impl core::error::Error for VectorError {}
 
 /// Parses a vector file's text.
 pub fn parse(text: &str) -> Result<Value, VectorError> {
@@ -251,16 +239,11 @@ pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
 }
 
 fn cases(file: &Value) -> Result<Vec<&Map<String, Value>>, VectorError> {
-    let cases = file
-        .as_array()
-        .ok_or_else(|| VectorError::Format("top level is not an array".into()))?;
+    let cases = file.as_array().ok_or_else(|| VectorError::Format("top level is not an array".into()))?;
     cases
         .iter()
         .enumerate()
-        .map(|(i, c)| {
-            c.as_object()
-                .ok_or_else(|| VectorError::Format(std::format!("case {i} is not an object")))
-        })
+        .map(|(i, c)| c.as_object().ok_or_else(|| VectorError::Format(std::format!("case {i} is not an object"))))
         .collect()
 }
 
@@ -272,23 +255,14 @@ pub(crate) struct Case<'a> {
 
 impl<'a> Case<'a> {
     fn error(&self, field: &str, problem: impl Into<String>) -> VectorError {
-        VectorError::Field {
-            case: self.index,
-            field: field.into(),
-            problem: problem.into(),
-        }
+        VectorError::Field { case: self.index, field: field.into(), problem: problem.into() }
     }
 
     /// The string value of the first of `names` present (pat-go and upstream spellings).
     fn str(&self, names: &[&str]) -> Result<&'a str, VectorError> {
         let first = names.first().copied().unwrap_or_default();
-        let value = names
-            .iter()
-            .find_map(|n| self.fields.get(*n))
-            .ok_or_else(|| self.error(first, "missing"))?;
-        value
-            .as_str()
-            .ok_or_else(|| self.error(first, "not a string"))
+        let value = names.iter().find_map(|n| self.fields.get(*n)).ok_or_else(|| self.error(first, "missing"))?;
+        value.as_str().ok_or_else(|| self.error(first, "not a string"))
     }
 
     /// A hex field of any length.
@@ -301,12 +275,8 @@ impl<'a> Case<'a> {
     pub(crate) fn hex_array<const N: usize>(&self, names: &[&str]) -> Result<[u8; N], VectorError> {
         let first = names.first().copied().unwrap_or_default();
         let bytes = self.hex(names)?;
-        <[u8; N]>::try_from(bytes.as_slice()).map_err(|_| {
-            self.error(
-                first,
-                std::format!("expected {N} bytes, found {}", bytes.len()),
-            )
-        })
+        <[u8; N]>::try_from(bytes.as_slice())
+            .map_err(|_| self.error(first, std::format!("expected {N} bytes, found {}", bytes.len())))
     }
 }
 
@@ -320,7 +290,7 @@ pub fn decode_hex(s: &str) -> Result<Vec<u8>, String> {
             _ => Err(std::format!("invalid hex digit {:?}", char::from(c))),
         }
     }
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err("odd number of hex digits".into());
     }
     s.as_bytes()
@@ -342,10 +312,6 @@ pub(crate) fn expect_eq(field: &str, computed: &[u8], expected: &[u8]) -> Result
     if computed == expected {
         Ok(())
     } else {
-        Err(std::format!(
-            "{field}: computed {} but the file has {}",
-            encode_hex(computed),
-            encode_hex(expected)
-        ))
+        Err(std::format!("{field}: computed {} but the file has {}", encode_hex(computed), encode_hex(expected)))
     }
 }

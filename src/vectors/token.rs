@@ -36,30 +36,17 @@ pub(crate) fn verify(case: &Case<'_>) -> Result<Result<(), String>, VectorError>
 }
 
 /// The five challenge shapes of RFC 9577 Appendix A.1, in pat-go's order.
-const SHAPES: [(bool, &str); 5] = [
-    (true, "origin.example"),
-    (false, "origin.example"),
-    (false, ""),
-    (true, ""),
-    (false, "foo.example,bar.example"),
-];
+const SHAPES: [(bool, &str); 5] =
+    [(true, "origin.example"), (false, "origin.example"), (false, ""), (true, ""), (false, "foo.example,bar.example")];
 
-const TYPES: [TokenKind; 4] = [
-    TokenKind::PublicRsa2048,
-    TokenKind::PrivateP384,
-    TokenKind::PrivateRistretto255,
-    TokenKind::RateLimitedRsa2048,
-];
+const TYPES: [TokenKind; 4] =
+    [TokenKind::PublicRsa2048, TokenKind::PrivateP384, TokenKind::PrivateRistretto255, TokenKind::RateLimitedRsa2048];
 
 pub(crate) fn generate(i: usize) -> Result<Value, VectorError> {
     let (with_ctx, origin_info) = SHAPES.get(i % SHAPES.len()).copied().unwrap_or((false, ""));
-    let kind = TYPES
-        .get(i % TYPES.len())
-        .copied()
-        .unwrap_or(TokenKind::PublicRsa2048);
+    let kind = TYPES.get(i % TYPES.len()).copied().unwrap_or(TokenKind::PublicRsa2048);
     let mut random = [0u8; 96];
-    getrandom::fill(&mut random)
-        .map_err(|e| VectorError::Format(format!("OS randomness failed: {e}")))?;
+    getrandom::fill(&mut random).map_err(|e| VectorError::Format(format!("OS randomness failed: {e}")))?;
     let (ctx, rest) = random.split_at(32);
     let (nonce, key_id) = rest.split_at(32);
     let ctx: &[u8] = if with_ctx { ctx } else { &[] };

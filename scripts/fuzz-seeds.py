@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Writes the committed fuzz seed corpus (fuzz/corpus/<target>/seed-*) from the
+vector files in tests/vectors/. Re-run after adding vector files; the output is
+deterministic."""
+import base64, hashlib, json, pathlib, struct
+
+root = pathlib.Path(__file__).resolve().parent.parent
+vec = root / "tests" / "vectors" / "pat-go" / "tokens"
+corpus = root / "fuzz" / "corpus"
+
+def challenge(tt, issuer, ctx, origin):
+    return (struct.pack(">H", tt) + struct.pack(">H", len(issuer)) + issuer
+            + bytes([len(ctx)]) + ctx + struct.pack(">H", len(origin)) + origin)
+
+seeds = {k: [] for k in ["challenge", "token", "www_authenticate", "authorization", "varint"]}
+for case in json.load(open(vec / "token-test-vectors.json")):
+    h = bytes.fromhex
+    c = challenge(int(case["token_type"], 16), h(case["issuer_name"]), h(case["redemption_context"]), h(case["origin_info"]))
+    seeds["challenge"].append(c)
+    tok = h(case["token_authenticator_input"]) + bytes(256)
+    seeds["token"].append(tok)
+    b64 = lambda b: base64.urlsafe_b64encode(b).decode()
+    seeds["www_authenticate"].append(
+        f'PrivateToken challenge="{b64(c)}", token-key="{b64(bytes(range(40)))}", max-age="10"'.encode())
+    seeds["authorization"].append(f'PrivateToken token="{b64(tok)}"'.encode())
+
+for name in ["private/type1-issuance-test-vectors.json", "private/type5-issuance-test-vectors.json",
+             "type2/type2-issuance-test-vectors.json"]:
+    for case in json.load(open(vec / name))[:2]:
+        seeds["token"].append(bytes.fromhex(case["token"]))
+        seeds["challenge"].append(bytes.fromhex(case["token_challenge"]))
+seeds["www_authenticate"].append(b'Basic realm="x, y", PrivateToken challenge=AAEC, token-key=AwQF, Bearer abc==')
+seeds["varint"] += [bytes.fromhex(x) for x in ["25", "7bbd", "9d7f3e7d", "c2197c5eff14e88c", "4025", "4137", "4197"]]
+
+for target, items in seeds.items():
+    d = corpus / target
+    d.mkdir(parents=True, exist_ok=True)
+    for old in d.glob("seed-*"):
+        old.unlink()
+    for item in items:
+        (d / ("seed-" + hashlib.sha256(item).hexdigest()[:16])).write_bytes(item)
+    print(f"{target}: {len(items)} seeds")

@@ -21,3 +21,10 @@ pub use token_type::{TokenKind, TokenType};
 
 #[cfg(feature = "std")]
 pub mod vectors;
+
+/// The operating system's random number generator (feature `std`): a
+/// `rand_core::TryCryptoRng` whose failures surface as errors, never panics.
+#[cfg(feature = "std")]
+pub use getrandom::SysRng as OsRng;
+
+pub use rand_core;

@@ -1,1 +1,3 @@
+//! The `pat` command-line tool (placeholder on this branch).
+
 fn main() {}

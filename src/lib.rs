@@ -5,6 +5,7 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod blind_rsa;
 pub mod codec;
 pub mod error;
 

@@ -66,11 +66,11 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
     /// The length of [`Self::to_spki`]'s output (342 for RSA-2048).
     pub const SPKI_LEN: usize = spki_len(PSS_ALGORITHM_ID.len(), B);
 
-    /// Builds the key from its big-endian modulus (exactly `B` bytes, top bit
-    /// set, odd); e is 65537.
+    /// Builds the key from its big-endian modulus n (RFC 8017 §3.1; exactly `B`
+    /// bytes, top bit set, odd); e is 65537.
     ///
-    /// Not constant time (the modulus is public): it precomputes the Montgomery
-    /// parameters with `FixedMontyParams::new_vartime`.
+    /// The checks branch on the (public) modulus; the Montgomery parameters are
+    /// computed with the constant-time `FixedMontyParams::new`.
     pub fn from_modulus(n: &[u8]) -> Result<Self> {
         let () = Sizes::<L, 0, B>::MODULUS;
         let n_arr: [u8; B] = n.try_into().map_err(|_| Error::InvalidLength(Field::Key))?;
@@ -80,7 +80,7 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
         }
         let n_uint = from_be::<L>(&n_arr).ok_or(Error::InvalidLength(Field::Key))?;
         let n_odd = Odd::new(n_uint).into_option().ok_or(Error::InvalidKey)?;
-        let params = FixedMontyParams::new_vartime(n_odd);
+        let params = FixedMontyParams::new(n_odd);
         let mut key = Self {
             n: n_arr,
             params,
@@ -137,7 +137,8 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
     }
 
     /// Writes the RSASSA-PSS SubjectPublicKeyInfo (RFC 9578 §6.5) into `out`
-    /// and returns its length, [`Self::SPKI_LEN`].
+    /// and returns its length, [`Self::SPKI_LEN`], or [`Error::BufferTooSmall`].
+    /// Public data only.
     pub fn to_spki(&self, out: &mut [u8]) -> Result<usize> {
         let mut w = Writer::new(out);
         write_spki_prefix(&mut w, &PSS_ALGORITHM_ID, B)?;
@@ -146,12 +147,13 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
         Ok(w.finish())
     }
 
-    /// `token_key_id` = SHA-256 of the RSASSA-PSS SPKI (RFC 9578 §6.5, §6.1).
+    /// `token_key_id` = SHA-256 of the RSASSA-PSS SPKI (RFC 9578 §6.5, §6.1),
+    /// computed once when the key is built. Public data only.
     pub const fn key_id(&self) -> &[u8; 32] {
         &self.key_id
     }
 
-    /// The big-endian modulus n (RFC 8017 §3.1).
+    /// The big-endian modulus n (RFC 8017 §3.1). Public data only.
     pub const fn modulus(&self) -> &[u8; B] {
         &self.n
     }
@@ -191,7 +193,8 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
 }
 
 impl PublicKey {
-    /// The RSASSA-PSS SPKI of an RSA-2048 key as an array (RFC 9578 §6.5).
+    /// The 342-byte RSASSA-PSS SPKI of an RSA-2048 key (RFC 9578 §6.5).
+    /// Public data only.
     pub fn to_spki_array(&self) -> [u8; 342] {
         let mut out = [0u8; 342];
         // Cannot fail: SPKI_LEN is 342 for B = 256.
@@ -298,7 +301,7 @@ struct Crt<const L: usize, const H: usize> {
 }
 
 impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
-    /// The matching public key.
+    /// The matching public key (RFC 8017 §3.1).
     pub const fn public_key(&self) -> &RsaPublicKey<L, B> {
         &self.public
     }
@@ -382,6 +385,8 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     /// Builds a key from n, e, d, p and q (big-endian, RFC 8017 §3.2),
     /// deriving dP = d mod (p−1), dQ = d mod (q−1) and qInv = q⁻¹ mod p in
     /// constant time, then running the checks of [`Self::from_pkcs8_der`].
+    /// Leading zero bytes are allowed; stripping them is the only step whose
+    /// time depends on the inputs (on their byte lengths).
     pub fn from_components(n: &[u8], e: &[u8], d: &[u8], p: &[u8], q: &[u8]) -> Result<Self> {
         if strip(e) != E_BYTES {
             return Err(Error::InvalidKey);

@@ -27,8 +27,8 @@
 //!   the public 17-bit length of e, and r⁻¹ the constant-time safegcd inversion.
 //!   The EMSA-PSS encoding and the final verification are constant time in the
 //!   message and the signature.
-//! - Public-key set-up (`FixedMontyParams::new_vartime` on the public modulus)
-//!   and DER parsing are variable time; they only see public data or lengths.
+//! - DER parsing branches on tags and lengths (and on the public modulus).
+//!   No `_vartime` arithmetic is used anywhere, not even on public data.
 //!
 //! No function here allocates, panics or uses `unsafe`.
 
@@ -118,12 +118,12 @@ impl<'a> PreparedMessage<'a> {
         }
     }
 
-    /// The 32-byte `msg_prefix`, if this is a randomized input.
+    /// The 32-byte `msg_prefix` (RFC 9474 §4.1), if this is a randomized input.
     pub const fn msg_prefix(&self) -> Option<&[u8; MSG_PREFIX_LEN]> {
         self.prefix.as_ref()
     }
 
-    /// The message without the prefix.
+    /// The message `msg` without the prefix (RFC 9474 §4.1).
     pub const fn msg(&self) -> &'a [u8] {
         self.msg
     }
@@ -160,7 +160,7 @@ impl Variant {
         }
     }
 
-    /// Whether `Prepare` adds a random prefix (RFC 9474 §4.1).
+    /// Whether `Prepare` adds a random prefix (RFC 9474 §4.1, §5).
     pub const fn is_randomized(self) -> bool {
         matches!(
             self,

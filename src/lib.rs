@@ -5,6 +5,7 @@
 extern crate std;
 
 pub mod auth;
+pub mod blind_rsa;
 pub mod challenge;
 pub mod codec;
 pub mod error;

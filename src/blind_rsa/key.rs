@@ -1,0 +1,478 @@
+//! RSA keys: the RSASSA-PSS SubjectPublicKeyInfo of RFC 9578 §6.5, PKCS#8
+//! private keys (RFC 5208 wrapping RFC 8017 §A.1.2 `RSAPrivateKey`), and the
+//! private-key operation with CRT (RFC 8017 §5.1.2, method 2(b)).
+
+use core::fmt;
+
+use crypto_bigint::modular::{FixedMontyForm, FixedMontyParams};
+use crypto_bigint::{NonZero, Odd, U64, U1024, U2048, U4096, Uint};
+use sha2::{Digest, Sha256};
+use subtle::{Choice, ConstantTimeEq, ConstantTimeLess};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::der::{
+    TAG_BIT_STRING, TAG_INTEGER, TAG_OCTET_STRING, TAG_SEQUENCE, header_len, read_single, read_tlv, read_uint,
+    write_header,
+};
+use super::uint::{Sizes, from_be};
+use crate::codec::{Reader, Writer};
+use crate::error::{Error, Field, Result};
+
+/// The only public exponent this module accepts: e = 65537 (RFC 9578 §6.5 keys,
+/// RFC 9474 Appendix A).
+pub const PUBLIC_EXPONENT: u32 = 65537;
+const E_BYTES: [u8; 3] = [0x01, 0x00, 0x01];
+/// Bit length of e, public: bounds the constant-time exponentiation.
+const E_BITS: u32 = 17;
+
+/// DER `AlgorithmIdentifier` for id-RSASSA-PSS (1.2.840.113549.1.1.10) with
+/// RSASSA-PSS-params {SHA-384, MGF1-SHA-384, saltLength 48} and the hash
+/// parameters absent, exactly as RFC 9578 §6.5 serialises it.
+pub(crate) const PSS_ALGORITHM_ID: [u8; 63] = [
+    0x30, 0x3d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a, 0x30, 0x30, 0xa0, 0x0d, 0x30, 0x0b,
+    0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0xa1, 0x1a, 0x30, 0x18, 0x06, 0x09, 0x2a, 0x86,
+    0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08, 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
+    0x02, 0xa2, 0x03, 0x02, 0x01, 0x30,
+];
+
+/// DER `AlgorithmIdentifier` for rsaEncryption (1.2.840.113549.1.1.1) with NULL
+/// parameters (RFC 8017 §A.1, RFC 3279 §2.3.1).
+pub(crate) const RSA_ENCRYPTION_ALGORITHM_ID: [u8; 15] =
+    [0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00];
+
+/// The longest DER prefix before the modulus bytes (for any modulus < 64 KiB).
+const MAX_SPKI_PREFIX: usize = 96;
+
+/// An RSA public key (n, e = 65537) whose modulus is exactly `8·B` bits long,
+/// held as `L` limbs (RFC 8017 §3.1).
+///
+/// Use the aliases [`PublicKey`] (RSA-2048, the Privacy Pass key) and
+/// [`PublicKey4096`]. All data in it is public; its operations are not required
+/// to be constant time.
+#[derive(Clone)]
+pub struct RsaPublicKey<const L: usize, const B: usize> {
+    n: [u8; B],
+    params: FixedMontyParams<L>,
+    key_id: [u8; 32],
+}
+
+/// The RSA-2048 public key of Privacy Pass token type 0x0002 (RFC 9578 §6).
+pub type PublicKey = RsaPublicKey<{ U2048::LIMBS }, 256>;
+/// An RSA-4096 public key (RFC 9474 Appendix A uses 4096-bit keys).
+pub type PublicKey4096 = RsaPublicKey<{ U4096::LIMBS }, 512>;
+
+impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
+    /// The length of [`Self::to_spki`]'s output (342 for RSA-2048).
+    pub const SPKI_LEN: usize = spki_len(PSS_ALGORITHM_ID.len(), B);
+
+    /// Builds the key from its big-endian modulus n (RFC 8017 §3.1; exactly `B`
+    /// bytes, top bit set, odd); e is 65537.
+    ///
+    /// The checks branch on the (public) modulus; the Montgomery parameters are
+    /// computed with the constant-time `FixedMontyParams::new`.
+    pub fn from_modulus(n: &[u8]) -> Result<Self> {
+        let () = Sizes::<L, 0, B>::MODULUS;
+        let n_arr: [u8; B] = n.try_into().map_err(|_| Error::InvalidLength(Field::Key))?;
+        match n_arr.first() {
+            Some(b) if *b >= 0x80 => {}
+            _ => return Err(Error::InvalidLength(Field::Key)),
+        }
+        let n_uint = from_be::<L>(&n_arr).ok_or(Error::InvalidLength(Field::Key))?;
+        let n_odd = Odd::new(n_uint).into_option().ok_or(Error::InvalidKey)?;
+        let params = FixedMontyParams::new(n_odd);
+        let mut key = Self { n: n_arr, params, key_id: [0; 32] };
+        key.key_id = key.compute_key_id();
+        Ok(key)
+    }
+
+    /// Parses the RSASSA-PSS SubjectPublicKeyInfo of RFC 9578 §6.5 (the
+    /// `token-key` of token type 0x0002): id-RSASSA-PSS with exactly the
+    /// parameters {SHA-384, MGF1-SHA-384, saltLength 48} in their canonical DER
+    /// form (hash parameters absent, trailerField omitted), then a BIT STRING
+    /// holding `RSAPublicKey {n, e}` (RFC 8017 §A.1.1).
+    ///
+    /// Strict: every byte of the AlgorithmIdentifier is checked, the DER must be
+    /// minimal, e must be 65537, n must be `8·B` bits, and no byte may follow.
+    /// The rsaEncryption form is rejected here; see
+    /// [`Self::from_rsa_encryption_spki`]. Not constant time (public input).
+    pub fn from_spki(der: &[u8]) -> Result<Self> {
+        Self::parse_spki(der, &PSS_ALGORITHM_ID)
+    }
+
+    /// Parses a plain rsaEncryption SubjectPublicKeyInfo (RFC 3279 §2.3.1; 294
+    /// bytes for RSA-2048), pat-go's "legacy" encoding. No issuer publishes it,
+    /// so it is accepted only through this separately named function; the key
+    /// id of the resulting key is still computed over the RSASSA-PSS encoding.
+    /// Not constant time (public input).
+    pub fn from_rsa_encryption_spki(der: &[u8]) -> Result<Self> {
+        Self::parse_spki(der, &RSA_ENCRYPTION_ALGORITHM_ID)
+    }
+
+    fn parse_spki(der: &[u8], algorithm_id: &[u8]) -> Result<Self> {
+        let spki = read_single(der, TAG_SEQUENCE)?;
+        let mut r = Reader::new(spki);
+        if r.take(algorithm_id.len())? != algorithm_id {
+            return Err(Error::InvalidKey);
+        }
+        let bits = read_tlv(&mut r, TAG_BIT_STRING)?;
+        r.finish()?;
+        let (unused, rsa_public_key) = bits.split_first().ok_or(Error::Truncated)?;
+        if *unused != 0 {
+            return Err(Error::InvalidValue(Field::Key));
+        }
+        let body = read_single(rsa_public_key, TAG_SEQUENCE)?;
+        let mut r = Reader::new(body);
+        let n = read_uint(&mut r)?;
+        let e = read_uint(&mut r)?;
+        r.finish()?;
+        if e != E_BYTES {
+            return Err(Error::InvalidKey);
+        }
+        Self::from_modulus(n)
+    }
+
+    /// Writes the RSASSA-PSS SubjectPublicKeyInfo (RFC 9578 §6.5) into `out`
+    /// and returns its length, [`Self::SPKI_LEN`], or [`Error::BufferTooSmall`].
+    /// Public data only.
+    pub fn to_spki(&self, out: &mut [u8]) -> Result<usize> {
+        let mut w = Writer::new(out);
+        write_spki_prefix(&mut w, &PSS_ALGORITHM_ID, B)?;
+        w.put(&self.n)?;
+        write_spki_suffix(&mut w)?;
+        Ok(w.finish())
+    }
+
+    /// `token_key_id` = SHA-256 of the RSASSA-PSS SPKI (RFC 9578 §6.5, §6.1),
+    /// computed once when the key is built. Public data only.
+    pub const fn key_id(&self) -> &[u8; 32] {
+        &self.key_id
+    }
+
+    /// The big-endian modulus n (RFC 8017 §3.1). Public data only.
+    pub const fn modulus(&self) -> &[u8; B] {
+        &self.n
+    }
+
+    pub(crate) const fn params(&self) -> &FixedMontyParams<L> {
+        &self.params
+    }
+
+    fn compute_key_id(&self) -> [u8; 32] {
+        let mut prefix = [0u8; MAX_SPKI_PREFIX];
+        let mut w = Writer::new(&mut prefix);
+        let len = write_spki_prefix(&mut w, &PSS_ALGORITHM_ID, B).map(|()| w.finish());
+        let mut h = Sha256::new();
+        h.update(prefix.get(..len.unwrap_or(0)).unwrap_or_default());
+        h.update(self.n);
+        h.update([TAG_INTEGER, 0x03]);
+        h.update(E_BYTES);
+        h.finalize().into()
+    }
+
+    /// OS2IP of `bytes` (exactly `B` long), rejecting values ≥ n.
+    /// Constant time in the value; the `Option` reveals only the range check.
+    pub(crate) fn integer(&self, bytes: &[u8]) -> Option<Uint<L>> {
+        if bytes.len() != B {
+            return None;
+        }
+        let x = from_be::<L>(bytes)?;
+        let in_range = x.ct_lt(self.params.modulus().as_ref());
+        Option::from(subtle::CtOption::new(x, in_range))
+    }
+
+    /// RSAVP1 (RFC 8017 §5.2.2) with e = 65537, i.e. `x^e mod n`, in Montgomery
+    /// form. Constant time in `x` (the exponent and its bit length are public).
+    pub(crate) fn rsavp1(&self, x: &FixedMontyForm<L>) -> FixedMontyForm<L> {
+        x.pow_bounded_exp(&U64::from_u32(PUBLIC_EXPONENT), E_BITS)
+    }
+}
+
+impl PublicKey {
+    /// The 342-byte RSASSA-PSS SPKI of an RSA-2048 key (RFC 9578 §6.5).
+    /// Public data only.
+    pub fn to_spki_array(&self) -> [u8; 342] {
+        let mut out = [0u8; 342];
+        // Cannot fail: SPKI_LEN is 342 for B = 256.
+        let _ = self.to_spki(&mut out);
+        out
+    }
+}
+
+impl<const L: usize, const B: usize> PartialEq for RsaPublicKey<L, B> {
+    fn eq(&self, other: &Self) -> bool {
+        self.n == other.n
+    }
+}
+
+impl<const L: usize, const B: usize> Eq for RsaPublicKey<L, B> {}
+
+impl<const L: usize, const B: usize> fmt::Debug for RsaPublicKey<L, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RsaPublicKey<{}> {{ key_id: ", B * 8)?;
+        for b in self.key_id {
+            write!(f, "{b:02x}")?;
+        }
+        f.write_str(" }")
+    }
+}
+
+const fn spki_len(alg_len: usize, b: usize) -> usize {
+    let int = b + 1; // leading zero: the top bit of n is set
+    let rsa_body = header_len(int) + int + 2 + E_BYTES.len();
+    let rsa = header_len(rsa_body) + rsa_body;
+    let bits = 1 + rsa;
+    let body = alg_len + header_len(bits) + bits;
+    header_len(body) + body
+}
+
+/// Everything of the SPKI before the modulus magnitude bytes.
+fn write_spki_prefix(w: &mut Writer<'_>, algorithm_id: &[u8], b: usize) -> Result<()> {
+    let int = b + 1;
+    let rsa_body = header_len(int) + int + 2 + E_BYTES.len();
+    let rsa = header_len(rsa_body) + rsa_body;
+    let bits = 1 + rsa;
+    let body = algorithm_id.len() + header_len(bits) + bits;
+    write_header(w, TAG_SEQUENCE, body)?;
+    w.put(algorithm_id)?;
+    write_header(w, TAG_BIT_STRING, bits)?;
+    w.put(&[0])?;
+    write_header(w, TAG_SEQUENCE, rsa_body)?;
+    write_header(w, TAG_INTEGER, int)?;
+    w.put(&[0])
+}
+
+fn write_spki_suffix(w: &mut Writer<'_>) -> Result<()> {
+    w.put(&[TAG_INTEGER, 0x03])?;
+    w.put(&E_BYTES)
+}
+
+/// An RSA private key in CRT form (RFC 8017 §3.2, second representation): the
+/// primes p and q of `4·H` bytes each (`H` limbs), dP, dQ and qInv.
+///
+/// Use the aliases [`SecretKey`] (RSA-2048) and [`SecretKey4096`]. Not `Copy`,
+/// zeroized on drop, and its `Debug` prints only the type name. The private
+/// operation is constant time.
+pub struct RsaSecretKey<const L: usize, const H: usize, const B: usize> {
+    public: RsaPublicKey<L, B>,
+    p: FixedMontyParams<H>,
+    q: FixedMontyParams<H>,
+    d_p: Uint<H>,
+    d_q: Uint<H>,
+    q_inv: Uint<H>,
+}
+
+/// The RSA-2048 private key of a Privacy Pass token type 0x0002 issuer (RFC 9578 §6).
+pub type SecretKey = RsaSecretKey<{ U2048::LIMBS }, { U1024::LIMBS }, 256>;
+/// An RSA-4096 private key (RFC 9474 Appendix A).
+pub type SecretKey4096 = RsaSecretKey<{ U4096::LIMBS }, { U2048::LIMBS }, 512>;
+
+impl<const L: usize, const H: usize, const B: usize> fmt::Debug for RsaSecretKey<L, H, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("RsaSecretKey")
+    }
+}
+
+impl<const L: usize, const H: usize, const B: usize> Drop for RsaSecretKey<L, H, B> {
+    fn drop(&mut self) {
+        self.p.zeroize();
+        self.q.zeroize();
+        self.d_p.zeroize();
+        self.d_q.zeroize();
+        self.q_inv.zeroize();
+    }
+}
+
+impl<const L: usize, const H: usize, const B: usize> ZeroizeOnDrop for RsaSecretKey<L, H, B> {}
+
+/// Secret integers parsed or derived while building a key; wiped on drop.
+#[derive(Zeroize, ZeroizeOnDrop)]
+struct Crt<const L: usize, const H: usize> {
+    d: Uint<L>,
+    p: Uint<H>,
+    q: Uint<H>,
+    d_p: Uint<H>,
+    d_q: Uint<H>,
+    q_inv: Uint<H>,
+}
+
+impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
+    /// The matching public key (RFC 8017 §3.1).
+    pub const fn public_key(&self) -> &RsaPublicKey<L, B> {
+        &self.public
+    }
+
+    /// Parses a DER PKCS#8 `PrivateKeyInfo` (RFC 5208 §5, version 0, algorithm
+    /// rsaEncryption with NULL parameters, no attributes) wrapping a two-prime
+    /// `RSAPrivateKey` (RFC 8017 §A.1.2, version 0).
+    ///
+    /// Checks e = 65537, that n has `8·B` bits, and that the key is consistent:
+    /// p·q = n, qInv·q ≡ 1 (mod p), dP = d mod (p−1), dQ = d mod (q−1),
+    /// e·dP ≡ 1 (mod p−1) and e·dQ ≡ 1 (mod q−1). The DER structure is parsed in
+    /// variable time; the consistency checks on the secret integers are constant
+    /// time and only their combined result is branched on.
+    pub fn from_pkcs8_der(der: &[u8]) -> Result<Self> {
+        let info = read_single(der, TAG_SEQUENCE)?;
+        let mut r = Reader::new(info);
+        if read_uint(&mut r)? != [0] {
+            return Err(Error::InvalidKey);
+        }
+        if r.take(RSA_ENCRYPTION_ALGORITHM_ID.len())? != RSA_ENCRYPTION_ALGORITHM_ID {
+            return Err(Error::InvalidKey);
+        }
+        let private_key = read_tlv(&mut r, TAG_OCTET_STRING)?;
+        r.finish()?;
+
+        let body = read_single(private_key, TAG_SEQUENCE)?;
+        let mut r = Reader::new(body);
+        if read_uint(&mut r)? != [0] {
+            return Err(Error::InvalidKey); // multi-prime keys are not supported
+        }
+        let n = read_uint(&mut r)?;
+        let e = read_uint(&mut r)?;
+        let d = read_uint(&mut r)?;
+        let p = read_uint(&mut r)?;
+        let q = read_uint(&mut r)?;
+        let d_p = read_uint(&mut r)?;
+        let d_q = read_uint(&mut r)?;
+        let q_inv = read_uint(&mut r)?;
+        r.finish()?;
+        if e != E_BYTES {
+            return Err(Error::InvalidKey);
+        }
+        let crt = Crt {
+            d: from_be::<L>(d).ok_or(Error::InvalidKey)?,
+            p: from_be::<H>(p).ok_or(Error::InvalidKey)?,
+            q: from_be::<H>(q).ok_or(Error::InvalidKey)?,
+            d_p: from_be::<H>(d_p).ok_or(Error::InvalidKey)?,
+            d_q: from_be::<H>(d_q).ok_or(Error::InvalidKey)?,
+            q_inv: from_be::<H>(q_inv).ok_or(Error::InvalidKey)?,
+        };
+        Self::from_crt(n, crt)
+    }
+
+    /// Parses a PEM `-----BEGIN PRIVATE KEY-----` block (RFC 7468 §10) and then
+    /// [`Self::from_pkcs8_der`]. Only the armor and ASCII whitespace are
+    /// stripped; the base64 decoding is constant time (`base64ct`). Works in
+    /// stack buffers (up to 4 KiB of base64), which are wiped afterwards.
+    pub fn from_pkcs8_pem(pem: &str) -> Result<Self> {
+        use base64ct::{Base64, Encoding};
+
+        const BEGIN: &str = "-----BEGIN PRIVATE KEY-----";
+        const END: &str = "-----END PRIVATE KEY-----";
+        let body =
+            pem.trim().strip_prefix(BEGIN).and_then(|s| s.strip_suffix(END)).ok_or(Error::InvalidValue(Field::Key))?;
+        let mut b64 = zeroize::Zeroizing::new([0u8; 4096]);
+        let mut len = 0;
+        for c in body.bytes().filter(|c| !c.is_ascii_whitespace()) {
+            *b64.get_mut(len).ok_or(Error::InvalidLength(Field::Key))? = c;
+            len += 1;
+        }
+        let b64 = b64.get(..len).ok_or(Error::InvalidLength(Field::Key))?;
+        let mut der = zeroize::Zeroizing::new([0u8; 3072]);
+        let der = Base64::decode(b64, der.as_mut_slice()).map_err(|_| Error::InvalidValue(Field::Key))?;
+        Self::from_pkcs8_der(der)
+    }
+
+    /// Builds a key from n, e, d, p and q (big-endian, RFC 8017 §3.2),
+    /// deriving dP = d mod (p−1), dQ = d mod (q−1) and qInv = q⁻¹ mod p in
+    /// constant time, then running the checks of [`Self::from_pkcs8_der`].
+    /// Leading zero bytes are allowed; stripping them is the only step whose
+    /// time depends on the inputs (on their byte lengths).
+    pub fn from_components(n: &[u8], e: &[u8], d: &[u8], p: &[u8], q: &[u8]) -> Result<Self> {
+        if strip(e) != E_BYTES {
+            return Err(Error::InvalidKey);
+        }
+        let mut crt = Crt {
+            d: from_be::<L>(strip(d)).ok_or(Error::InvalidKey)?,
+            p: from_be::<H>(strip(p)).ok_or(Error::InvalidKey)?,
+            q: from_be::<H>(strip(q)).ok_or(Error::InvalidKey)?,
+            d_p: Uint::ZERO,
+            d_q: Uint::ZERO,
+            q_inv: Uint::ZERO,
+        };
+        let p_odd = odd(crt.p)?;
+        let q_odd = odd(crt.q)?;
+        let p_minus_1 = minus_one(&crt.p)?;
+        let q_minus_1 = minus_one(&crt.q)?;
+        crt.d_p = crt.d.rem(&p_minus_1);
+        crt.d_q = crt.d.rem(&q_minus_1);
+        let p_params = FixedMontyParams::new(p_odd);
+        let q_mod_p = FixedMontyForm::new(&q_odd.rem(p_params.modulus().as_nz_ref()), &p_params);
+        crt.q_inv = q_mod_p.invert().into_option().ok_or(Error::InvalidKey)?.retrieve();
+        Self::from_crt(strip(n), crt)
+    }
+
+    fn from_crt(n: &[u8], crt: Crt<L, H>) -> Result<Self> {
+        let () = Sizes::<L, H, B>::HALVES;
+        let public = RsaPublicKey::<L, B>::from_modulus(n)?;
+        let p_odd = odd(crt.p)?;
+        let q_odd = odd(crt.q)?;
+        let p_minus_1 = minus_one(&crt.p)?;
+        let q_minus_1 = minus_one(&crt.q)?;
+
+        // p·q = n (and therefore p, q > 1 since both have at most B/2 bytes).
+        let (lo, hi) = crt.p.widening_mul(&crt.q);
+        let pq: Uint<L> = lo.concat_resize(&hi);
+        let mut ok = pq.ct_eq(public.params().modulus().as_ref());
+        ok &= !crt.p.ct_eq(&crt.q);
+
+        // The CRT exponents: reduced, equal to d mod (p−1) / (q−1), inverse of e.
+        let e = Uint::<H>::from_u32(PUBLIC_EXPONENT);
+        for (d_x, x_minus_1) in [(&crt.d_p, &p_minus_1), (&crt.d_q, &q_minus_1)] {
+            ok &= d_x.ct_lt(x_minus_1.as_ref());
+            ok &= crt.d.rem(x_minus_1).ct_eq(d_x);
+            let (lo, hi) = d_x.widening_mul(&e);
+            ok &= Uint::rem_wide((lo, hi), x_minus_1).ct_eq(&Uint::ONE);
+        }
+
+        // qInv·q ≡ 1 (mod p), qInv < p.
+        let p_params = FixedMontyParams::new(p_odd);
+        let q_params = FixedMontyParams::new(q_odd);
+        ok &= crt.q_inv.ct_lt(p_odd.as_ref());
+        let q_mod_p = crt.q.rem(p_params.modulus().as_nz_ref());
+        let one = FixedMontyForm::new(&q_mod_p, &p_params).mul(&FixedMontyForm::new(&crt.q_inv, &p_params)).retrieve();
+        ok &= one.ct_eq(&Uint::ONE);
+
+        if !bool::from(ok) {
+            return Err(Error::InvalidKey);
+        }
+        Ok(Self { public, p: p_params, q: q_params, d_p: crt.d_p, d_q: crt.d_q, q_inv: crt.q_inv })
+    }
+
+    /// RSASP1 (RFC 8017 §5.1.2) with CRT and Garner's recombination, for
+    /// `m < n`: returns `m^d mod n`. Constant time in `m` and in the key.
+    pub(crate) fn rsasp1_crt(&self, m: &Uint<L>) -> Uint<L> {
+        let p = self.p.modulus();
+        let q = self.q.modulus();
+        // s_p = (m mod p)^dP mod p, s_q = (m mod q)^dQ mod q.
+        let s_p = FixedMontyForm::new(&m.rem(p.as_nz_ref()), &self.p).pow(&self.d_p);
+        let s_q = FixedMontyForm::new(&m.rem(q.as_nz_ref()), &self.q).pow(&self.d_q).retrieve();
+        // h = qInv·(s_p − s_q) mod p.
+        let s_q_mod_p = FixedMontyForm::new(&s_q.rem(p.as_nz_ref()), &self.p);
+        let h = s_p.sub(&s_q_mod_p).mul(&FixedMontyForm::new(&self.q_inv, &self.p)).retrieve();
+        // s = s_q + q·h < q + q·(p − 1) = n.
+        let (lo, hi) = h.widening_mul(q.as_ref());
+        let qh: Uint<L> = lo.concat_resize(&hi);
+        qh.wrapping_add(&s_q.resize::<L>())
+    }
+}
+
+fn odd<const H: usize>(x: Uint<H>) -> Result<Odd<Uint<H>>> {
+    Odd::new(x).into_option().ok_or(Error::InvalidKey)
+}
+
+fn minus_one<const H: usize>(x: &Uint<H>) -> Result<NonZero<Uint<H>>> {
+    NonZero::new(x.wrapping_sub(&Uint::ONE)).into_option().ok_or(Error::InvalidKey)
+}
+
+/// `Choice` helper for callers in this module.
+pub(crate) fn choice(c: crypto_bigint::Choice) -> Choice {
+    c.into()
+}
+
+/// Drops leading zero bytes (the components of RFC 9474 Appendix A are printed
+/// with them).
+fn strip(x: &[u8]) -> &[u8] {
+    let zeros = x.iter().take_while(|b| **b == 0).count();
+    x.get(zeros..).unwrap_or_default()
+}

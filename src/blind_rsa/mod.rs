@@ -1,0 +1,391 @@
+//! RSA blind signatures (RFC 9474) on fixed-size integers, without allocation.
+//!
+//! This is the primitive behind Privacy Pass token type 0x0002 (RFC 9578 §6),
+//! which uses the RSABSSA-SHA384-PSS-Deterministic variant with RSA-2048 keys:
+//! the free functions [`blind`], [`blind_sign`], [`finalize`] and [`verify`]
+//! implement exactly that. All four RFC 9474 §5 variants are available as
+//! [`Variant`] methods, and every operation is generic over the key size
+//! ([`PublicKey`]/[`SecretKey`] for RSA-2048, [`PublicKey4096`]/[`SecretKey4096`]).
+//!
+//! ```text
+//! client                           issuer
+//! (blinded, state) = blind(pk, msg, rng)
+//!                  ── blinded ──▶
+//!                                  blind_sig = blind_sign(sk, blinded)
+//!                  ◀── blind_sig ─
+//! sig = finalize(pk, msg, state, blind_sig)          verify(pk, msg, sig)
+//! ```
+//!
+//! # Constant time
+//!
+//! - Issuer: the private operation (CRT with two half-size Montgomery
+//!   exponentiations and Garner's recombination), the key consistency checks
+//!   and the verify-after-sign fault check are constant time in the key and
+//!   the message. Only the combined outcome of a check is branched on.
+//! - Client: the blind r is sampled by rejection (a rejected candidate reveals
+//!   only that it was rejected), rᵉ uses the constant-time exponentiation with
+//!   the public 17-bit length of e, and r⁻¹ the constant-time safegcd inversion.
+//!   The EMSA-PSS encoding and the final verification are constant time in the
+//!   message and the signature.
+//! - DER parsing branches on tags and lengths (and on the public modulus).
+//!   No `_vartime` arithmetic is used anywhere, not even on public data.
+//!
+//! No function here allocates, panics or uses `unsafe`.
+
+mod der;
+mod key;
+mod pss;
+mod uint;
+
+use crypto_bigint::modular::FixedMontyForm;
+use crypto_bigint::{U2048, Uint};
+use rand_core::TryCryptoRng;
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+pub use key::{PUBLIC_EXPONENT, PublicKey, PublicKey4096, RsaPublicKey, RsaSecretKey, SecretKey, SecretKey4096};
+
+use crate::error::{Error, Field, Result};
+
+/// The modulus length in bytes of the Privacy Pass key (RSA-2048), which is also
+/// the length of every blinded message, blind signature and signature (RFC 9578 §6).
+pub const MODULUS_LEN: usize = 256;
+/// The PSS salt length of the RSABSSA-SHA384-PSS variants (RFC 9474 §5).
+pub const SALT_LEN: usize = 48;
+/// The length of the random `msg_prefix` of the randomized variants (RFC 9474 §4.1).
+pub const MSG_PREFIX_LEN: usize = 32;
+/// How many candidates the blind sampler draws before it reports [`Error::Rng`]
+/// (each is accepted with probability > 1/2, since n has its top bit set).
+const MAX_BLIND_ATTEMPTS: usize = 128;
+
+/// An RSA-2048 blinded message (RFC 9474 §4.2 `blinded_msg`).
+pub type BlindedMessage = [u8; MODULUS_LEN];
+/// An RSA-2048 blind signature (RFC 9474 §4.3 `blind_sig`).
+pub type BlindSignature = [u8; MODULUS_LEN];
+/// An RSA-2048 RSASSA-PSS signature (RFC 9474 §4.4 `sig`).
+pub type Signature = [u8; MODULUS_LEN];
+
+/// The client's secret between [`blind`] and [`finalize`]: the inverse r⁻¹ of
+/// the blind (RFC 9474 §4.2 `inv`).
+///
+/// Not `Copy`, zeroized on drop; `Debug` prints only the type name.
+pub struct RsaBlindingState<const L: usize> {
+    r_inv: Uint<L>,
+}
+
+/// The blinding state for RSA-2048 keys.
+pub type BlindingState = RsaBlindingState<{ U2048::LIMBS }>;
+
+impl<const L: usize> Drop for RsaBlindingState<L> {
+    fn drop(&mut self) {
+        self.r_inv.zeroize();
+    }
+}
+
+impl<const L: usize> ZeroizeOnDrop for RsaBlindingState<L> {}
+
+impl<const L: usize> core::fmt::Debug for RsaBlindingState<L> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("RsaBlindingState")
+    }
+}
+
+/// RFC 9474 §4.1 `input_msg`: the message, preceded by a 32-byte random
+/// `msg_prefix` for the randomized variants. The two parts are hashed one after
+/// the other, never concatenated.
+///
+/// The prefix is public: the verifier needs it together with the signature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PreparedMessage<'a> {
+    prefix: Option<[u8; MSG_PREFIX_LEN]>,
+    msg: &'a [u8],
+}
+
+impl<'a> PreparedMessage<'a> {
+    /// `Prepare` of the deterministic variants (RFC 9474 §4.1: identity).
+    pub const fn identity(msg: &'a [u8]) -> Self {
+        Self { prefix: None, msg }
+    }
+
+    /// `Prepare` of the randomized variants with a given `msg_prefix` (RFC 9474
+    /// §4.1), for example one received from the signer of a message.
+    pub const fn with_prefix(msg_prefix: [u8; MSG_PREFIX_LEN], msg: &'a [u8]) -> Self {
+        Self { prefix: Some(msg_prefix), msg }
+    }
+
+    /// The 32-byte `msg_prefix` (RFC 9474 §4.1), if this is a randomized input.
+    pub const fn msg_prefix(&self) -> Option<&[u8; MSG_PREFIX_LEN]> {
+        self.prefix.as_ref()
+    }
+
+    /// The message `msg` without the prefix (RFC 9474 §4.1).
+    pub const fn msg(&self) -> &'a [u8] {
+        self.msg
+    }
+
+    fn parts(&self) -> [&[u8]; 2] {
+        match &self.prefix {
+            Some(prefix) => [prefix, self.msg],
+            None => [&[], self.msg],
+        }
+    }
+}
+
+/// The four RSABSSA variants of RFC 9474 §5, all with SHA-384 and MGF1-SHA-384.
+///
+/// Privacy Pass (RFC 9578 §6) uses [`Variant::Sha384PssDeterministic`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// RSABSSA-SHA384-PSS-Randomized: salt 48 bytes, random 32-byte prefix.
+    Sha384PssRandomized,
+    /// RSABSSA-SHA384-PSSZERO-Randomized: empty salt, random 32-byte prefix.
+    Sha384PssZeroRandomized,
+    /// RSABSSA-SHA384-PSS-Deterministic: salt 48 bytes, no prefix.
+    Sha384PssDeterministic,
+    /// RSABSSA-SHA384-PSSZERO-Deterministic: empty salt, no prefix.
+    Sha384PssZeroDeterministic,
+}
+
+impl Variant {
+    /// The PSS salt length sLen (RFC 9474 §5): 48 or 0.
+    pub const fn salt_len(self) -> usize {
+        match self {
+            Variant::Sha384PssRandomized | Variant::Sha384PssDeterministic => SALT_LEN,
+            Variant::Sha384PssZeroRandomized | Variant::Sha384PssZeroDeterministic => 0,
+        }
+    }
+
+    /// Whether `Prepare` adds a random prefix (RFC 9474 §4.1, §5).
+    pub const fn is_randomized(self) -> bool {
+        matches!(self, Variant::Sha384PssRandomized | Variant::Sha384PssZeroRandomized)
+    }
+
+    /// `Prepare` (RFC 9474 §4.1): identity for the deterministic variants, a
+    /// fresh 32-byte `msg_prefix` from `rng` for the randomized ones.
+    pub fn prepare<'a, R: TryCryptoRng + ?Sized>(self, msg: &'a [u8], rng: &mut R) -> Result<PreparedMessage<'a>> {
+        if !self.is_randomized() {
+            return Ok(PreparedMessage::identity(msg));
+        }
+        let mut prefix = [0u8; MSG_PREFIX_LEN];
+        rng.try_fill_bytes(&mut prefix).map_err(|_| Error::Rng)?;
+        Ok(PreparedMessage::with_prefix(prefix, msg))
+    }
+
+    fn check_input(self, input: &PreparedMessage<'_>) -> Result<()> {
+        if self.is_randomized() == input.prefix.is_some() { Ok(()) } else { Err(Error::InvalidValue(Field::Message)) }
+    }
+
+    /// `Blind` (RFC 9474 §4.2): EMSA-PSS-encodes `input` with a fresh salt,
+    /// draws r uniformly from [1, n) with r invertible, and returns
+    /// `blinded_msg = m·rᵉ mod n` together with the secret state r⁻¹.
+    ///
+    /// Constant time in the message, salt and r (see the module docs).
+    /// Errors: [`Error::Rng`] if the RNG fails, [`Error::InvalidValue`] if the
+    /// encoded message is not invertible mod n or `input` does not match the
+    /// variant.
+    pub fn blind<const L: usize, const B: usize, R: TryCryptoRng + ?Sized>(
+        self,
+        pk: &RsaPublicKey<L, B>,
+        input: &PreparedMessage<'_>,
+        rng: &mut R,
+    ) -> Result<([u8; B], RsaBlindingState<L>)> {
+        let mut salt = [0u8; SALT_LEN];
+        let salt = salt.get_mut(..self.salt_len()).ok_or(Error::InvalidKey)?;
+        rng.try_fill_bytes(salt).map_err(|_| Error::Rng)?;
+
+        let mut candidate = [0u8; B];
+        for _ in 0..MAX_BLIND_ATTEMPTS {
+            rng.try_fill_bytes(&mut candidate).map_err(|_| Error::Rng)?;
+            let blind = Blind::new(pk, &candidate);
+            candidate.zeroize();
+            // Branches only on whether this candidate is rejected.
+            if let Some(blind) = blind {
+                return self.blind_inner(pk, input, salt, &blind);
+            }
+        }
+        Err(Error::Rng)
+    }
+
+    /// `Blind` (RFC 9474 §4.2) with an explicit salt (sLen bytes) and blind r
+    /// (big-endian, `B` bytes, in [1, n) and invertible), for known-answer
+    /// tests only. Reusing a salt or an r breaks unlinkability.
+    #[cfg(any(test, feature = "hazmat"))]
+    pub fn blind_with<const L: usize, const B: usize>(
+        self,
+        pk: &RsaPublicKey<L, B>,
+        input: &PreparedMessage<'_>,
+        salt: &[u8],
+        r: &[u8],
+    ) -> Result<([u8; B], RsaBlindingState<L>)> {
+        if salt.len() != self.salt_len() {
+            return Err(Error::InvalidLength(Field::Message));
+        }
+        let blind = Blind::new(pk, r).ok_or(Error::InvalidValue(Field::Message))?;
+        self.blind_inner(pk, input, salt, &blind)
+    }
+
+    fn blind_inner<const L: usize, const B: usize>(
+        self,
+        pk: &RsaPublicKey<L, B>,
+        input: &PreparedMessage<'_>,
+        salt: &[u8],
+        blind: &Blind<L>,
+    ) -> Result<([u8; B], RsaBlindingState<L>)> {
+        self.check_input(input)?;
+        let mut em = [0u8; B];
+        pss::encode(&input.parts(), salt, 8 * B - 1, &mut em)?;
+        // emBits = modBits − 1, so m < 2^(8B−1) < n.
+        let m = uint::from_be::<L>(&em).ok_or(Error::InvalidKey)?;
+        em.zeroize();
+        let m = FixedMontyForm::new(&m, pk.params());
+        // RFC 9474 §4.2 step 3: m must be coprime to n.
+        if !bool::from(key::choice(m.invert().is_some())) {
+            return Err(Error::InvalidValue(Field::Message));
+        }
+        let z = m.mul(&pk.rsavp1(&blind.r)).retrieve();
+        let mut out = [0u8; B];
+        uint::to_be(&z, &mut out);
+        Ok((out, RsaBlindingState { r_inv: blind.r_inv.retrieve() }))
+    }
+
+    /// `Finalize` (RFC 9474 §4.4): `sig = blind_sig·r⁻¹ mod n`, returned only
+    /// if it passes RSASSA-PSS verification for `input`.
+    ///
+    /// Constant time in r⁻¹ and the signature. Errors:
+    /// [`Error::InvalidLength`] if `blind_sig` is not `B` bytes,
+    /// [`Error::Verification`] if it is ≥ n or the result does not verify.
+    pub fn finalize<const L: usize, const B: usize>(
+        self,
+        pk: &RsaPublicKey<L, B>,
+        input: &PreparedMessage<'_>,
+        state: RsaBlindingState<L>,
+        blind_sig: &[u8],
+    ) -> Result<[u8; B]> {
+        self.check_input(input)?;
+        if blind_sig.len() != B {
+            return Err(Error::InvalidLength(Field::Message));
+        }
+        let z = pk.integer(blind_sig).ok_or(Error::Verification)?;
+        let s = FixedMontyForm::new(&z, pk.params()).mul(&FixedMontyForm::new(&state.r_inv, pk.params())).retrieve();
+        let mut sig = [0u8; B];
+        uint::to_be(&s, &mut sig);
+        self.verify(pk, input, &sig)?;
+        Ok(sig)
+    }
+
+    /// `Verify` (RFC 9474 §4.5): RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) with
+    /// SHA-384, MGF1-SHA-384 and this variant's salt length.
+    ///
+    /// Every failure (wrong length, s ≥ n, bad encoding) is
+    /// [`Error::Verification`]. Constant time in the signature and message.
+    pub fn verify<const L: usize, const B: usize>(
+        self,
+        pk: &RsaPublicKey<L, B>,
+        input: &PreparedMessage<'_>,
+        sig: &[u8],
+    ) -> Result<()> {
+        self.check_input(input)?;
+        let s = pk.integer(sig).ok_or(Error::Verification)?;
+        let m = pk.rsavp1(&FixedMontyForm::new(&s, pk.params())).retrieve();
+        let mut em = [0u8; B];
+        uint::to_be(&m, &mut em);
+        let ok = pss::verify(&input.parts(), &mut em, 8 * B - 1, self.salt_len());
+        if bool::from(ok) { Ok(()) } else { Err(Error::Verification) }
+    }
+}
+
+/// A blind r and its inverse, in Montgomery form.
+struct Blind<const L: usize> {
+    r: FixedMontyForm<L>,
+    r_inv: FixedMontyForm<L>,
+}
+
+impl<const L: usize> Blind<L> {
+    /// Accepts `bytes` as r if it is `B` bytes, 0 < r < n and r is invertible
+    /// mod n. Constant time; the `Option` reveals only acceptance.
+    fn new<const B: usize>(pk: &RsaPublicKey<L, B>, bytes: &[u8]) -> Option<Self> {
+        let mut r = pk.integer(bytes)?;
+        let mut r_mont = FixedMontyForm::new(&r, pk.params());
+        let inv = r_mont.invert();
+        let ok = !r.ct_eq(&Uint::ZERO) & key::choice(inv.is_some());
+        r.zeroize();
+        let out = subtle::CtOption::new(Self { r: r_mont, r_inv: *inv.as_inner_unchecked() }, ok);
+        r_mont.as_montgomery_mut().zeroize();
+        Option::from(out)
+    }
+}
+
+impl<const L: usize> Drop for Blind<L> {
+    fn drop(&mut self) {
+        self.r.as_montgomery_mut().zeroize();
+        self.r_inv.as_montgomery_mut().zeroize();
+    }
+}
+
+/// `BlindSign` (RFC 9474 §4.3): `s = RSASP1(sk, m)` for `m = OS2IP(blinded_msg)`,
+/// then the fault check `RSAVP1(pk, s) = m` before anything is returned.
+///
+/// Variant independent. Constant time in the key and the message (CRT with
+/// Garner's recombination). Errors: [`Error::InvalidLength`] if `blinded_msg`
+/// is not `B` bytes, [`Error::InvalidValue`] if it is ≥ n, and
+/// [`Error::Verification`] (with no output) if the fault check fails.
+pub fn blind_sign<const L: usize, const H: usize, const B: usize>(
+    sk: &RsaSecretKey<L, H, B>,
+    blinded_msg: &[u8],
+) -> Result<[u8; B]> {
+    if blinded_msg.len() != B {
+        return Err(Error::InvalidLength(Field::Message));
+    }
+    let pk = sk.public_key();
+    let m = pk.integer(blinded_msg).ok_or(Error::InvalidValue(Field::Message))?;
+    let s = sk.rsasp1_crt(&m);
+    let check = pk.rsavp1(&FixedMontyForm::new(&s, pk.params())).retrieve().ct_eq(&m);
+    if !bool::from(check) {
+        return Err(Error::Verification);
+    }
+    let mut out = [0u8; B];
+    uint::to_be(&s, &mut out);
+    Ok(out)
+}
+
+/// Privacy Pass `Blind` (RFC 9578 §6.1, RFC 9474 §4.2 with
+/// RSABSSA-SHA384-PSS-Deterministic): blinds `msg` (the 98-byte token input)
+/// under `pk`. Constant time in the secrets; see [`Variant::blind`].
+pub fn blind<const L: usize, const B: usize, R: TryCryptoRng + ?Sized>(
+    pk: &RsaPublicKey<L, B>,
+    msg: &[u8],
+    rng: &mut R,
+) -> Result<([u8; B], RsaBlindingState<L>)> {
+    Variant::Sha384PssDeterministic.blind(pk, &PreparedMessage::identity(msg), rng)
+}
+
+/// Privacy Pass `Blind` with an explicit 48-byte salt and blind r (big-endian),
+/// for known-answer tests only (RFC 9474 §4.2). See [`Variant::blind_with`].
+#[cfg(any(test, feature = "hazmat"))]
+pub fn blind_with<const L: usize, const B: usize>(
+    pk: &RsaPublicKey<L, B>,
+    msg: &[u8],
+    salt: &[u8; SALT_LEN],
+    r: &[u8; B],
+) -> Result<([u8; B], RsaBlindingState<L>)> {
+    Variant::Sha384PssDeterministic.blind_with(pk, &PreparedMessage::identity(msg), salt, r)
+}
+
+/// Privacy Pass `Finalize` (RFC 9578 §6.3, RFC 9474 §4.4): unblinds
+/// `blind_sig` and returns the token authenticator after verifying it.
+/// Constant time in the secrets; see [`Variant::finalize`].
+pub fn finalize<const L: usize, const B: usize>(
+    pk: &RsaPublicKey<L, B>,
+    msg: &[u8],
+    state: RsaBlindingState<L>,
+    blind_sig: &[u8],
+) -> Result<[u8; B]> {
+    Variant::Sha384PssDeterministic.finalize(pk, &PreparedMessage::identity(msg), state, blind_sig)
+}
+
+/// Privacy Pass token verification (RFC 9578 §6.4): RSASSA-PSS-VERIFY of the
+/// authenticator `sig` over `msg` (the token input) with SHA-384, MGF1-SHA-384
+/// and a 48-byte salt. Every failure is [`Error::Verification`].
+pub fn verify<const L: usize, const B: usize>(pk: &RsaPublicKey<L, B>, msg: &[u8], sig: &[u8]) -> Result<()> {
+    Variant::Sha384PssDeterministic.verify(pk, &PreparedMessage::identity(msg), sig)
+}

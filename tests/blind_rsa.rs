@@ -1,0 +1,631 @@
+//! RFC 9474 blind RSA: known-answer tests (RFC 9474 Appendix A, RFC 9578
+//! Appendix A.2, pat-go type 2 vectors) and negative tests.
+#![cfg(feature = "std")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use std::vec::Vec;
+
+use crypto_bigint::{Odd, U4096};
+use pat::blind_rsa::{self, MODULUS_LEN, PreparedMessage, PublicKey, PublicKey4096, SecretKey, SecretKey4096, Variant};
+use pat::{Error, Field};
+use serde_json::Value;
+
+const RFC9474: &str = "tests/vectors/rfc/rfc9474-blind-rsa.json";
+const RFC9578: &str = "tests/vectors/rfc/rfc9578-issuance.json";
+const PATGO_TYPE2: &str = "tests/vectors/pat-go/tokens/type2/type2-issuance-test-vectors.json";
+const PATGO_TYPE2_RUST: &str = "tests/vectors/pat-go/tokens/type2/type2-issuance-test-vectors.rust.json";
+
+fn hex(s: &str) -> Vec<u8> {
+    assert!(s.len().is_multiple_of(2), "odd-length hex");
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex digit")).collect()
+}
+
+/// Big-endian integer hex as printed in RFC 9474 (possibly an odd number of
+/// digits), left-padded to `len` bytes.
+fn hex_int(s: &str, len: usize) -> Vec<u8> {
+    let s = if !s.len().is_multiple_of(2) { format!("0{s}") } else { s.to_owned() };
+    let raw = hex(&s);
+    let raw = &raw[raw.iter().take_while(|b| **b == 0).count()..];
+    assert!(raw.len() <= len);
+    let mut out = vec![0u8; len - raw.len()];
+    out.extend_from_slice(raw);
+    out
+}
+
+fn load(path: &str) -> Value {
+    let text = std::fs::read_to_string(path).expect(path);
+    serde_json::from_str(&text).expect("JSON")
+}
+
+fn field(v: &Value, key: &str) -> Vec<u8> {
+    hex(v[key].as_str().unwrap_or_else(|| panic!("missing {key}")))
+}
+
+fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    bytes.try_into().expect("length")
+}
+
+/// r = inv⁻¹ mod n (test code: variable time is fine).
+fn r_from_inv(inv: &[u8], n: &[u8]) -> [u8; 512] {
+    let n = Odd::new(U4096::from_be_slice(n)).unwrap();
+    let inv = U4096::from_be_slice(inv);
+    let r = inv.invert_odd_mod(&n).unwrap();
+    array(r.to_be_bytes().as_slice())
+}
+
+fn variant_of(v: &Value) -> Variant {
+    let randomized = v["prepare"] == "randomize";
+    match (v["salt_len"].as_u64().unwrap(), randomized) {
+        (48, true) => Variant::Sha384PssRandomized,
+        (0, true) => Variant::Sha384PssZeroRandomized,
+        (48, false) => Variant::Sha384PssDeterministic,
+        (0, false) => Variant::Sha384PssZeroDeterministic,
+        other => panic!("unknown variant {other:?}"),
+    }
+}
+
+/// Runs one RFC 9474 (blinded, blind_sig, sig) triple for the given inverse.
+fn rfc9474_triple(
+    sk: &SecretKey4096,
+    variant: Variant,
+    input: &PreparedMessage<'_>,
+    salt: &[u8],
+    inv: &[u8],
+    expected: (&[u8], &[u8], &[u8]),
+) {
+    let pk = sk.public_key();
+    let r = r_from_inv(inv, pk.modulus());
+    let (blinded, state) = variant.blind_with(pk, input, salt, &r).unwrap();
+    assert_eq!(&blinded[..], expected.0, "blinded_msg");
+    let blind_sig = blind_rsa::blind_sign(sk, &blinded).unwrap();
+    assert_eq!(&blind_sig[..], expected.1, "blind_sig");
+    let sig = variant.finalize(pk, input, state, &blind_sig).unwrap();
+    assert_eq!(&sig[..], expected.2, "sig");
+    variant.verify(pk, input, &sig).unwrap();
+}
+
+#[test]
+fn rfc9474_appendix_a() {
+    let doc = load(RFC9474);
+    let mut cases = 0;
+    let mut alternatives = 0;
+    for v in doc["vectors"].as_array().unwrap() {
+        assert_eq!(v["modulus_bits"], 4096);
+        let n = hex_int(v["n"].as_str().unwrap(), 512);
+        let sk = SecretKey4096::from_components(
+            &n,
+            &field(v, "e"),
+            &hex_int(v["d"].as_str().unwrap(), 512),
+            &hex_int(v["p"].as_str().unwrap(), 256),
+            &hex_int(v["q"].as_str().unwrap(), 256),
+        )
+        .unwrap();
+        assert_eq!(sk.public_key(), &PublicKey4096::from_modulus(&n).unwrap());
+
+        let variant = variant_of(v);
+        let msg = field(v, "msg");
+        let prefix = field(v, "msg_prefix");
+        let input = if variant.is_randomized() {
+            PreparedMessage::with_prefix(array(&prefix), &msg)
+        } else {
+            assert!(prefix.is_empty());
+            PreparedMessage::identity(&msg)
+        };
+        let mut prepared = prefix.clone();
+        prepared.extend_from_slice(&msg);
+        assert_eq!(prepared, field(v, "prepared_msg"));
+        let salt = field(v, "salt");
+        assert_eq!(salt.len(), variant.salt_len());
+
+        let inv = hex_int(v["inv"].as_str().unwrap(), 512);
+        rfc9474_triple(
+            &sk,
+            variant,
+            &input,
+            &salt,
+            &inv,
+            (&field(v, "blinded_msg"), &field(v, "blind_sig"), &field(v, "sig")),
+        );
+        // The wrong salt length for the variant is refused.
+        let wrong_salt = [0u8; 47];
+        assert_eq!(
+            variant.blind_with(sk.public_key(), &input, &wrong_salt, &[1u8; 512]).err(),
+            Some(Error::InvalidLength(Field::Message))
+        );
+        cases += 1;
+
+        if let Some(alt) = v.get("draft14_alternative") {
+            rfc9474_triple(
+                &sk,
+                variant,
+                &input,
+                &salt,
+                &hex_int(alt["inv"].as_str().unwrap(), 512),
+                (&field(alt, "blinded_msg"), &field(alt, "blind_sig"), &field(v, "sig")),
+            );
+            alternatives += 1;
+        }
+    }
+    assert_eq!((cases, alternatives), (4, 1));
+}
+
+/// The token type 0x0002 flow on a vector with pat-go's field names.
+fn type2_case(v: &Value) {
+    let pem = String::from_utf8(field(v, "skS")).unwrap();
+    let sk = SecretKey::from_pkcs8_pem(&pem).unwrap();
+    let spki = field(v, "pkS");
+    assert_eq!(spki.len(), 342);
+    let pk = PublicKey::from_spki(&spki).unwrap();
+    assert_eq!(pk.to_spki_array().as_slice(), spki.as_slice());
+    assert_eq!(sk.public_key(), &pk);
+
+    let token = field(v, "token");
+    assert_eq!(token.len(), 98 + MODULUS_LEN);
+    let (token_input, authenticator) = token.split_at(98);
+    assert_eq!(&token_input[..2], &[0, 2]);
+    assert_eq!(&token_input[66..], pk.key_id());
+
+    let request = field(v, "token_request");
+    assert_eq!(&request[..3], &[0, 2, pk.key_id()[31]]);
+    let salt = field(v, "salt");
+    let r = field(v, "blind");
+    let (blinded, state) = blind_rsa::blind_with(&pk, token_input, &array(&salt), &array(&r)).unwrap();
+    assert_eq!(&blinded[..], &request[3..]);
+    let blind_sig = blind_rsa::blind_sign(&sk, &blinded).unwrap();
+    assert_eq!(&blind_sig[..], field(v, "token_response").as_slice());
+    let sig = blind_rsa::finalize(&pk, token_input, state, &blind_sig).unwrap();
+    assert_eq!(&sig[..], authenticator);
+    blind_rsa::verify(&pk, token_input, authenticator).unwrap();
+}
+
+#[test]
+fn pat_go_type2() {
+    let mut cases = 0;
+    for path in [PATGO_TYPE2, PATGO_TYPE2_RUST] {
+        for v in load(path).as_array().unwrap() {
+            type2_case(v);
+            cases += 1;
+        }
+    }
+    assert_eq!(cases, 10);
+}
+
+#[test]
+fn rfc9578_type2() {
+    let doc = load(RFC9578);
+    let mut cases = 0;
+    for v in doc["type_0002_blind_rsa_2048"].as_array().unwrap() {
+        type2_case(v);
+        let derived = &v["derived_not_in_rfc"];
+        assert_eq!(field(derived, "token_key_id"), PublicKey::from_spki(&field(v, "pkS")).unwrap().key_id().as_slice());
+        cases += 1;
+    }
+    assert_eq!(cases, 5);
+}
+
+// ---- helpers for the negative tests ---------------------------------------
+
+fn patgo(index: usize, path: &str) -> (SecretKey, PublicKey, Vec<u8>, Value) {
+    let v = load(path).as_array().unwrap()[index].clone();
+    let pem = String::from_utf8(field(&v, "skS")).unwrap();
+    let sk = SecretKey::from_pkcs8_pem(&pem).unwrap();
+    let spki = field(&v, "pkS");
+    let pk = PublicKey::from_spki(&spki).unwrap();
+    (sk, pk, spki, v)
+}
+
+fn pkcs8_der(v: &Value) -> Vec<u8> {
+    use base64ct::{Base64, Encoding};
+    let pem = String::from_utf8(field(v, "skS")).unwrap();
+    let b64: String = pem.lines().filter(|l| !l.starts_with("-----")).collect::<Vec<_>>().concat();
+    Base64::decode_vec(&b64).unwrap()
+}
+
+/// A token input and its valid authenticator.
+fn token_parts(v: &Value) -> (Vec<u8>, Vec<u8>) {
+    let token = field(v, "token");
+    (token[..98].to_vec(), token[98..].to_vec())
+}
+
+#[test]
+fn shared_key_id() {
+    let (_, pk, _, _) = patgo(0, PATGO_TYPE2);
+    assert_eq!(pk.key_id().as_slice(), hex("ca572f8982a9ca248a3056186322d93ca147266121ddeb5632c07f1f71cd2708"));
+}
+
+#[test]
+fn tampered_signature_and_message() {
+    let (_, pk, _, v) = patgo(0, PATGO_TYPE2);
+    let (msg, sig) = token_parts(&v);
+    blind_rsa::verify(&pk, &msg, &sig).unwrap();
+    let mut checked = 0;
+    for i in [0, 1, 100, 254, 255] {
+        let mut bad = sig.clone();
+        bad[i] ^= 0x01;
+        assert_eq!(blind_rsa::verify(&pk, &msg, &bad), Err(Error::Verification));
+        checked += 1;
+    }
+    let mut bad_msg = msg.clone();
+    bad_msg[97] ^= 0x80;
+    assert_eq!(blind_rsa::verify(&pk, &bad_msg, &sig), Err(Error::Verification));
+    // Other variants do not accept it either.
+    assert_eq!(
+        Variant::Sha384PssZeroDeterministic.verify(&pk, &PreparedMessage::identity(&msg), &sig),
+        Err(Error::Verification)
+    );
+    assert_eq!(checked, 5);
+}
+
+#[test]
+fn wrong_key() {
+    let (_, pk0, _, v0) = patgo(0, PATGO_TYPE2_RUST);
+    let (sk1, pk1, _, _) = patgo(1, PATGO_TYPE2_RUST);
+    assert_ne!(pk0, pk1);
+    let (msg, sig) = token_parts(&v0);
+    blind_rsa::verify(&pk0, &msg, &sig).unwrap();
+    assert!(matches!(blind_rsa::verify(&pk1, &msg, &sig), Err(Error::Verification)));
+    // A blind signature from the wrong issuer key does not finalize.
+    let salt = field(&v0, "salt");
+    let r = field(&v0, "blind");
+    let (blinded, state) = blind_rsa::blind_with(&pk0, &msg, &array(&salt), &array(&r)).unwrap();
+    match blind_rsa::blind_sign(&sk1, &blinded) {
+        Ok(blind_sig) => assert_eq!(blind_rsa::finalize(&pk0, &msg, state, &blind_sig), Err(Error::Verification)),
+        // The blinded message may be ≥ n₁.
+        Err(e) => assert_eq!(e, Error::InvalidValue(Field::Message)),
+    }
+}
+
+#[test]
+fn out_of_range_and_wrong_lengths() {
+    let (sk, pk, _, v) = patgo(0, PATGO_TYPE2);
+    let (msg, sig) = token_parts(&v);
+    let n = *pk.modulus();
+    let mut n_minus_1 = n;
+    n_minus_1[255] -= 1; // n is odd
+    let big = [0xffu8; 256];
+
+    // Blinded message ≥ n.
+    for bad in [&n, &big] {
+        assert_eq!(blind_rsa::blind_sign(&sk, bad), Err(Error::InvalidValue(Field::Message)));
+    }
+    assert!(blind_rsa::blind_sign(&sk, &n_minus_1).is_ok());
+    // Signature ≥ n.
+    for bad in [&n, &big] {
+        assert_eq!(blind_rsa::verify(&pk, &msg, bad), Err(Error::Verification));
+    }
+    // Blind signature ≥ n.
+    let salt = array(&field(&v, "salt"));
+    let r = array(&field(&v, "blind"));
+    let (_, state) = blind_rsa::blind_with(&pk, &msg, &salt, &r).unwrap();
+    assert_eq!(blind_rsa::finalize(&pk, &msg, state, &n), Err(Error::Verification));
+    // Blind r = 0, r = n, r ≥ n.
+    for bad in [[0u8; 256], n, big] {
+        assert_eq!(blind_rsa::blind_with(&pk, &msg, &salt, &bad).err(), Some(Error::InvalidValue(Field::Message)));
+    }
+
+    // Wrong lengths.
+    for len in [0, 255, 257, 512] {
+        let buf = vec![1u8; len];
+        assert_eq!(blind_rsa::blind_sign(&sk, &buf), Err(Error::InvalidLength(Field::Message)));
+        assert_eq!(blind_rsa::verify(&pk, &msg, &buf), Err(Error::Verification));
+        let (_, state) = blind_rsa::blind_with(&pk, &msg, &salt, &r).unwrap();
+        assert_eq!(blind_rsa::finalize(&pk, &msg, state, &buf), Err(Error::InvalidLength(Field::Message)));
+    }
+    let mut long_sig = sig.clone();
+    long_sig.push(0);
+    assert_eq!(blind_rsa::verify(&pk, &msg, &long_sig), Err(Error::Verification));
+    assert_eq!(blind_rsa::verify(&pk, &msg, &sig[1..]), Err(Error::Verification));
+}
+
+#[test]
+fn wrong_blinding_state_fails() {
+    let (sk, pk, _, v) = patgo(0, PATGO_TYPE2);
+    let (msg, _) = token_parts(&v);
+    let salt = array(&field(&v, "salt"));
+    let r = array(&field(&v, "blind"));
+    let (blinded, _) = blind_rsa::blind_with(&pk, &msg, &salt, &r).unwrap();
+    let blind_sig = blind_rsa::blind_sign(&sk, &blinded).unwrap();
+    let mut other_r = [0u8; 256];
+    other_r[255] = 3;
+    let (_, wrong_state) = blind_rsa::blind_with(&pk, &msg, &salt, &other_r).unwrap();
+    assert_eq!(blind_rsa::finalize(&pk, &msg, wrong_state, &blind_sig), Err(Error::Verification));
+    // Finalizing for another message fails too.
+    let (_, state) = blind_rsa::blind_with(&pk, &msg, &salt, &r).unwrap();
+    assert_eq!(blind_rsa::finalize(&pk, b"another message", state, &blind_sig), Err(Error::Verification));
+}
+
+#[test]
+fn randomized_round_trips_every_variant() {
+    let (sk, pk, _, _) = patgo(0, PATGO_TYPE2_RUST);
+    let mut rng = getrandom::SysRng;
+    let mut cases = 0;
+    for variant in [
+        Variant::Sha384PssRandomized,
+        Variant::Sha384PssZeroRandomized,
+        Variant::Sha384PssDeterministic,
+        Variant::Sha384PssZeroDeterministic,
+    ] {
+        for msg in [&b""[..], b"hello world", &[0xa5; 1000]] {
+            let input = variant.prepare(msg, &mut rng).unwrap();
+            assert_eq!(input.msg_prefix().is_some(), variant.is_randomized());
+            let (blinded, state) = variant.blind(&pk, &input, &mut rng).unwrap();
+            let blind_sig = blind_rsa::blind_sign(&sk, &blinded).unwrap();
+            let sig = variant.finalize(&pk, &input, state, &blind_sig).unwrap();
+            variant.verify(&pk, &input, &sig).unwrap();
+            // The prefix is part of the signed message.
+            if let Some(prefix) = input.msg_prefix() {
+                let mut other = *prefix;
+                other[0] ^= 1;
+                let forged = PreparedMessage::with_prefix(other, msg);
+                assert_eq!(variant.verify(&pk, &forged, &sig), Err(Error::Verification));
+                // An identity input does not match a randomized variant.
+                assert_eq!(
+                    variant.verify(&pk, &PreparedMessage::identity(msg), &sig),
+                    Err(Error::InvalidValue(Field::Message))
+                );
+            }
+            cases += 1;
+        }
+    }
+    // The Privacy Pass entry points.
+    let (blinded, state) = blind_rsa::blind(&pk, b"token input", &mut rng).unwrap();
+    let blind_sig = blind_rsa::blind_sign(&sk, &blinded).unwrap();
+    let sig = blind_rsa::finalize(&pk, b"token input", state, &blind_sig).unwrap();
+    blind_rsa::verify(&pk, b"token input", &sig).unwrap();
+    assert_eq!(cases, 12);
+}
+
+struct FailingRng;
+
+impl rand_core::TryRng for FailingRng {
+    type Error = core::fmt::Error;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Err(core::fmt::Error)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Err(core::fmt::Error)
+    }
+    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
+        Err(core::fmt::Error)
+    }
+}
+
+impl rand_core::TryCryptoRng for FailingRng {}
+
+/// Always returns 0xff bytes: every candidate blind is ≥ n.
+struct StuckRng;
+
+impl rand_core::TryRng for StuckRng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(u32::MAX)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(u64::MAX)
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        dst.fill(0xff);
+        Ok(())
+    }
+}
+
+impl rand_core::TryCryptoRng for StuckRng {}
+
+#[test]
+fn rng_failures() {
+    let (_, pk, _, _) = patgo(0, PATGO_TYPE2);
+    assert_eq!(blind_rsa::blind(&pk, b"m", &mut FailingRng).err(), Some(Error::Rng));
+    assert_eq!(blind_rsa::blind(&pk, b"m", &mut StuckRng).err(), Some(Error::Rng));
+    assert_eq!(Variant::Sha384PssRandomized.prepare(b"m", &mut FailingRng).err(), Some(Error::Rng));
+}
+
+#[test]
+fn secrets_do_not_print() {
+    let (sk, pk, _, v) = patgo(0, PATGO_TYPE2);
+    assert_eq!(format!("{sk:?}"), "RsaSecretKey");
+    let (msg, _) = token_parts(&v);
+    let (_, state) = blind_rsa::blind(&pk, &msg, &mut getrandom::SysRng).unwrap();
+    assert_eq!(format!("{state:?}"), "RsaBlindingState");
+    assert!(format!("{pk:?}").contains("ca572f89"));
+}
+
+// ---- SPKI --------------------------------------------------------------------
+
+#[test]
+fn spki_corruptions() {
+    let (_, pk, spki, _) = patgo(0, PATGO_TYPE2);
+    assert_eq!(PublicKey::SPKI_LEN, 342);
+    let mut rejected = 0;
+    let mut reject = |bytes: &[u8], expected: Option<Error>| {
+        let got = PublicKey::from_spki(bytes);
+        assert!(got.is_err(), "accepted a corrupted SPKI: {bytes:02x?}");
+        if let Some(e) = expected {
+            assert_eq!(got.err(), Some(e));
+        }
+        rejected += 1;
+    };
+
+    // Every single-byte change in the 81-byte prefix (AlgorithmIdentifier,
+    // lengths, tags, the modulus sign byte) is rejected.
+    for i in 0..81 {
+        let mut bad = spki.clone();
+        bad[i] ^= 0x01;
+        reject(&bad, None);
+    }
+    // Wrong OID: rsaEncryption (…1.1.1) instead of id-RSASSA-PSS (…1.1.10).
+    let mut bad = spki.clone();
+    assert_eq!(bad[16], 0x0a);
+    bad[16] = 0x01;
+    reject(&bad, Some(Error::InvalidKey));
+    // Wrong params: saltLength 32, SHA-256 as the hash, SHA-256 in MGF1.
+    for (at, value) in [(66, 0x20), (33, 0x01), (61, 0x01)] {
+        let mut bad = spki.clone();
+        assert!(bad[at] != value);
+        bad[at] = value;
+        reject(&bad, Some(Error::InvalidKey));
+    }
+    // Trailing byte (outside and inside the outer SEQUENCE).
+    let mut bad = spki.clone();
+    bad.push(0);
+    reject(&bad, Some(Error::TrailingBytes));
+    // Truncated at every length.
+    for len in 0..spki.len() {
+        reject(&spki[..len], None);
+    }
+    // e = 3.
+    let mut bad = spki.clone();
+    let e_at = spki.len() - 5;
+    bad[e_at..].copy_from_slice(&[0x02, 0x03, 0x00, 0x00, 0x03]);
+    reject(&bad, None);
+    // Even modulus.
+    let mut bad = spki.clone();
+    bad[e_at - 1] ^= 1;
+    reject(&bad, Some(Error::InvalidKey));
+    assert_eq!(rejected, 81 + 1 + 3 + 1 + 342 + 2);
+
+    // The re-encoding is exact and the key id is SHA-256 of it.
+    let mut out = [0u8; 400];
+    assert_eq!(pk.to_spki(&mut out), Ok(342));
+    assert_eq!(&out[..342], spki.as_slice());
+    assert_eq!(pk.to_spki(&mut [0u8; 341]), Err(Error::BufferTooSmall));
+}
+
+#[test]
+fn rsa_encryption_spki_only_through_its_own_function() {
+    let (_, pk, spki, _) = patgo(0, PATGO_TYPE2);
+    // 294-byte rsaEncryption SPKI with the same modulus.
+    let mut legacy = hex("30820122300d06092a864886f70d01010105000382010f00");
+    legacy.extend_from_slice(&spki[342 - 270..]);
+    assert_eq!(legacy.len(), 294);
+    assert_eq!(PublicKey::from_spki(&legacy).err(), Some(Error::InvalidKey));
+    let legacy_pk = PublicKey::from_rsa_encryption_spki(&legacy).unwrap();
+    assert_eq!(legacy_pk, pk);
+    assert_eq!(legacy_pk.key_id(), pk.key_id());
+    assert!(PublicKey::from_rsa_encryption_spki(&spki).is_err());
+}
+
+#[test]
+fn public_key_from_modulus() {
+    let (_, pk, _, _) = patgo(0, PATGO_TYPE2);
+    assert_eq!(PublicKey::from_modulus(pk.modulus()), Ok(pk.clone()));
+    assert_eq!(PublicKey::from_modulus(&pk.modulus()[1..]).err(), Some(Error::InvalidLength(Field::Key)));
+    let mut small = *pk.modulus();
+    small[0] = 0x7f;
+    assert_eq!(PublicKey::from_modulus(&small).err(), Some(Error::InvalidLength(Field::Key)));
+}
+
+// ---- PKCS#8 ------------------------------------------------------------------
+
+/// Finds the offset of the `index`-th INTEGER inside the RSAPrivateKey
+/// (0 = version, 1 = n, 2 = e, 3 = d, 4 = p, 5 = q, 6 = dP, 7 = dQ, 8 = qInv)
+/// and returns (offset of its first content byte, content length).
+fn rsa_private_key_integer(der: &[u8], index: usize) -> (usize, usize) {
+    // PrivateKeyInfo header (4) + version (3) + AlgorithmIdentifier (15) +
+    // OCTET STRING header (4) + RSAPrivateKey SEQUENCE header (4).
+    let mut at = 4 + 3 + 15 + 4 + 4;
+    for i in 0.. {
+        assert_eq!(der[at], 0x02);
+        let (len, hdr) = match der[at + 1] {
+            l if l < 0x80 => (usize::from(l), 2),
+            0x81 => (usize::from(der[at + 2]), 3),
+            0x82 => (usize::from(der[at + 2]) << 8 | usize::from(der[at + 3]), 4),
+            _ => panic!("length"),
+        };
+        if i == index {
+            return (at + hdr, len);
+        }
+        at += hdr + len;
+    }
+    unreachable!()
+}
+
+#[test]
+fn pkcs8_corruptions() {
+    let (sk, _, _, v) = patgo(0, PATGO_TYPE2);
+    let der = pkcs8_der(&v);
+    let sk2 = SecretKey::from_pkcs8_der(&der).unwrap();
+    assert_eq!(sk2.public_key(), sk.public_key());
+    let mut rejected = 0;
+    let mut reject = |bytes: &[u8]| {
+        assert!(SecretKey::from_pkcs8_der(bytes).is_err(), "accepted a corrupted key");
+        rejected += 1;
+    };
+
+    // Truncated at every length, and a trailing byte.
+    for len in 0..der.len() {
+        reject(&der[..len]);
+    }
+    let mut bad = der.clone();
+    bad.push(0);
+    reject(&bad);
+    // p·q ≠ n, a wrong qInv, dP, dQ, d, n, e: flip the lowest bit of the
+    // second-to-last content byte (keeps the DER valid and the primes odd).
+    for index in 1..=8 {
+        let (at, len) = rsa_private_key_integer(&der, index);
+        let mut bad = der.clone();
+        bad[at + len - 2] ^= 0x01;
+        reject(&bad);
+    }
+    // Swapped p and q (then qInv is wrong).
+    let (p_at, p_len) = rsa_private_key_integer(&der, 4);
+    let (q_at, q_len) = rsa_private_key_integer(&der, 5);
+    assert_eq!(p_len, q_len);
+    let mut bad = der.clone();
+    let p = der[p_at..p_at + p_len].to_vec();
+    let q = der[q_at..q_at + q_len].to_vec();
+    bad[p_at..p_at + p_len].copy_from_slice(&q);
+    bad[q_at..q_at + q_len].copy_from_slice(&p);
+    reject(&bad);
+    // Version 1 of PrivateKeyInfo, version 1 (multi-prime) of RSAPrivateKey.
+    let mut bad = der.clone();
+    bad[6] = 1;
+    reject(&bad);
+    let mut bad = der.clone();
+    bad[4 + 3 + 15 + 4 + 4 + 2] = 1;
+    reject(&bad);
+    // Wrong algorithm OID.
+    let mut bad = der.clone();
+    bad[4 + 3 + 14] = 0x0a;
+    reject(&bad);
+    assert_eq!(rejected, der.len() + 1 + 8 + 1 + 3);
+
+    // PEM armor problems.
+    let pem = String::from_utf8(field(&v, "skS")).unwrap();
+    assert!(SecretKey::from_pkcs8_pem(&pem.replace("PRIVATE KEY", "RSA PRIVATE KEY")).is_err());
+    assert!(SecretKey::from_pkcs8_pem(&pem.replacen('M', "!", 1)).is_err());
+    assert!(SecretKey::from_pkcs8_pem("").is_err());
+    // A 4096-bit key is not an RSA-2048 key.
+    let doc = load(RFC9474);
+    let v = &doc["vectors"][0];
+    assert!(
+        SecretKey::from_components(
+            &hex_int(v["n"].as_str().unwrap(), 512),
+            &field(v, "e"),
+            &hex_int(v["d"].as_str().unwrap(), 512),
+            &hex_int(v["p"].as_str().unwrap(), 256),
+            &hex_int(v["q"].as_str().unwrap(), 256),
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn from_components_matches_pkcs8() {
+    let (sk, _, _, v) = patgo(2, PATGO_TYPE2_RUST);
+    let der = pkcs8_der(&v);
+    let int = |i: usize| {
+        let (at, len) = rsa_private_key_integer(&der, i);
+        der[at..at + len].to_vec()
+    };
+    let sk2 = SecretKey::from_components(&int(1), &int(2), &int(3), &int(4), &int(5)).unwrap();
+    assert_eq!(sk2.public_key(), sk.public_key());
+    let blinded = [0x42u8; 256];
+    assert_eq!(blind_rsa::blind_sign(&sk, &blinded), blind_rsa::blind_sign(&sk2, &blinded));
+    // e must be 65537.
+    assert_eq!(SecretKey::from_components(&int(1), &[3], &int(3), &int(4), &int(5)).err(), Some(Error::InvalidKey));
+    // p·q ≠ n.
+    let mut p = int(4);
+    let last = p.len() - 1;
+    p[last] ^= 2;
+    assert!(SecretKey::from_components(&int(1), &int(2), &int(3), &p, &int(5)).is_err());
+}

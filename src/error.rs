@@ -40,6 +40,8 @@ pub enum Error {
     },
     /// A request's (truncated) token key id does not match the key it is evaluated with.
     KeyIdMismatch,
+    /// A token was not issued for the challenge it is redeemed against.
+    ChallengeMismatch,
 
     // ---- HTTP authentication scheme ----------------------------------------
     /// An HTTP `WWW-Authenticate` or `Authorization` value is not well formed.
@@ -129,6 +131,7 @@ impl fmt::Display for Error {
                 write!(f, "expected token type 0x{expected:04x}, found 0x{found:04x}")
             }
             Error::KeyIdMismatch => f.write_str("token key id does not match the key"),
+            Error::ChallengeMismatch => f.write_str("token does not match the challenge"),
             Error::MalformedHeader => f.write_str("malformed HTTP authentication header"),
             Error::MissingParameter(field) => write!(f, "missing parameter {field}"),
             Error::DuplicateParameter(field) => write!(f, "duplicate parameter {field}"),

@@ -13,6 +13,7 @@ pub mod error;
 pub mod fuzzing;
 pub mod token;
 pub mod token_type;
+pub mod types;
 
 pub use challenge::TokenChallenge;
 pub use codec::{Decode, Encode};
@@ -20,7 +21,7 @@ pub use error::{Error, Field, Result};
 pub use token::{Token, TokenInput, TokenRef};
 pub use token_type::{TokenKind, TokenType};
 
-#[cfg(feature = "std")]
+#[cfg(feature = "vectors")]
 pub mod vectors;
 
 /// The operating system's random number generator (feature `std`): a

@@ -1,6 +1,6 @@
 //! RFC 9474 blind RSA: known-answer tests (RFC 9474 Appendix A, RFC 9578
 //! Appendix A.2, pat-go type 2 vectors) and negative tests.
-#![cfg(feature = "std")]
+#![cfg(feature = "vectors")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use std::vec::Vec;

@@ -1,7 +1,7 @@
 //! pat-go's vector files through the library's harness: every case of every
 //! implemented kind must pass, and the counts are asserted so that nothing is
 //! skipped silently.
-#![cfg(feature = "std")]
+#![cfg(feature = "vectors")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -18,7 +18,11 @@ fn load(path: &str) -> serde_json::Value {
 }
 
 /// Every pat-go file of a kind this build implements, with its case count.
-const FILES: &[(&str, Kind, usize)] = &[("pat-go/tokens/token-test-vectors.json", Kind::Token, 5)];
+const FILES: &[(&str, Kind, usize)] = &[
+    ("pat-go/tokens/token-test-vectors.json", Kind::Token, 5),
+    ("pat-go/tokens/type2/type2-issuance-test-vectors.json", Kind::Type2, 5),
+    ("pat-go/tokens/type2/type2-issuance-test-vectors.rust.json", Kind::Type2, 5),
+];
 
 #[test]
 fn pat_go_files_pass_with_exact_counts() {

@@ -253,12 +253,12 @@ fn write_spki_suffix(w: &mut Writer<'_>) -> Result<()> {
 /// zeroized on drop, and its `Debug` prints only the type name. The private
 /// operation is constant time.
 pub struct RsaSecretKey<const L: usize, const H: usize, const B: usize> {
-    public: RsaPublicKey<L, B>,
-    p: FixedMontyParams<H>,
-    q: FixedMontyParams<H>,
-    d_p: Uint<H>,
-    d_q: Uint<H>,
-    q_inv: Uint<H>,
+    pub(super) public: RsaPublicKey<L, B>,
+    pub(super) p: FixedMontyParams<H>,
+    pub(super) q: FixedMontyParams<H>,
+    pub(super) d_p: Uint<H>,
+    pub(super) d_q: Uint<H>,
+    pub(super) q_inv: Uint<H>,
 }
 
 /// The RSA-2048 private key of a Privacy Pass token type 0x0002 issuer (RFC 9578 §6).

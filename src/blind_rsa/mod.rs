@@ -33,6 +33,10 @@
 //! No function here allocates, panics or uses `unsafe`.
 
 mod der;
+#[cfg(feature = "keygen")]
+mod keygen;
+#[cfg(feature = "keygen")]
+pub use keygen::PKCS8_MAX_LEN;
 mod key;
 mod pss;
 mod uint;

@@ -17,6 +17,7 @@ use std::vec::Vec;
 use serde_json::{Map, Value};
 
 mod token;
+mod type2;
 
 /// The vector schemas, named as on the `pat vectors` command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,7 +87,7 @@ impl Kind {
 
     /// Whether this build can verify and generate the kind.
     pub const fn is_implemented(self) -> bool {
-        matches!(self, Kind::Token)
+        matches!(self, Kind::Token | Kind::Type2)
     }
 
     /// Guesses the schema of a vector file from the fields of its first case.
@@ -220,6 +221,7 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
         let case = Case { index: i, fields };
         let outcome = match kind {
             Kind::Token => token::verify(&case)?,
+            Kind::Type2 => type2::verify(&case)?,
             other => return Err(VectorError::Unsupported(other)),
         };
         report.record(i, outcome);
@@ -229,12 +231,11 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
 
 /// Generates `count` fresh cases of `kind` in pat-go's schema.
 pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
-    let cases = (0..count)
-        .map(|i| match kind {
-            Kind::Token => token::generate(i),
-            other => Err(VectorError::Unsupported(other)),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let cases = match kind {
+        Kind::Token => (0..count).map(token::generate).collect::<Result<Vec<_>, _>>()?,
+        Kind::Type2 => type2::generate(count)?,
+        other => return Err(VectorError::Unsupported(other)),
+    };
     Ok(Value::Array(cases))
 }
 
@@ -254,7 +255,7 @@ pub(crate) struct Case<'a> {
 }
 
 impl<'a> Case<'a> {
-    fn error(&self, field: &str, problem: impl Into<String>) -> VectorError {
+    pub(crate) fn error(&self, field: &str, problem: impl Into<String>) -> VectorError {
         VectorError::Field { case: self.index, field: field.into(), problem: problem.into() }
     }
 

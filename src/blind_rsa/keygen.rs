@@ -1,0 +1,196 @@
+//! RSA-2048 issuer key generation (feature `keygen`), with `crypto-primes`.
+//!
+//! p and q are random 1024-bit primes (Miller–Rabin base 2 plus the strong
+//! Lucas test, as `crypto-primes` recommends), retried until n = p·q has
+//! exactly 2048 bits, p ≠ q and e = 65537 is invertible modulo p−1 and q−1.
+//! The private exponent is d = e⁻¹ mod (p−1)(q−1); the key then goes through
+//! the same consistency checks as a parsed key.
+
+use crypto_bigint::{NonZero, U1024, U2048, Uint};
+use crypto_primes::{Flavor, random_prime};
+use rand_core::CryptoRng;
+use zeroize::Zeroizing;
+
+use super::der::{TAG_INTEGER, TAG_OCTET_STRING, TAG_SEQUENCE, header_len, write_header};
+use super::key::{PUBLIC_EXPONENT, RSA_ENCRYPTION_ALGORITHM_ID, SecretKey};
+use super::uint::to_be;
+use crate::codec::Writer;
+use crate::error::{Error, Result};
+
+/// `x^k mod m` for small public `k`, `m < 2^32`: square-and-multiply over the
+/// bits of the public exponent, so the time does not depend on `x`.
+fn pow_mod_u64(x: u64, k: u64, m: u64) -> u64 {
+    let mut acc = 1u64;
+    for i in (0..u64::BITS - k.leading_zeros()).rev() {
+        acc = acc * acc % m;
+        let mul = acc * x % m;
+        // Select without branching on the secret accumulator.
+        let bit = (k >> i) & 1;
+        acc = mul * bit + acc * (1 - bit);
+    }
+    acc
+}
+
+/// `e⁻¹ mod m` for the public prime e = 65537 and an even `m` with gcd(e, m) = 1:
+/// d = (1 + k·m) / e with k = −m⁻¹ mod e. `None` if e divides m.
+fn invert_e_mod(m: &U2048) -> Option<Zeroizing<U2048>> {
+    let e = u64::from(PUBLIC_EXPONENT);
+    let e_nz = NonZero::new(U2048::from_u64(e)).into_option()?;
+    // A limb is a u32 on 32-bit targets, hence the conversion.
+    #[allow(clippy::useless_conversion)]
+    let m_mod_e = m.rem(&e_nz).as_words().first().copied().map(u64::from)?;
+    if m_mod_e == 0 {
+        return None;
+    }
+    // Fermat: m⁻¹ ≡ m^(e−2) (mod e).
+    let k = (e - pow_mod_u64(m_mod_e, e - 2, e)) % e;
+    let (lo, hi) = m.widening_mul(&U2048::from_u64(k));
+    let one_plus_km: Uint<{ U2048::LIMBS * 2 }> = lo.concat_resize(&hi).wrapping_add(&Uint::ONE);
+    let (d, _) = one_plus_km.div_rem(&NonZero::new(Uint::<{ U2048::LIMBS * 2 }>::from_u64(e)).into_option()?);
+    Some(Zeroizing::new(d.resize()))
+}
+
+impl SecretKey {
+    /// Generates a fresh RSA-2048 key with e = 65537 (RFC 8017 §3). Takes a
+    /// few hundred milliseconds to seconds. Never use a key for anything but
+    /// Privacy Pass token issuance (RFC 9474 §7.6).
+    pub fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> Result<Self> {
+        // A handful of attempts suffices (most fail only the 2048-bit check);
+        // the bound keeps a broken RNG from looping forever.
+        for _ in 0..64 {
+            let p = Zeroizing::new(random_prime::<U1024, R>(rng, Flavor::Any, 1024));
+            let q = Zeroizing::new(random_prime::<U1024, R>(rng, Flavor::Any, 1024));
+            let (lo, hi) = p.widening_mul(&q);
+            let n: U2048 = lo.concat(&hi);
+            if n.bit_width_vartime() != 2048 || p == q {
+                continue; // public facts about a rejected candidate
+            }
+            let (p1, q1) = (p.wrapping_sub(&U1024::ONE), q.wrapping_sub(&U1024::ONE));
+            let (lo, hi) = p1.widening_mul(&q1);
+            let phi = Zeroizing::new(lo.concat(&hi));
+            let Some(d) = invert_e_mod(&phi) else { continue };
+            let mut nb = [0u8; 256];
+            let mut db = Zeroizing::new([0u8; 256]);
+            let mut pb = Zeroizing::new([0u8; 128]);
+            let mut qb = Zeroizing::new([0u8; 128]);
+            to_be(&n, &mut nb);
+            to_be(&*d, db.as_mut_slice());
+            to_be(&*p, pb.as_mut_slice());
+            to_be(&*q, qb.as_mut_slice());
+            return Self::from_components(
+                &nb,
+                &PUBLIC_EXPONENT.to_be_bytes(),
+                db.as_slice(),
+                pb.as_slice(),
+                qb.as_slice(),
+            );
+        }
+        Err(Error::Rng)
+    }
+}
+
+/// The content bytes of a DER INTEGER for a non-negative big-endian value:
+/// leading zeros stripped, one 0x00 added back when the top bit is set.
+fn der_uint(be: &[u8]) -> (bool, &[u8]) {
+    let start = be.iter().position(|&b| b != 0).unwrap_or(be.len().saturating_sub(1));
+    let digits = be.get(start..).unwrap_or_default();
+    (digits.first().is_some_and(|&b| b >= 0x80), digits)
+}
+
+fn der_uint_len(be: &[u8]) -> usize {
+    let (pad, digits) = der_uint(be);
+    let len = usize::from(pad) + digits.len();
+    header_len(len) + len
+}
+
+fn write_der_uint(w: &mut Writer<'_>, be: &[u8]) -> Result<()> {
+    let (pad, digits) = der_uint(be);
+    write_header(w, TAG_INTEGER, usize::from(pad) + digits.len())?;
+    if pad {
+        w.u8(0)?;
+    }
+    w.put(digits)
+}
+
+/// The largest PKCS#8 encoding of an RSA-2048 key.
+pub const PKCS8_MAX_LEN: usize = 1280;
+
+impl SecretKey {
+    /// Encodes the key as a DER PKCS#8 `PrivateKeyInfo` (RFC 5208 §5) wrapping
+    /// an `RSAPrivateKey` (RFC 8017 §A.1.2), the form [`SecretKey::from_pkcs8_der`]
+    /// reads. The private exponent d = e⁻¹ mod (p−1)(q−1) is recomputed. Write
+    /// into a buffer you wipe afterwards (e.g. `Zeroizing<[u8; PKCS8_MAX_LEN]>`).
+    pub fn to_pkcs8_der(&self, out: &mut [u8]) -> Result<usize> {
+        let p = self.p.modulus().get();
+        let q = self.q.modulus().get();
+        let (p1, q1) = (p.wrapping_sub(&U1024::ONE), q.wrapping_sub(&U1024::ONE));
+        let (lo, hi) = p1.widening_mul(&q1);
+        let d = invert_e_mod(&Zeroizing::new(lo.concat(&hi))).ok_or(Error::InvalidKey)?;
+        let mut secrets = Zeroizing::new([[0u8; 256]; 6]);
+        let [db, pb, qb, dpb, dqb, qib] = &mut *secrets;
+        to_be(&*d, db);
+        // The 1024-bit values go right-aligned into 256-byte buffers.
+        for (value, buf) in [(&p, &mut *pb), (&q, qb), (&self.d_p, dpb), (&self.d_q, dqb), (&self.q_inv, qib)] {
+            to_be(value, buf.get_mut(128..).ok_or(Error::BufferTooSmall)?);
+        }
+        let e = PUBLIC_EXPONENT.to_be_bytes();
+        let ints: [&[u8]; 8] = [self.public.modulus(), &e, db, pb, qb, dpb, dqb, qib];
+        let body = 3 + ints.iter().map(|i| der_uint_len(i)).sum::<usize>();
+        let rsa = header_len(body) + body;
+        let info = 3 + RSA_ENCRYPTION_ALGORITHM_ID.len() + header_len(rsa) + rsa;
+        if out.len() < header_len(info) + info {
+            return Err(Error::BufferTooSmall);
+        }
+        let mut w = Writer::new(out);
+        write_header(&mut w, TAG_SEQUENCE, info)?;
+        w.put(&[TAG_INTEGER, 1, 0])?;
+        w.put(&RSA_ENCRYPTION_ALGORITHM_ID)?;
+        write_header(&mut w, TAG_OCTET_STRING, rsa)?;
+        write_header(&mut w, TAG_SEQUENCE, body)?;
+        w.put(&[TAG_INTEGER, 1, 0])?;
+        for int in ints {
+            write_der_uint(&mut w, int)?;
+        }
+        Ok(w.finish())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pow_mod_small() {
+        assert_eq!(pow_mod_u64(3, 65535, 65537) * 3 % 65537, 1);
+        assert_eq!(pow_mod_u64(2, 10, 1_000_000), 1024);
+    }
+
+    #[test]
+    fn invert_e() {
+        let m = U2048::from_u64(2 * 3 * 5 * 7 * 11 * 13);
+        let d = invert_e_mod(&m).unwrap_or_else(|| Zeroizing::new(U2048::ZERO));
+        let (lo, _) = d.widening_mul(&U2048::from_u32(PUBLIC_EXPONENT));
+        assert_eq!(lo.rem(&NonZero::new(m).unwrap()), U2048::ONE);
+        assert!(invert_e_mod(&U2048::from_u64(65537 * 2)).is_none());
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn generated_key_signs_and_verifies() {
+        let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
+        let sk = SecretKey::generate(&mut rng).unwrap();
+        let pk = sk.public_key();
+        let msg = b"generated key";
+        let (blinded, state) = crate::blind_rsa::blind(pk, msg, &mut rng).unwrap();
+        let blind_sig = crate::blind_rsa::blind_sign(&sk, &blinded).unwrap();
+        let sig = crate::blind_rsa::finalize(pk, msg, state, &blind_sig).unwrap();
+        crate::blind_rsa::verify(pk, msg, &sig).unwrap();
+        assert_eq!(crate::blind_rsa::PublicKey::from_spki(&pk.to_spki_array()).unwrap().key_id(), pk.key_id());
+        let mut der = [0u8; PKCS8_MAX_LEN];
+        let n = sk.to_pkcs8_der(&mut der).unwrap();
+        let again = SecretKey::from_pkcs8_der(&der[..n]).unwrap();
+        assert_eq!(again.public_key(), pk);
+        let blind_sig2 = crate::blind_rsa::blind_sign(&again, &blinded).unwrap();
+        assert_eq!(blind_sig2, blind_sig);
+    }
+}

@@ -1,0 +1,37 @@
+//! The issuance protocols, one module per token type family (RFC 9578 and
+//! drafts), built on the primitives in [`crate::voprf`], [`crate::blind_rsa`]
+//! and [`crate::key_blinding`].
+//!
+//! Every protocol has the same shape: a client that turns a
+//! [`TokenChallenge`](crate::TokenChallenge) into a request and keeps a
+//! secret state, an issuer that evaluates the request, the client's finalize
+//! that turns the response into a [`Token`](crate::Token), and the origin's
+//! (or issuer's) verification of that token.
+
+use rand_core::TryCryptoRng;
+
+use crate::error::{Error, Result};
+use crate::token_type::NONCE_LEN;
+
+pub mod public;
+
+/// A fresh 32-byte token nonce (RFC 9577 §2.2).
+pub(crate) fn random_nonce<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<[u8; NONCE_LEN]> {
+    let mut nonce = [0u8; NONCE_LEN];
+    rng.try_fill_bytes(&mut nonce).map_err(|_| Error::Rng)?;
+    Ok(nonce)
+}
+
+/// The truncated token key id: the last byte of the key id (RFC 9578 §5.1, §6.1).
+pub(crate) fn truncated_key_id(key_id: &[u8; 32]) -> u8 {
+    key_id.last().copied().unwrap_or_default()
+}
+
+/// Reads a request's 2-byte token type and checks it is `expected`.
+pub(crate) fn expect_type(r: &mut crate::codec::Reader<'_>, expected: u16) -> Result<()> {
+    let found = r.u16()?;
+    if found != expected {
+        return Err(Error::WrongTokenType { expected, found });
+    }
+    Ok(())
+}

@@ -7,5 +7,6 @@ extern crate std;
 
 pub mod codec;
 pub mod error;
+pub mod voprf;
 
 pub use error::{Error, Field, Result};

@@ -1,1 +1,3 @@
+//! Codec benchmarks (placeholder on this branch).
+
 fn main() {}

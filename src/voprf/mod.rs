@@ -86,8 +86,8 @@ impl<S: Suite> Element<S> {
         })
     }
 
-    /// [`Element::from_bytes`] for a slice, which must be exactly `Ne` bytes
-    /// long ([`Error::InvalidElement`] otherwise).
+    /// `DeserializeElement` (RFC 9497 §2.1) for a slice, which must be exactly
+    /// `Ne` bytes long ([`Error::InvalidElement`] otherwise).
     pub fn from_slice(bytes: &[u8]) -> Result<Self> {
         let bytes = S::ElementBytes::from_slice(bytes).ok_or(Error::InvalidElement)?;
         Self::from_bytes(&bytes)
@@ -141,7 +141,7 @@ impl<S: Suite> PublicKey<S> {
         self.0.as_bytes()
     }
 
-    /// The key as a group element.
+    /// The key as a group element (RFC 9497 §3.2 `pkS`).
     pub fn as_element(&self) -> &Element<S> {
         &self.0
     }
@@ -216,12 +216,12 @@ impl<S: Suite> KeyPair<S> {
         Ok(Self { secret, public })
     }
 
-    /// The private key `skS`.
+    /// The private key `skS` (RFC 9497 §3.2).
     pub fn secret_key(&self) -> &SecretKey<S> {
         &self.secret
     }
 
-    /// The public key `pkS`.
+    /// The public key `pkS` (RFC 9497 §3.2).
     pub fn public_key(&self) -> &PublicKey<S> {
         &self.public
     }
@@ -301,7 +301,8 @@ impl<S: Suite> Proof<S> {
         })
     }
 
-    /// [`Proof::from_bytes`] for a slice of exactly `2·Ns` bytes.
+    /// Parses `c || s` (RFC 9497 §2.2) from a slice of exactly `2·Ns` bytes
+    /// ([`Error::InvalidScalar`] otherwise).
     pub fn from_slice(bytes: &[u8]) -> Result<Self> {
         let bytes = S::ProofBytes::from_slice(bytes).ok_or(Error::InvalidScalar)?;
         Self::from_bytes(&bytes)

@@ -36,12 +36,13 @@ pub trait ByteArray:
     + 'static
     + sealed::Sealed
 {
-    /// The array length in bytes.
+    /// The array length in bytes (`Ne`, `Ns`, `2·Ns` or `Nh`, RFC 9497 §2.1, §4).
     const LEN: usize;
     /// The all-zero array.
     const ZERO: Self;
 
-    /// Copies `bytes` into a new array; `None` if the length differs.
+    /// Copies `bytes` into a new array; `None` if the length differs (the
+    /// fixed-length encodings of RFC 9497 §2.1).
     fn from_slice(bytes: &[u8]) -> Option<Self> {
         let mut out = Self::ZERO;
         if bytes.len() != out.as_ref().len() {

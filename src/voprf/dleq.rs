@@ -12,13 +12,13 @@ use crate::error::{Error, Field, Result};
 
 /// Accumulates `Σ s_i·P_i` over public data, feeding the suite's
 /// multi-scalar multiplication two terms at a time (no allocation).
-struct Lincomb<S: Suite> {
+struct LincombVartime<S: Suite> {
     buf: [(S::Point, S::Scalar); 2],
     len: usize,
     acc: S::Point,
 }
 
-impl<S: Suite> Lincomb<S> {
+impl<S: Suite> LincombVartime<S> {
     fn new() -> Self {
         Self {
             buf: [(S::Point::default(), S::Scalar::default()); 2],
@@ -161,7 +161,7 @@ pub(crate) fn generate_proof<S: Suite>(
     let pk = key.public_key().as_bytes();
 
     let seed = composite_seed(ctx, pk)?;
-    let mut m = Lincomb::<S>::new();
+    let mut m = LincombVartime::<S>::new();
     for (i, (c, d)) in blinded.iter().zip(evaluated).enumerate() {
         let di = composite_scalar(ctx, &seed, i, c.as_bytes(), d)?;
         m.push(*c.point(), di)?;
@@ -197,8 +197,8 @@ pub(crate) fn verify_proof<S: Suite>(
     }
     let pk_bytes = pk.as_bytes();
     let seed = composite_seed(ctx, pk_bytes)?;
-    let mut m = Lincomb::<S>::new();
-    let mut z = Lincomb::<S>::new();
+    let mut m = LincombVartime::<S>::new();
+    let mut z = LincombVartime::<S>::new();
     for (i, (c, d)) in blinded.iter().zip(evaluated).enumerate() {
         let di = composite_scalar(ctx, &seed, i, c.as_bytes(), d.as_bytes())?;
         m.push(*c.point(), di)?;

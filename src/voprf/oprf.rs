@@ -28,7 +28,8 @@ pub fn blind<S: Suite, R: TryCryptoRng + ?Sized>(
     blind_in(Mode::Oprf, input, random_blind(rng)?)
 }
 
-/// [`blind`] with an explicit blind, for known-answer tests only.
+/// [`blind`] with an explicit blind (RFC 9497 §3.3.1, Appendix A), for
+/// known-answer tests only.
 #[cfg(any(test, feature = "hazmat"))]
 pub fn blind_with<S: Suite>(
     input: &[u8],

@@ -203,7 +203,7 @@ mod straus {
     /// Width-W non-adjacent form of a scalar: digits are zero or odd, with
     /// |d| < 2^(W-1), least significant first. `None` if the scalar does not
     /// fit (never for a reduced scalar).
-    pub(super) fn naf(s: &Scalar) -> Option<[i8; DIGITS]> {
+    pub(super) fn naf_vartime(s: &Scalar) -> Option<[i8; DIGITS]> {
         let bytes = s.as_bytes();
         let mut limbs = [0u64; 5];
         for (limb, chunk) in limbs.iter_mut().zip(bytes.chunks_exact(8)) {
@@ -280,7 +280,7 @@ mod straus {
         let mut nafs = [[0i8; DIGITS]; MAX_TERMS];
         let mut tables = [[RistrettoPoint::identity(); TABLE]; MAX_TERMS];
         for ((naf_slot, table), (p, s)) in nafs.iter_mut().zip(tables.iter_mut()).zip(pairs) {
-            *naf_slot = naf(s)?;
+            *naf_slot = naf_vartime(s)?;
             *table = odd_multiples(p);
         }
         let terms = pairs.len();
@@ -322,7 +322,7 @@ mod tests {
         let two = Scalar::from(2u64);
         let extremes = [Scalar::ZERO, Scalar::ONE, -Scalar::ONE, Scalar::from(31u64)];
         for s in (0u64..64).map(test_scalar).chain(extremes) {
-            let digits = straus::naf(&s).unwrap();
+            let digits = straus::naf_vartime(&s).unwrap();
             let mut acc = Scalar::ZERO;
             for d in digits.iter().rev() {
                 acc *= two;

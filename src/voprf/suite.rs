@@ -38,7 +38,8 @@ pub trait ByteArray:
 {
     /// The array length in bytes (`Ne`, `Ns`, `2·Ns` or `Nh`, RFC 9497 §2.1, §4).
     const LEN: usize;
-    /// The all-zero array.
+    /// The all-zero array (a placeholder for output slices, e.g. the
+    /// evaluated elements of RFC 9497 §3.3.2 `BlindEvaluate`).
     const ZERO: Self;
 
     /// Copies `bytes` into a new array; `None` if the length differs (the

@@ -14,6 +14,7 @@ pub mod fuzzing;
 pub mod token;
 pub mod token_type;
 pub mod types;
+pub mod voprf;
 
 pub use challenge::TokenChallenge;
 pub use codec::{Decode, Encode};

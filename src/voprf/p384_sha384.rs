@@ -1,0 +1,170 @@
+//! The P384-SHA384 ciphersuite (RFC 9497 §4.4).
+
+use p384::elliptic_curve::consts::U72;
+use p384::elliptic_curve::group::GroupEncoding;
+use p384::elliptic_curve::ops::{LinearCombination, MulByGeneratorVartime};
+use p384::elliptic_curve::{BatchNormalize, Group, PrimeField};
+use p384::hash2curve::{ExpandMsgXmd, hash_from_bytes, hash_to_scalar};
+use p384::{AffinePoint, NistP384, ProjectivePoint, Scalar};
+use rand_core::TryCryptoRng;
+use sha2::{Digest, Sha384};
+use subtle::Choice;
+use zeroize::Zeroize;
+
+use super::suite::{Suite, check_sizes, sealed};
+use crate::error::{Error, Field as ErrorField, Result};
+
+/// P384-SHA384 (RFC 9497 §4.4): NIST P-384 with `hash_to_curve`
+/// `P384_XMD:SHA-384_SSWU_RO_` (RFC 9380), compressed SEC1 elements
+/// (`Ne` = 49), big-endian scalars (`Ns` = 48) and SHA-384 (`Nh` = 48).
+/// Privacy Pass token type 0x0001 (RFC 9578 §5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct P384Sha384;
+
+impl sealed::Sealed for P384Sha384 {}
+
+/// Points are normalized to affine form in batches of this size, so that one
+/// field inversion serves up to this many elements.
+const NORMALIZE_BATCH: usize = 8;
+
+/// Upper bound on rejection-sampling rounds in `random_scalar`. A 48-byte string
+/// is rejected with probability below 2^-189, so reaching it means a broken RNG.
+const MAX_SAMPLING_ROUNDS: usize = 64;
+
+impl Suite for P384Sha384 {
+    const ID: &'static str = "P384-SHA384";
+    const CONTEXT_STRING: &'static [u8] = b"OPRFV1-\x01-P384-SHA384";
+    const NE: usize = 49;
+    const NS: usize = 48;
+    const NH: usize = 48;
+
+    type Point = ProjectivePoint;
+    type Scalar = Scalar;
+    type ElementBytes = [u8; 49];
+    type ScalarBytes = [u8; 48];
+    type ProofBytes = [u8; 96];
+    type Output = [u8; 48];
+
+    fn hash_to_group(msg: &[&[u8]], dst: &[&[u8]]) -> Result<ProjectivePoint> {
+        hash_from_bytes::<NistP384, ExpandMsgXmd<Sha384>>(msg, dst)
+            .map_err(|_| Error::InvalidLength(ErrorField::Message))
+    }
+
+    fn hash_to_scalar(msg: &[&[u8]], dst: &[&[u8]]) -> Result<Scalar> {
+        // hash_to_field with L = 72 and expand_message_xmd(SHA-384) (RFC 9497 §4.4).
+        hash_to_scalar::<NistP384, ExpandMsgXmd<Sha384>, U72>(msg, dst)
+            .map_err(|_| Error::InvalidLength(ErrorField::Message))
+    }
+
+    fn hash_parts(msg: &[&[u8]]) -> [u8; 48] {
+        let mut h = Sha384::new();
+        for part in msg {
+            h.update(part);
+        }
+        h.finalize().into()
+    }
+
+    fn random_scalar<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Scalar> {
+        // Rejection sampling (RFC 9497 §4.7): only the number of rejected
+        // candidates is observable, never the accepted value.
+        let mut buf = [0u8; 48];
+        for _ in 0..MAX_SAMPLING_ROUNDS {
+            rng.try_fill_bytes(&mut buf).map_err(|_| Error::Rng)?;
+            let candidate = Scalar::from_repr(buf.into());
+            if let Some(s) = Option::<Scalar>::from(candidate)
+                && !bool::from(s.is_zero())
+            {
+                buf.zeroize();
+                return Ok(s);
+            }
+        }
+        buf.zeroize();
+        Err(Error::Rng)
+    }
+
+    fn mul_base(s: &Scalar) -> ProjectivePoint {
+        ProjectivePoint::mul_by_generator(s)
+    }
+
+    fn mul_base_add_vartime(a: &Scalar, b: &Scalar, p: &ProjectivePoint) -> ProjectivePoint {
+        // One interleaved wNAF pass: `lincomb_vartime(&[(G, a), (p, b)])`.
+        ProjectivePoint::mul_by_generator_and_mul_add_vartime(a, b, p)
+    }
+
+    fn lincomb_vartime(pairs: &[(ProjectivePoint, Scalar)]) -> Result<ProjectivePoint> {
+        // `LinearCombination` is only implemented for fixed-size arrays without
+        // `alloc`, so the sum is taken two terms at a time.
+        let mut acc = ProjectivePoint::IDENTITY;
+        let mut chunks = pairs.chunks_exact(2);
+        for chunk in &mut chunks {
+            let pair: &[(ProjectivePoint, Scalar); 2] =
+                chunk.try_into().map_err(|_| Error::InvalidLength(ErrorField::Batch))?;
+            acc += ProjectivePoint::lincomb_vartime(pair);
+        }
+        if let [single] = chunks.remainder() {
+            acc += ProjectivePoint::lincomb_vartime(&[*single]);
+        }
+        Ok(acc)
+    }
+
+    fn invert(s: &Scalar) -> Result<Scalar> {
+        // `Scalar::invert` is the constant-time inversion (not `invert_vartime`).
+        Option::from(s.invert()).ok_or(Error::InvalidScalar)
+    }
+
+    fn scalar_is_zero(s: &Scalar) -> Choice {
+        s.is_zero()
+    }
+
+    fn is_identity(p: &ProjectivePoint) -> Choice {
+        p.is_identity()
+    }
+
+    fn serialize_elements(points: &[ProjectivePoint], out: &mut [[u8; 49]]) -> Result<()> {
+        if points.len() != out.len() {
+            return Err(Error::InvalidLength(ErrorField::Batch));
+        }
+        if points.iter().any(|p| bool::from(p.is_identity())) {
+            return Err(Error::InvalidElement);
+        }
+        // Batch normalization: one field inversion per NORMALIZE_BATCH points
+        // instead of one per point. Unused slots hold the generator (Z = 1).
+        for (chunk, out_chunk) in points.chunks(NORMALIZE_BATCH).zip(out.chunks_mut(NORMALIZE_BATCH)) {
+            let mut batch = [ProjectivePoint::GENERATOR; NORMALIZE_BATCH];
+            for (slot, p) in batch.iter_mut().zip(chunk) {
+                *slot = *p;
+            }
+            let affine: [AffinePoint; NORMALIZE_BATCH] = ProjectivePoint::batch_normalize(&batch);
+            for (o, a) in out_chunk.iter_mut().zip(affine.iter()) {
+                *o = a.to_bytes().into();
+            }
+        }
+        Ok(())
+    }
+
+    fn deserialize_element(bytes: &[u8; 49]) -> Result<ProjectivePoint> {
+        // Only the compressed form (tag 0x02 or 0x03) is canonical (RFC 9497
+        // §4.4); this rejects the identity, uncompressed and compact forms
+        // before parsing. `from_bytes` rejects x >= p and x not on the curve.
+        if !matches!(bytes.first(), Some(0x02 | 0x03)) {
+            return Err(Error::InvalidElement);
+        }
+        let affine =
+            Option::<AffinePoint>::from(AffinePoint::from_bytes(&(*bytes).into())).ok_or(Error::InvalidElement)?;
+        let point = ProjectivePoint::from(affine);
+        if bool::from(point.is_identity()) {
+            return Err(Error::InvalidElement);
+        }
+        Ok(point)
+    }
+
+    fn serialize_scalar(s: &Scalar) -> [u8; 48] {
+        s.to_repr().into()
+    }
+
+    fn deserialize_scalar(bytes: &[u8; 48]) -> Result<Scalar> {
+        Option::from(Scalar::from_repr((*bytes).into())).ok_or(Error::InvalidScalar)
+    }
+}
+
+const _: () = assert!(check_sizes::<P384Sha384>());

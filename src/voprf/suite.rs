@@ -1,0 +1,235 @@
+//! The prime-order group and hash that make up an RFC 9497 ciphersuite (§2.1, §4).
+//!
+//! [`Suite`] is implemented by one zero-sized type per ciphersuite. The
+//! protocol code in this module is written once against it.
+
+use core::fmt::Debug;
+use core::hash::Hash;
+use core::ops::{Add, Mul, Sub};
+
+use rand_core::TryCryptoRng;
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::Zeroize;
+
+use crate::error::{Error, Field, Result};
+
+pub(crate) mod sealed {
+    /// Keeps [`super::Suite`] and [`super::ByteArray`] closed to this crate.
+    pub trait Sealed {}
+}
+
+/// A fixed-size byte array (`[u8; N]`) used for serialized elements, scalars,
+/// proofs and outputs (RFC 9497 §2.1 `Ne`, `Ns`, §4 `Nh`).
+///
+/// It is implemented for every `[u8; N]`; the trait only exists so that the
+/// sizes can be associated types of a [`Suite`].
+pub trait ByteArray:
+    AsRef<[u8]> + AsMut<[u8]> + Copy + Eq + Hash + Debug + Send + Sync + Zeroize + 'static + sealed::Sealed
+{
+    /// The array length in bytes (`Ne`, `Ns`, `2·Ns` or `Nh`, RFC 9497 §2.1, §4).
+    const LEN: usize;
+    /// The all-zero array (a placeholder for output slices, e.g. the
+    /// evaluated elements of RFC 9497 §3.3.2 `BlindEvaluate`).
+    const ZERO: Self;
+
+    /// Copies `bytes` into a new array; `None` if the length differs (the
+    /// fixed-length encodings of RFC 9497 §2.1).
+    fn from_slice(bytes: &[u8]) -> Option<Self> {
+        let mut out = Self::ZERO;
+        if bytes.len() != out.as_ref().len() {
+            return None;
+        }
+        out.as_mut().copy_from_slice(bytes);
+        Some(out)
+    }
+}
+
+impl<const N: usize> sealed::Sealed for [u8; N] {}
+
+impl<const N: usize> ByteArray for [u8; N] {
+    const LEN: usize = N;
+    const ZERO: Self = [0u8; N];
+}
+
+/// The protocol variant (RFC 9497 §3.1), which enters every domain separation
+/// tag through the context string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// modeOPRF = 0x00.
+    Oprf,
+    /// modeVOPRF = 0x01.
+    Voprf,
+}
+
+impl Mode {
+    /// `I2OSP(mode, 1)`.
+    pub(crate) const fn byte(self) -> [u8; 1] {
+        match self {
+            Mode::Oprf => [0x00],
+            Mode::Voprf => [0x01],
+        }
+    }
+}
+
+/// The prefix of every context string (RFC 9497 §3.1, `CreateContextString`).
+const CONTEXT_PREFIX: &[u8] = b"OPRFV1-";
+
+/// The pieces of `contextString = "OPRFV1-" || I2OSP(mode, 1) || "-" || identifier`
+/// (RFC 9497 §3.1), kept apart so that DSTs and transcripts can be hashed
+/// piece by piece without a buffer.
+pub(crate) struct Context<S: Suite> {
+    mode: [u8; 1],
+    _suite: core::marker::PhantomData<S>,
+}
+
+impl<S: Suite> Context<S> {
+    pub(crate) const fn new(mode: Mode) -> Self {
+        Self { mode: mode.byte(), _suite: core::marker::PhantomData }
+    }
+
+    /// `prefix || contextString` as slices, for the `dst` argument of
+    /// expand_message or for hashing.
+    pub(crate) fn with_prefix<'a>(&'a self, prefix: &'a [u8]) -> [&'a [u8]; 5] {
+        [prefix, CONTEXT_PREFIX, &self.mode, b"-", S::ID.as_bytes()]
+    }
+
+    /// `len(contextString)`.
+    pub(crate) const fn len() -> usize {
+        CONTEXT_PREFIX.len() + 2 + S::ID.len()
+    }
+}
+
+/// An RFC 9497 ciphersuite: a prime-order group, its encodings and a hash
+/// function (RFC 9497 §2.1 and §4).
+///
+/// Implemented by [`P384Sha384`](super::P384Sha384) (§4.4) and
+/// [`Ristretto255Sha512`](super::Ristretto255Sha512) (§4.1). The trait is
+/// sealed. Its methods are the group's building blocks; they are hidden from
+/// the documentation and not part of the stable API: use the protocol functions
+/// in [`voprf`](super) instead.
+pub trait Suite: sealed::Sealed + Copy + Clone + Debug + Default + Eq + Hash + Send + Sync + 'static {
+    /// The ciphersuite identifier (RFC 9497 §4), e.g. `"P384-SHA384"`.
+    const ID: &'static str;
+    /// The VOPRF-mode context string,
+    /// `"OPRFV1-" || I2OSP(0x01, 1) || "-" || ID` (RFC 9497 §3.1).
+    const CONTEXT_STRING: &'static [u8];
+    /// `Ne`: the length of a serialized element (RFC 9497 §2.1).
+    const NE: usize;
+    /// `Ns`: the length of a serialized scalar (RFC 9497 §2.1).
+    const NS: usize;
+    /// `Nh`: the output length of the suite's hash, and so of the PRF (RFC 9497 §4).
+    const NH: usize;
+
+    /// A group element (RFC 9497 §2.1 `Element`), in the representation the
+    /// arithmetic uses.
+    type Point: Copy
+        + Default
+        + Zeroize
+        + Send
+        + Sync
+        + ConstantTimeEq
+        + Add<Output = Self::Point>
+        + Mul<Self::Scalar, Output = Self::Point>;
+    /// A scalar modulo the group order (RFC 9497 §2.1 `Scalar`).
+    type Scalar: Copy
+        + Default
+        + Send
+        + Sync
+        + ConstantTimeEq
+        + Zeroize
+        + Mul<Output = Self::Scalar>
+        + Sub<Output = Self::Scalar>;
+    /// `SerializeElement` output, `[u8; Ne]`.
+    type ElementBytes: ByteArray;
+    /// `SerializeScalar` output, `[u8; Ns]`.
+    type ScalarBytes: ByteArray;
+    /// A serialized DLEQ proof `c || s`, `[u8; 2 * Ns]` (RFC 9497 §2.2).
+    type ProofBytes: ByteArray;
+    /// A PRF output, `[u8; Nh]` (RFC 9497 §3.3.1 `Finalize`).
+    type Output: ByteArray;
+
+    /// `HashToGroup(msg)` with the given DST (RFC 9497 §4), never the identity
+    /// for honest inputs; the caller checks.
+    #[doc(hidden)]
+    fn hash_to_group(msg: &[&[u8]], dst: &[&[u8]]) -> Result<Self::Point>;
+
+    /// `HashToScalar(msg)` with the given DST (RFC 9497 §4).
+    #[doc(hidden)]
+    fn hash_to_scalar(msg: &[&[u8]], dst: &[&[u8]]) -> Result<Self::Scalar>;
+
+    /// `Hash(msg)` (RFC 9497 §4), over the concatenation of `msg`.
+    #[doc(hidden)]
+    fn hash_parts(msg: &[&[u8]]) -> Self::Output;
+
+    /// `RandomScalar()`: a uniformly random non-zero scalar (RFC 9497 §4.7).
+    #[doc(hidden)]
+    fn random_scalar<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self::Scalar>;
+
+    /// `ScalarMultGen(s)`, constant time.
+    #[doc(hidden)]
+    fn mul_base(s: &Self::Scalar) -> Self::Point;
+
+    /// `a·G + b·P` as one double-scalar multiplication. Variable time:
+    /// public inputs only.
+    #[doc(hidden)]
+    fn mul_base_add_vartime(a: &Self::Scalar, b: &Self::Scalar, p: &Self::Point) -> Self::Point;
+
+    /// `Σ s_i·P_i`, as multi-scalar multiplications. Variable time: public
+    /// inputs only.
+    #[doc(hidden)]
+    fn lincomb_vartime(pairs: &[(Self::Point, Self::Scalar)]) -> Result<Self::Point>;
+
+    /// `s⁻¹`, constant time; `InvalidScalar` for zero.
+    #[doc(hidden)]
+    fn invert(s: &Self::Scalar) -> Result<Self::Scalar>;
+
+    /// Whether `s` is zero.
+    #[doc(hidden)]
+    fn scalar_is_zero(s: &Self::Scalar) -> Choice;
+
+    /// Whether `p` is the identity.
+    #[doc(hidden)]
+    fn is_identity(p: &Self::Point) -> Choice;
+
+    /// `SerializeElement` for a batch of points; `InvalidElement` if one of
+    /// them is the identity. `out` must have the length of `points`.
+    #[doc(hidden)]
+    fn serialize_elements(points: &[Self::Point], out: &mut [Self::ElementBytes]) -> Result<()>;
+
+    /// `DeserializeElement`: canonical encodings of non-identity elements only
+    /// (`InvalidElement` otherwise).
+    #[doc(hidden)]
+    fn deserialize_element(bytes: &Self::ElementBytes) -> Result<Self::Point>;
+
+    /// `SerializeScalar`.
+    #[doc(hidden)]
+    fn serialize_scalar(s: &Self::Scalar) -> Self::ScalarBytes;
+
+    /// `DeserializeScalar`: canonical encodings only (`InvalidScalar`
+    /// otherwise); zero is accepted.
+    #[doc(hidden)]
+    fn deserialize_scalar(bytes: &Self::ScalarBytes) -> Result<Self::Scalar>;
+}
+
+/// `SerializeElement` for one point.
+pub(crate) fn serialize_element<S: Suite>(p: &S::Point) -> Result<S::ElementBytes> {
+    let mut out = [S::ElementBytes::ZERO];
+    S::serialize_elements(core::slice::from_ref(p), &mut out)?;
+    let [bytes] = out;
+    Ok(bytes)
+}
+
+/// `I2OSP(len(x), 2)`, or `InvalidLength(field)` if `x` is longer than 65535 bytes.
+pub(crate) fn len2(len: usize, field: Field) -> Result<[u8; 2]> {
+    u16::try_from(len).map(u16::to_be_bytes).map_err(|_| Error::InvalidLength(field))
+}
+
+/// Sizes that cannot be expressed in the types, checked once per suite at
+/// compile time (referenced from the suite modules).
+pub(crate) const fn check_sizes<S: Suite>() -> bool {
+    S::ElementBytes::LEN == S::NE
+        && S::ScalarBytes::LEN == S::NS
+        && S::ProofBytes::LEN == 2 * S::NS
+        && S::Output::LEN == S::NH
+        && S::CONTEXT_STRING.len() == Context::<S>::len()
+}

@@ -20,6 +20,10 @@ fn load(path: &str) -> serde_json::Value {
 /// Every pat-go file of a kind this build implements, with its case count.
 const FILES: &[(&str, Kind, usize)] = &[
     ("pat-go/tokens/token-test-vectors.json", Kind::Token, 5),
+    ("pat-go/tokens/private/type1-issuance-test-vectors.json", Kind::Type1, 5),
+    ("pat-go/tokens/private/type1-issuance-test-vectors.rust.json", Kind::Type1, 5),
+    ("pat-go/tokens/private/type5-issuance-test-vectors.json", Kind::Type5, 5),
+    ("pat-go/tokens/private/type5-issuance-test-vectors.rust.json", Kind::Type5, 5),
     ("pat-go/tokens/type2/type2-issuance-test-vectors.json", Kind::Type2, 5),
     ("pat-go/tokens/type2/type2-issuance-test-vectors.rust.json", Kind::Type2, 5),
 ];

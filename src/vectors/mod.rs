@@ -16,6 +16,9 @@ use std::vec::Vec;
 
 use serde_json::{Map, Value};
 
+use crate::token_type::{PrivateP384, PrivateRistretto255};
+
+mod private;
 mod token;
 mod type2;
 
@@ -87,7 +90,7 @@ impl Kind {
 
     /// Whether this build can verify and generate the kind.
     pub const fn is_implemented(self) -> bool {
-        matches!(self, Kind::Token | Kind::Type2)
+        matches!(self, Kind::Token | Kind::Type1 | Kind::Type2 | Kind::Type5)
     }
 
     /// Guesses the schema of a vector file from the fields of its first case.
@@ -221,7 +224,9 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
         let case = Case { index: i, fields };
         let outcome = match kind {
             Kind::Token => token::verify(&case)?,
+            Kind::Type1 => private::verify::<PrivateP384>(&case)?,
             Kind::Type2 => type2::verify(&case)?,
+            Kind::Type5 => private::verify::<PrivateRistretto255>(&case)?,
             other => return Err(VectorError::Unsupported(other)),
         };
         report.record(i, outcome);
@@ -233,7 +238,9 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
 pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
     let cases = match kind {
         Kind::Token => (0..count).map(token::generate).collect::<Result<Vec<_>, _>>()?,
+        Kind::Type1 => private::generate::<PrivateP384>(count)?,
         Kind::Type2 => type2::generate(count)?,
+        Kind::Type5 => private::generate::<PrivateRistretto255>(count)?,
         other => return Err(VectorError::Unsupported(other)),
     };
     Ok(Value::Array(cases))

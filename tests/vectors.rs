@@ -25,6 +25,10 @@ const FILES: &[(&str, Kind, usize)] = &[
     ("pat-go/tokens/private/type5-issuance-test-vectors.json", Kind::Type5, 5),
     ("pat-go/tokens/private/type5-issuance-test-vectors.rust.json", Kind::Type5, 5),
     ("pat-go/tokens/type2/type2-issuance-test-vectors.json", Kind::Type2, 5),
+    ("pat-go/tokens/amortized/type1-issuance-test-vectors.json", Kind::AmortizedType1, 5),
+    ("pat-go/tokens/amortized/type1-issuance-test-vectors.rust.json", Kind::AmortizedType1, 5),
+    ("pat-go/tokens/amortized/type5-issuance-test-vectors.json", Kind::AmortizedType5, 5),
+    ("pat-go/tokens/amortized/type5-issuance-test-vectors.rust.json", Kind::AmortizedType5, 5),
     ("pat-go/tokens/type2/type2-issuance-test-vectors.rust.json", Kind::Type2, 5),
 ];
 

@@ -13,6 +13,7 @@ use rand_core::TryCryptoRng;
 use crate::error::{Error, Result};
 use crate::token_type::NONCE_LEN;
 
+pub mod amortized;
 pub mod private;
 pub mod public;
 

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::token_type::{PrivateP384, PrivateRistretto255};
 
+mod amortized;
 mod private;
 mod token;
 mod type2;
@@ -90,7 +91,10 @@ impl Kind {
 
     /// Whether this build can verify and generate the kind.
     pub const fn is_implemented(self) -> bool {
-        matches!(self, Kind::Token | Kind::Type1 | Kind::Type2 | Kind::Type5)
+        matches!(
+            self,
+            Kind::Token | Kind::Type1 | Kind::Type2 | Kind::Type5 | Kind::AmortizedType1 | Kind::AmortizedType5
+        )
     }
 
     /// Guesses the schema of a vector file from the fields of its first case.
@@ -227,6 +231,8 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
             Kind::Type1 => private::verify::<PrivateP384>(&case)?,
             Kind::Type2 => type2::verify(&case)?,
             Kind::Type5 => private::verify::<PrivateRistretto255>(&case)?,
+            Kind::AmortizedType1 => amortized::verify::<PrivateP384>(&case)?,
+            Kind::AmortizedType5 => amortized::verify::<PrivateRistretto255>(&case)?,
             other => return Err(VectorError::Unsupported(other)),
         };
         report.record(i, outcome);
@@ -241,6 +247,8 @@ pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
         Kind::Type1 => private::generate::<PrivateP384>(count)?,
         Kind::Type2 => type2::generate(count)?,
         Kind::Type5 => private::generate::<PrivateRistretto255>(count)?,
+        Kind::AmortizedType1 => amortized::generate::<PrivateP384>(count)?,
+        Kind::AmortizedType5 => amortized::generate::<PrivateRistretto255>(count)?,
         other => return Err(VectorError::Unsupported(other)),
     };
     Ok(Value::Array(cases))
@@ -277,6 +285,21 @@ impl<'a> Case<'a> {
     pub(crate) fn hex(&self, names: &[&str]) -> Result<Vec<u8>, VectorError> {
         let first = names.first().copied().unwrap_or_default();
         decode_hex(self.str(names)?).map_err(|why| self.error(first, why))
+    }
+
+    /// An array of hex strings.
+    pub(crate) fn hex_list(&self, names: &[&str]) -> Result<Vec<Vec<u8>>, VectorError> {
+        let first = names.first().copied().unwrap_or_default();
+        let value = names.iter().find_map(|n| self.fields.get(*n)).ok_or_else(|| self.error(first, "missing"))?;
+        let items = value.as_array().ok_or_else(|| self.error(first, "not an array"))?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let s = item.as_str().ok_or_else(|| self.error(first, std::format!("item {i} is not a string")))?;
+                decode_hex(s).map_err(|why| self.error(first, std::format!("item {i}: {why}")))
+            })
+            .collect()
     }
 
     /// A hex field of exactly `N` bytes.

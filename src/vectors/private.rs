@@ -72,7 +72,7 @@ pub(crate) fn random_blind<T: PrivateTokenType>(rng: &mut impl rand_core::Rng) -
 }
 
 pub(crate) fn challenge_for<T: PrivateTokenType>(i: usize, ctx: &[u8; 32]) -> Result<Vec<u8>, VectorError> {
-    let ctx: &[u8] = if i % 2 == 0 { ctx } else { &[] };
+    let ctx: &[u8] = if i.is_multiple_of(2) { ctx } else { &[] };
     let origin: &[u8] = if i % 3 == 2 { b"" } else { b"origin.example" };
     let challenge = TokenChallenge::new(T::CODE, b"issuer.example", ctx, origin)
         .map_err(|e| VectorError::Format(format!("generation failed: {e}")))?;

@@ -100,7 +100,7 @@ pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
         rand_core::Rng::fill_bytes(&mut rng, &mut random);
         let (ctx, rest) = random.split_at(32);
         let (nonce, salt) = rest.split_at(32);
-        let ctx: &[u8] = if i % 2 == 0 { ctx } else { &[] };
+        let ctx: &[u8] = if i.is_multiple_of(2) { ctx } else { &[] };
         let origin: &[u8] = if i % 3 == 2 { b"" } else { b"origin.example" };
         let challenge = TokenChallenge::new(2, b"issuer.example", ctx, origin).map_err(rng_err)?;
         let challenge_bytes = encode(&challenge).map_err(VectorError::Format)?;

@@ -1,0 +1,350 @@
+//! Amortized batched issuance of privately verifiable tokens (types 0x0001
+//! and 0x0005; draft-ietf-privacypass-batched-tokens, "Amortized Privately
+//! Verifiable Token Batch Issuance").
+//!
+//! ```text
+//! AmortizedBatchTokenRequest  = token_type ‖ truncated_token_key_id ‖
+//!                               varint(Nr·Ne) ‖ blinded_msg[Ne] × Nr
+//! AmortizedBatchTokenResponse = varint(Nr·Ne) ‖ evaluated_msg[Ne] × Nr ‖ proof[2·Ns]
+//! ```
+//!
+//! All Nr tokens share one key and one challenge; the issuer answers with one
+//! batched DLEQ proof. Storage is the caller's: the client keeps its secrets in
+//! a [`BatchState`] of capacity `N` (a const generic), the issuer evaluates into
+//! stack storage of capacity `N` and writes the response into a caller buffer.
+//! Messages are parsed without copying. Varints must be minimal, lengths a
+//! non-zero multiple of Ne, and batches at most 65535 (the proof's 2-byte index).
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use heapless::Vec;
+use rand_core::TryCryptoRng;
+
+use super::private::{Client, Issuer, PrivateTokenType};
+use super::{expect_type, random_nonce, truncated_key_id};
+use crate::challenge::TokenChallenge;
+use crate::codec::{Decode, Encode, Reader, Writer, varint_len};
+use crate::error::{Error, Field, Result};
+use crate::token::TokenInput;
+use crate::voprf::{self, Blind, ByteArray, Element, Proof, Suite};
+
+/// The largest batch: the composite proof indexes elements with 2 bytes.
+pub const MAX_BATCH: usize = u16::MAX as usize;
+
+type ElementBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ElementBytes;
+type ProofBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ProofBytes;
+type Output<T> = <<T as PrivateTokenType>::Suite as Suite>::Output;
+
+/// Reads `varint(Nr·Ne) ‖ elements` and checks the length is a non-zero multiple of Ne.
+fn read_elements<'a, T: PrivateTokenType>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
+    let ne = T::Suite::NE;
+    let bytes = r.varint_prefixed(ne, MAX_BATCH * ne, Field::Batch)?;
+    if !bytes.len().is_multiple_of(ne) {
+        return Err(Error::InvalidLength(Field::Batch));
+    }
+    Ok(bytes)
+}
+
+fn element_bytes<T: PrivateTokenType>(bytes: &[u8]) -> impl Iterator<Item = Result<ElementBytes<T>>> + '_ {
+    bytes.chunks_exact(T::Suite::NE).map(|c| ElementBytes::<T>::from_slice(c).ok_or(Error::InvalidElement))
+}
+
+/// An amortized batch request, borrowed from its encoding.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct AmortizedTokenRequest<'a, T: PrivateTokenType> {
+    truncated_token_key_id: u8,
+    blinded: &'a [u8],
+    _type: PhantomData<T>,
+}
+
+impl<'a, T: PrivateTokenType> AmortizedTokenRequest<'a, T> {
+    /// Last byte of the issuer's token key id.
+    pub const fn truncated_token_key_id(&self) -> u8 {
+        self.truncated_token_key_id
+    }
+
+    /// The number of blinded elements, Nr.
+    pub fn len(&self) -> usize {
+        self.blinded.len() / T::Suite::NE
+    }
+
+    /// Whether the batch is empty (never true for a parsed request).
+    pub fn is_empty(&self) -> bool {
+        self.blinded.is_empty()
+    }
+
+    /// The serialized blinded elements.
+    pub fn blinded_msgs(&self) -> impl Iterator<Item = Result<ElementBytes<T>>> + 'a {
+        element_bytes::<T>(self.blinded)
+    }
+}
+
+impl<T: PrivateTokenType> fmt::Debug for AmortizedTokenRequest<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AmortizedTokenRequest")
+            .field("token_type", &T::CODE)
+            .field("truncated_token_key_id", &self.truncated_token_key_id)
+            .field("len", &self.len())
+            .finish()
+    }
+}
+
+impl<'a, T: PrivateTokenType> Decode<'a> for AmortizedTokenRequest<'a, T> {
+    fn decode_from(r: &mut Reader<'a>) -> Result<Self> {
+        expect_type(r, T::CODE)?;
+        let truncated_token_key_id = r.u8()?;
+        Ok(Self { truncated_token_key_id, blinded: read_elements::<T>(r)?, _type: PhantomData })
+    }
+}
+
+impl<T: PrivateTokenType> Encode for AmortizedTokenRequest<'_, T> {
+    fn encoded_len(&self) -> usize {
+        3 + varint_len(self.blinded.len() as u64).unwrap_or(8) + self.blinded.len()
+    }
+
+    fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.u16(T::CODE)?;
+        w.u8(self.truncated_token_key_id)?;
+        w.varint_prefixed(self.blinded)
+    }
+}
+
+/// An amortized batch response, borrowed from its encoding.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct AmortizedTokenResponse<'a, T: PrivateTokenType> {
+    evaluated: &'a [u8],
+    proof: ProofBytes<T>,
+}
+
+impl<'a, T: PrivateTokenType> AmortizedTokenResponse<'a, T> {
+    /// The number of evaluated elements.
+    pub fn len(&self) -> usize {
+        self.evaluated.len() / T::Suite::NE
+    }
+
+    /// Whether the batch is empty (never true for a parsed response).
+    pub fn is_empty(&self) -> bool {
+        self.evaluated.is_empty()
+    }
+
+    /// The serialized evaluated elements.
+    pub fn evaluated_msgs(&self) -> impl Iterator<Item = Result<ElementBytes<T>>> + 'a {
+        element_bytes::<T>(self.evaluated)
+    }
+
+    /// The batched DLEQ proof `c ‖ s`.
+    pub const fn proof(&self) -> &ProofBytes<T> {
+        &self.proof
+    }
+}
+
+impl<T: PrivateTokenType> fmt::Debug for AmortizedTokenResponse<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AmortizedTokenResponse").field("token_type", &T::CODE).field("len", &self.len()).finish()
+    }
+}
+
+impl<'a, T: PrivateTokenType> Decode<'a> for AmortizedTokenResponse<'a, T> {
+    fn decode_from(r: &mut Reader<'a>) -> Result<Self> {
+        let evaluated = read_elements::<T>(r)?;
+        let proof = ProofBytes::<T>::from_slice(r.take(2 * T::Suite::NS)?).ok_or(Error::Truncated)?;
+        Ok(Self { evaluated, proof })
+    }
+}
+
+impl<T: PrivateTokenType> Encode for AmortizedTokenResponse<'_, T> {
+    fn encoded_len(&self) -> usize {
+        varint_len(self.evaluated.len() as u64).unwrap_or(8) + self.evaluated.len() + 2 * T::Suite::NS
+    }
+
+    fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.varint_prefixed(self.evaluated)?;
+        w.put(self.proof.as_ref())
+    }
+}
+
+/// The client's secrets for a batch of up to `N` tokens: the token inputs,
+/// the blinds (wiped on drop) and the blinded elements. Its
+/// [`BatchState::request`] is the message to send.
+pub struct BatchState<T: PrivateTokenType, const N: usize> {
+    truncated_token_key_id: u8,
+    inputs: Vec<TokenInput, N>,
+    blinds: Vec<Blind<T::Suite>, N>,
+    blinded: Vec<Element<T::Suite>, N>,
+}
+
+impl<T: PrivateTokenType, const N: usize> fmt::Debug for BatchState<T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BatchState").field("token_type", &T::CODE).field("len", &self.inputs.len()).finish()
+    }
+}
+
+impl<T: PrivateTokenType, const N: usize> BatchState<T, N> {
+    /// The token inputs, in request order.
+    pub fn inputs(&self) -> &[TokenInput] {
+        &self.inputs
+    }
+
+    /// The request to send to the issuer.
+    pub fn request(&self) -> BatchRequest<'_, T, N> {
+        BatchRequest { state: self }
+    }
+}
+
+/// The wire form of a [`BatchState`]'s request (an `AmortizedBatchTokenRequest`).
+#[derive(Clone, Copy)]
+pub struct BatchRequest<'s, T: PrivateTokenType, const N: usize> {
+    state: &'s BatchState<T, N>,
+}
+
+impl<T: PrivateTokenType, const N: usize> fmt::Debug for BatchRequest<'_, T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BatchRequest").field("token_type", &T::CODE).field("len", &self.state.blinded.len()).finish()
+    }
+}
+
+impl<T: PrivateTokenType, const N: usize> Encode for BatchRequest<'_, T, N> {
+    fn encoded_len(&self) -> usize {
+        let body = self.state.blinded.len() * T::Suite::NE;
+        3 + varint_len(body as u64).unwrap_or(8) + body
+    }
+
+    fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.u16(T::CODE)?;
+        w.u8(self.state.truncated_token_key_id)?;
+        w.varint(u64::try_from(self.state.blinded.len() * T::Suite::NE).map_err(|_| Error::ValueTooLarge)?)?;
+        self.state.blinded.iter().try_for_each(|e| w.put(e.as_bytes().as_ref()))
+    }
+}
+
+impl<T: PrivateTokenType> Client<T> {
+    fn batch_state<const N: usize>(&self, count: usize) -> Result<BatchState<T, N>> {
+        if count == 0 || count > MAX_BATCH {
+            return Err(Error::InvalidLength(Field::Batch));
+        }
+        if count > N {
+            return Err(Error::CapacityExceeded);
+        }
+        Ok(BatchState {
+            truncated_token_key_id: truncated_key_id(self.key_id()),
+            inputs: Vec::new(),
+            blinds: Vec::new(),
+            blinded: Vec::new(),
+        })
+    }
+
+    fn push<const N: usize>(
+        state: &mut BatchState<T, N>,
+        input: TokenInput,
+        (blind, blinded): (Blind<T::Suite>, Element<T::Suite>),
+    ) -> Result<()> {
+        state.inputs.push(input).map_err(|_| Error::CapacityExceeded)?;
+        state.blinds.push(blind).map_err(|_| Error::CapacityExceeded)?;
+        state.blinded.push(blinded).map_err(|_| Error::CapacityExceeded)
+    }
+
+    /// Builds an amortized request for `count` tokens (1..=`N`) for one
+    /// challenge, each with a fresh nonce and blind. More than `N` is
+    /// [`Error::CapacityExceeded`]; zero is [`Error::InvalidLength`].
+    pub fn request_batch<const N: usize, R: TryCryptoRng + ?Sized>(
+        &self,
+        challenge: &TokenChallenge<'_>,
+        count: usize,
+        rng: &mut R,
+    ) -> Result<BatchState<T, N>> {
+        let mut state = self.batch_state::<N>(count)?;
+        for _ in 0..count {
+            let input = self.input(challenge, &random_nonce(rng)?)?;
+            Self::push(&mut state, input, voprf::blind(input.as_bytes(), rng)?)?;
+        }
+        Ok(state)
+    }
+
+    /// [`Client::request_batch`] with explicit nonces and blinds (one each per
+    /// token), for known-answer tests only.
+    #[cfg(any(test, feature = "hazmat"))]
+    pub fn request_batch_with<const N: usize>(
+        &self,
+        challenge: &TokenChallenge<'_>,
+        nonces: &[[u8; 32]],
+        blinds: &[<T::Suite as Suite>::ScalarBytes],
+    ) -> Result<BatchState<T, N>> {
+        if nonces.len() != blinds.len() {
+            return Err(Error::InvalidLength(Field::Batch));
+        }
+        let mut state = self.batch_state::<N>(nonces.len())?;
+        for (nonce, blind) in nonces.iter().zip(blinds) {
+            let input = self.input(challenge, nonce)?;
+            Self::push(&mut state, input, voprf::blind_with(input.as_bytes(), blind)?)?;
+        }
+        Ok(state)
+    }
+
+    /// Verifies the batched proof and returns the tokens in request order. The
+    /// response must have exactly as many elements as the request
+    /// ([`Error::InvalidLength`]); a bad proof is [`Error::Verification`].
+    pub fn finalize_batch<const N: usize>(
+        &self,
+        state: BatchState<T, N>,
+        response: &AmortizedTokenResponse<'_, T>,
+    ) -> Result<Vec<T::Token, N>> {
+        if response.len() != state.blinded.len() {
+            return Err(Error::InvalidLength(Field::Batch));
+        }
+        let mut evaluated: Vec<Element<T::Suite>, N> = Vec::new();
+        for bytes in response.evaluated_msgs() {
+            evaluated.push(Element::from_bytes(&bytes?)?).map_err(|_| Error::CapacityExceeded)?;
+        }
+        let proof = Proof::from_bytes(&response.proof)?;
+        let mut inputs: Vec<&[u8], N> = Vec::new();
+        for input in &state.inputs {
+            inputs.push(input.as_bytes()).map_err(|_| Error::CapacityExceeded)?;
+        }
+        let mut outputs: Vec<Output<T>, N> = Vec::new();
+        outputs.resize(state.inputs.len(), Output::<T>::ZERO).map_err(|_| Error::CapacityExceeded)?;
+        voprf::finalize(self.public_key(), &inputs, &state.blinds, &state.blinded, &evaluated, &proof, &mut outputs)?;
+        let mut tokens = Vec::new();
+        for (input, output) in state.inputs.iter().zip(outputs) {
+            tokens.push(T::token(*input, output)?).map_err(|_| Error::CapacityExceeded)?;
+        }
+        Ok(tokens)
+    }
+}
+
+impl<T: PrivateTokenType> Issuer<T> {
+    /// Evaluates an amortized request of up to `N` elements with one batched
+    /// DLEQ proof and writes the response into `out`, returning its length.
+    /// Checks the truncated key id ([`Error::KeyIdMismatch`]), every element
+    /// ([`Error::InvalidElement`]) and the capacity ([`Error::CapacityExceeded`]).
+    pub fn evaluate_batch<const N: usize, R: TryCryptoRng + ?Sized>(
+        &self,
+        request: &AmortizedTokenRequest<'_, T>,
+        out: &mut [u8],
+        rng: &mut R,
+    ) -> Result<usize> {
+        if request.truncated_token_key_id != truncated_key_id(self.key_id()) {
+            return Err(Error::KeyIdMismatch);
+        }
+        if request.len() > N {
+            return Err(Error::CapacityExceeded);
+        }
+        let mut blinded: Vec<Element<T::Suite>, N> = Vec::new();
+        for bytes in request.blinded_msgs() {
+            blinded.push(Element::from_bytes(&bytes?)?).map_err(|_| Error::CapacityExceeded)?;
+        }
+        let mut evaluated: Vec<ElementBytes<T>, N> = Vec::new();
+        evaluated.resize(blinded.len(), ElementBytes::<T>::ZERO).map_err(|_| Error::CapacityExceeded)?;
+        let proof = voprf::blind_evaluate(self.key_pair(), &blinded, &mut evaluated, rng)?;
+        let body = evaluated.len() * T::Suite::NE;
+        let len = varint_len(u64::try_from(body).map_err(|_| Error::ValueTooLarge)?)? + body + 2 * T::Suite::NS;
+        if out.len() < len {
+            return Err(Error::BufferTooSmall);
+        }
+        let mut w = Writer::new(out);
+        w.varint(u64::try_from(body).map_err(|_| Error::ValueTooLarge)?)?;
+        evaluated.iter().try_for_each(|e| w.put(e.as_ref()))?;
+        w.put(proof.to_bytes().as_ref())?;
+        Ok(w.finish())
+    }
+}

@@ -14,8 +14,10 @@ use clap::{Parser, Subcommand};
 use pat::auth;
 use pat::challenge::TokenChallenge;
 use pat::codec::{Decode, Encode};
-use pat::token::TokenInput;
-use pat::token_type::TokenKind;
+use pat::token_type::{TokenKind, TokenType};
+use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use pat::types::private::{self, PrivateTokenType};
+use pat::types::public;
 use pat::vectors::{self, Kind};
 
 #[derive(Parser)]
@@ -135,13 +137,19 @@ fn generate(kind: Kind, count: usize, out: Option<PathBuf>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Times `f` over a few runs and returns microseconds per call.
-fn micros<T>(runs: u32, mut f: impl FnMut() -> T) -> f64 {
-    let start = Instant::now();
-    for _ in 0..runs {
-        std::hint::black_box(f());
-    }
-    start.elapsed().as_secs_f64() * 1e6 / f64::from(runs)
+/// Median wall time of `f` in microseconds over `runs` calls; each call gets
+/// a fresh input from `setup`, made outside the timed region.
+fn median_us<I, T>(runs: usize, mut setup: impl FnMut() -> I, mut f: impl FnMut(I) -> T) -> f64 {
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let input = setup();
+            let start = Instant::now();
+            std::hint::black_box(f(input));
+            start.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times.get(times.len() / 2).copied().unwrap_or_default()
 }
 
 fn demo() -> ExitCode {
@@ -154,51 +162,187 @@ fn demo() -> ExitCode {
     }
 }
 
-fn run_demo() -> Result<(), pat::Error> {
-    println!("pat {} demo: origin challenge -> client -> issuer -> client -> origin\n", env!("CARGO_PKG_VERSION"));
+/// One line of the demo table.
+struct Row {
+    label: String,
+    request: usize,
+    response: usize,
+    token: usize,
+    /// Client request, issuer evaluate, client finalize, verify (µs, medians).
+    times: [f64; 4],
+}
 
-    // The origin side: a challenge, sent in a WWW-Authenticate header.
+const RUNS: usize = 15;
+
+fn encoded(m: &impl Encode) -> Result<Vec<u8>, pat::Error> {
+    let mut out = vec![0u8; m.encoded_len()];
+    m.encode(&mut out)?;
+    Ok(out)
+}
+
+fn rng() -> rand_core::UnwrapErr<pat::OsRng> {
+    rand_core::UnwrapErr(pat::OsRng)
+}
+
+/// Origin → client → issuer → client → origin for a privately verifiable type.
+fn private_row<T: PrivateTokenType>(origin: &[u8]) -> Result<Row, pat::Error> {
+    let issuer = private::Issuer::<T>::generate(&mut rng())?;
+    let challenge = TokenChallenge::new(T::CODE, b"issuer.example", &[], origin)?;
+    // The client learns the key from its wire form, as it would from the issuer directory.
+    let client = private::Client::<T>::from_token_key(issuer.token_key().as_ref())?;
+    let (request, state) = client.request(&challenge, &mut rng())?;
+    let request_bytes = encoded(&request)?;
+    let parsed = private::TokenRequest::<T>::decode(&request_bytes)?;
+    let response = issuer.evaluate(&parsed, &mut rng())?;
+    let response_bytes = encoded(&response)?;
+    let token = client.finalize(state, &private::TokenResponse::decode(&response_bytes)?)?;
+    let token_bytes = encoded(&token)?;
+    issuer.verify(&<T::Token as Decode>::decode(&token_bytes)?, &challenge)?;
+    let times = [
+        median_us(RUNS, || (), |()| client.request(&challenge, &mut rng())),
+        median_us(RUNS, || (), |()| issuer.evaluate(&parsed, &mut rng())),
+        median_us(
+            RUNS,
+            || client.request(&challenge, &mut rng()).and_then(|(r, s)| Ok((issuer.evaluate(&r, &mut rng())?, s))),
+            |pair| pair.and_then(|(resp, state)| client.finalize(state, &resp)),
+        ),
+        median_us(RUNS, || (), |()| issuer.verify(&token, &challenge)),
+    ];
+    Ok(Row {
+        label: format!("0x{:04x} {}", T::CODE, T::NAME),
+        request: request_bytes.len(),
+        response: response_bytes.len(),
+        token: token_bytes.len(),
+        times,
+    })
+}
+
+/// The same for an amortized batch of 10 tokens.
+fn amortized_row<T: PrivateTokenType>(origin: &[u8]) -> Result<Row, pat::Error> {
+    const N: usize = 10;
+    let issuer = private::Issuer::<T>::generate(&mut rng())?;
+    let challenge = TokenChallenge::new(T::CODE, b"issuer.example", &[], origin)?;
+    let client = issuer.client();
+    let state = client.request_batch::<N, _>(&challenge, N, &mut rng())?;
+    let request_bytes = encoded(&state.request())?;
+    let parsed = AmortizedTokenRequest::<T>::decode(&request_bytes)?;
+    let mut out = [0u8; 1024];
+    let n = issuer.evaluate_batch::<N, _>(&parsed, &mut out, &mut rng())?;
+    let response_bytes = out.get(..n).ok_or(pat::Error::BufferTooSmall)?.to_vec();
+    let tokens = client.finalize_batch(state, &AmortizedTokenResponse::decode(&response_bytes)?)?;
+    let token_len = tokens.iter().map(|t| t.encoded_len()).sum();
+    for t in &tokens {
+        issuer.verify(t, &challenge)?;
+    }
+    let times = [
+        median_us(RUNS, || (), |()| client.request_batch::<N, _>(&challenge, N, &mut rng())),
+        median_us(RUNS, || [0u8; 1024], |mut o| issuer.evaluate_batch::<N, _>(&parsed, &mut o, &mut rng())),
+        median_us(
+            RUNS,
+            || -> Result<_, pat::Error> {
+                let state = client.request_batch::<N, _>(&challenge, N, &mut rng())?;
+                let req = encoded(&state.request())?;
+                let mut o = [0u8; 1024];
+                let n = issuer.evaluate_batch::<N, _>(&AmortizedTokenRequest::decode(&req)?, &mut o, &mut rng())?;
+                Ok((state, o.get(..n).ok_or(pat::Error::BufferTooSmall)?.to_vec()))
+            },
+            |pair| {
+                pair.and_then(|(state, resp)| {
+                    client.finalize_batch(state, &AmortizedTokenResponse::<T>::decode(&resp)?)
+                })
+            },
+        ),
+        median_us(RUNS, || (), |()| tokens.iter().try_for_each(|t| issuer.verify(t, &challenge))),
+    ];
+    Ok(Row {
+        label: format!("0x{:04x} amortized x{N}", T::CODE),
+        request: request_bytes.len(),
+        response: response_bytes.len(),
+        token: token_len,
+        times,
+    })
+}
+
+fn public_row(origin: &[u8]) -> Result<Row, pat::Error> {
+    let issuer = public::Issuer::new(pat::blind_rsa::SecretKey::generate(&mut rng())?);
+    let challenge = TokenChallenge::new(2, b"issuer.example", &[], origin)?;
+    let client = public::Client::from_token_key(&issuer.token_key())?;
+    let (request, state) = client.request(&challenge, &mut rng())?;
+    let request_bytes = encoded(&request)?;
+    let parsed = public::TokenRequest::decode(&request_bytes)?;
+    let response = issuer.evaluate(&parsed)?;
+    let response_bytes = encoded(&response)?;
+    let token = client.finalize(state, &public::TokenResponse::decode(&response_bytes)?)?;
+    let token_bytes = encoded(&token)?;
+    let origin_verifier = public::Origin::new(issuer.public_key().clone());
+    origin_verifier.verify(&public::PublicToken::decode(&token_bytes)?, &challenge)?;
+    let times = [
+        median_us(RUNS, || (), |()| client.request(&challenge, &mut rng())),
+        median_us(RUNS, || (), |()| issuer.evaluate(&parsed)),
+        median_us(
+            RUNS,
+            || client.request(&challenge, &mut rng()).and_then(|(r, s)| Ok((issuer.evaluate(&r)?, s))),
+            |pair| pair.and_then(|(resp, state)| client.finalize(state, &resp)),
+        ),
+        median_us(RUNS, || (), |()| origin_verifier.verify(&token, &challenge)),
+    ];
+    Ok(Row {
+        label: format!("0x0002 {}", pat::token_type::PublicRsa2048::NAME),
+        request: request_bytes.len(),
+        response: response_bytes.len(),
+        token: token_bytes.len(),
+        times,
+    })
+}
+
+fn run_demo() -> Result<(), pat::Error> {
+    println!("pat {} demo: origin -> client -> issuer -> client -> origin, in process\n", env!("CARGO_PKG_VERSION"));
+
+    // The HTTP layer once: the origin's challenge header, parsed back by the client.
     let ctx = [0x42u8; 32];
     let challenge = TokenChallenge::new(TokenKind::PrivateP384.code(), b"issuer.example", &ctx, b"origin.example")?;
-    let mut challenge_bytes = [0u8; 128];
-    let n = challenge.encode(&mut challenge_bytes)?;
-    let challenge_bytes = challenge_bytes.get(..n).ok_or(pat::Error::BufferTooSmall)?;
-    let token_key = [0x02u8; 49];
+    let challenge_bytes = encoded(&challenge)?;
+    let issuer = private::Issuer::<pat::token_type::PrivateP384>::generate(&mut rng())?;
     let mut header = [0u8; 512];
-    let header = auth::write_www_authenticate(challenge_bytes, &token_key, Some(3600), &mut header)?;
-    println!("WWW-Authenticate: {header}\n");
-
-    // The client side: parse the header, decode the challenge, build token_input.
+    let header = auth::write_www_authenticate(&challenge_bytes, issuer.token_key().as_ref(), Some(3600), &mut header)?;
+    println!("WWW-Authenticate: {header}");
     let parsed = auth::parse_www_authenticate(header).next().ok_or(pat::Error::MalformedHeader)??;
-    let mut buf = [0u8; 128];
-    let decoded = TokenChallenge::decode(parsed.decode_challenge(&mut buf)?)?;
-    let nonce = [7u8; 32];
-    let key_id = [9u8; 32];
-    let input = TokenInput::for_challenge(&decoded, &nonce, &key_id)?;
-    let parse_us = micros(10_000, || {
-        let mut b = [0u8; 128];
-        auth::parse_www_authenticate(header)
-            .next()
-            .and_then(|c| c.ok())
-            .and_then(|c| c.decode_challenge(&mut b).ok().map(|s| TokenChallenge::decode(s).map(|c| c.digest())))
-    });
-    println!("challenge: {} bytes, digest computed, token_input {} bytes", n, input.as_bytes().len());
-    println!("parse header + decode challenge + digest: {parse_us:.2} us\n");
+    let mut cbuf = [0u8; 128];
+    let mut kbuf = [0u8; 64];
+    let decoded = TokenChallenge::decode(parsed.decode_challenge(&mut cbuf)?)?;
+    let client = private::Client::<pat::token_type::PrivateP384>::from_token_key(parsed.decode_token_key(&mut kbuf)?)?;
+    let (req, state) = client.request(&decoded, &mut rng())?;
+    let token = client.finalize(state, &issuer.evaluate(&req, &mut rng())?)?;
+    let mut out = [0u8; 512];
+    let authorization = auth::write_authorization(&encoded(&token)?, &mut out)?;
+    println!("Authorization: {authorization}");
+    let mut tbuf = [0u8; 256];
+    let redeemed = pat::Token::<48>::decode(auth::parse_authorization(authorization)?.decode_base64url(&mut tbuf)?)?;
+    issuer.verify(&redeemed, &challenge)?;
+    println!("origin: token accepted\n");
 
-    println!("{:<8} {:<36} {:>8} {:>9} {:>6}  status", "type", "name", "request", "response", "token");
-    for kind in TokenKind::ALL {
-        let len = |l: pat::token_type::MessageLen| match l {
-            pat::token_type::MessageLen::Fixed(n) => n.to_string(),
-            pat::token_type::MessageLen::Range { min, .. } => format!(">={min}"),
-        };
+    let rows = [
+        private_row::<pat::token_type::PrivateP384>(b"origin.example")?,
+        public_row(b"origin.example")?,
+        private_row::<pat::token_type::PrivateRistretto255>(b"origin.example")?,
+        amortized_row::<pat::token_type::PrivateP384>(b"origin.example")?,
+        amortized_row::<pat::token_type::PrivateRistretto255>(b"origin.example")?,
+    ];
+    println!(
+        "{:<36} {:>7} {:>8} {:>6}  {:>10} {:>10} {:>10} {:>10}",
+        "token type", "request", "response", "token", "request", "evaluate", "finalize", "verify"
+    );
+    println!(
+        "{:<36} {:>7} {:>8} {:>6}  {:>43}",
+        "", "bytes", "bytes", "bytes", "median us, client / issuer / client / origin"
+    );
+    for r in &rows {
         println!(
-            "0x{:04x}   {:<36} {:>8} {:>9} {:>6}  not implemented yet",
-            kind.code(),
-            kind.name(),
-            len(kind.request_len()),
-            len(kind.response_len()),
-            kind.token_len()
+            "{:<36} {:>7} {:>8} {:>6}  {:>10.1} {:>10.1} {:>10.1} {:>10.1}",
+            r.label, r.request, r.response, r.token, r.times[0], r.times[1], r.times[2], r.times[3]
         );
     }
+    println!("\n0x0003 rate-limited: not implemented yet");
+    println!("({RUNS} runs per figure; wall time on this machine; `pat bench` and criterion for real measurements)");
     Ok(())
 }

@@ -282,7 +282,7 @@ pub fn blind_key_sign(sk: &SecretKey, bk: &BlindKey, ctx: &[u8], message: &[u8])
     let big_s = r.0 + k * blinded.0;
 
     let mut sig = [0u8; SIGNATURE_LEN];
-    let (sig_r, sig_s) = sig.split_at_mut(32);
+    let (sig_r, sig_s) = sig.split_first_chunk_mut::<32>().ok_or(Error::BufferTooSmall)?;
     sig_r.copy_from_slice(big_r.as_bytes());
     sig_s.copy_from_slice(big_s.as_bytes());
     Ok(Signature(sig))
@@ -303,8 +303,8 @@ pub fn verify(pk: &PublicKey, message: &[u8], sig: &Signature) -> Result<()> {
 
 /// Splits 64 bytes into two 32-byte halves without indexing.
 fn split64(h: &[u8; 64]) -> (&[u8; 32], &[u8; 32]) {
-    let (lo, hi) = h.split_at(32);
-    // Both halves are exactly 32 bytes, so the conversions cannot fail; the
-    // fallbacks exist only to avoid `unwrap`.
-    (<&[u8; 32]>::try_from(lo).unwrap_or(&[0u8; 32]), <&[u8; 32]>::try_from(hi).unwrap_or(&[0u8; 32]))
+    let (lo, hi) = h.split_first_chunk::<32>().unwrap_or((&[0u8; 32], &[]));
+    // `hi` is exactly 32 bytes, so the conversion cannot fail; the fallback
+    // exists only to avoid `unwrap`.
+    (lo, <&[u8; 32]>::try_from(hi).unwrap_or(&[0u8; 32]))
 }

@@ -60,6 +60,16 @@ fn pat_go_anon_origin_id() {
 
         let request_key = alias::request_key(&pk_sign, &request_blind, ctx).unwrap();
         assert_eq!(request_key.to_bytes(), arr::<49>(case, "request_key"));
+        alias::verify_request_key(&pk_sign, &request_blind, ctx, &arr(case, "request_key")).unwrap();
+        assert_eq!(
+            alias::verify_request_key(&pk_sign, &request_blind, alias::CTX_CLIENT, &arr(case, "request_key")),
+            Err(Error::Verification)
+        );
+        let wrong_blind = ecdsa::BlindKey::from_bytes(&arr(case, "sk_origin"));
+        assert_eq!(
+            alias::verify_request_key(&pk_sign, &wrong_blind, ctx, &arr(case, "request_key")),
+            Err(Error::Verification)
+        );
         let blinded = alias::blinded_request_key(&request_key, &sk_origin, ctx, BlindKeyEncoding::Minimal).unwrap();
         assert_eq!(blinded.to_bytes(), arr::<49>(case, "index_key"));
         let index_key = alias::index_key(&blinded, &request_blind, ctx).unwrap();

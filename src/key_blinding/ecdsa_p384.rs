@@ -24,7 +24,7 @@ use core::fmt;
 use p384::ecdsa::signature::hazmat::{PrehashVerifier as _, RandomizedPrehashSigner as _};
 use p384::elliptic_curve::ff::PrimeField as _;
 use p384::elliptic_curve::group::GroupEncoding as _;
-use p384::elliptic_curve::subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use p384::elliptic_curve::subtle::{Choice, ConstantTimeEq};
 use p384::hash2curve::{ExpandMsgXmd, hash_to_scalar};
 use p384::{AffinePoint, NistP384, NonZeroScalar, ProjectivePoint, Scalar};
 use rand_core::TryCryptoRng;
@@ -302,9 +302,9 @@ pub fn blind_public_key(pk: &PublicKey, bk: &BlindKey, ctx: &[u8]) -> Result<Pub
 /// [`blind_public_key`] (draft §6). The inversion is constant time.
 pub fn unblind_public_key(pk: &PublicKey, bk: &BlindKey, ctx: &[u8]) -> Result<PublicKey> {
     let u = blind_scalar(bk, ctx)?;
-    let inv = u.0.invert();
-    // `u` is non-zero, so the inverse exists; the fallback is never taken.
-    let inv = BlindScalar(Scalar::conditional_select(&Scalar::ONE, &inv.unwrap_or(Scalar::ONE), inv.is_some()));
+    // `u` is non-zero, so the inverse exists; a zero fallback would only make
+    // the result the identity, which `from_projective` rejects.
+    let inv = BlindScalar(u.0.invert().unwrap_or(Scalar::ZERO));
     PublicKey::from_projective(ProjectivePoint::from(pk.0) * inv.0)
 }
 

@@ -19,8 +19,9 @@
 
 use hkdf::Hkdf;
 use sha2::Sha384;
+use subtle::ConstantTimeEq;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::key_blinding::ecdsa_p384::{self, BlindKey, BlindKeyEncoding, PublicKey, SecretKey};
 
 /// The client's blinding context: token type 0x0003 ‖ `"ClientBlind"`.
@@ -36,6 +37,23 @@ pub const ALIAS_LEN: usize = 48;
 /// attester; the attester compares it with the request's `request_key`).
 pub fn request_key(client_key: &PublicKey, request_blind: &BlindKey, ctx: &[u8]) -> Result<PublicKey> {
     ecdsa_p384::blind_public_key(client_key, request_blind, ctx)
+}
+
+/// The attester's check that a request's `request_key` is the client key
+/// blinded by `request_blind` (draft "Client-to-Attester Request", the
+/// attester's checks): recomputes [`request_key`], compares the 49-byte
+/// encodings in constant time and fails with [`Error::Verification`].
+///
+/// pat-go's attester makes the same comparison; it is independent of the
+/// request signature check, which callers must also perform.
+pub fn verify_request_key(
+    client_key: &PublicKey,
+    request_blind: &BlindKey,
+    ctx: &[u8],
+    request_key_bytes: &[u8; ecdsa_p384::PUBLIC_KEY_LEN],
+) -> Result<()> {
+    let expected = request_key(client_key, request_blind, ctx)?.to_bytes();
+    if bool::from(expected.ct_eq(request_key_bytes)) { Ok(()) } else { Err(Error::Verification) }
 }
 
 /// `blinded_request_key = BlindPublicKey(request_key, sk_origin, ctx)` (issuer):

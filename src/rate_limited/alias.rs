@@ -1,7 +1,7 @@
 //! Request keys, index keys and the issuer-origin alias
 //! (draft-ietf-privacypass-rate-limit-tokens "Issuer's Origin Alias
 //! Computation"), on ECDSA P-384 key blinding
-//! ([`ecdsa_p384`](crate::key_blinding::ecdsa_p384)).
+//! ([`crate::key_blinding::ecdsa_p384`]).
 //!
 //! ```text
 //! client:   request_key         = BlindPublicKey(client_key, request_blind, ctx_client)

@@ -96,6 +96,8 @@ pub enum Field {
     Token,
     /// A key encoding.
     Key,
+    /// The (padded) origin name of a rate-limited `InnerTokenRequest`.
+    OriginName,
 }
 
 impl fmt::Display for Field {
@@ -112,6 +114,7 @@ impl fmt::Display for Field {
             Field::MaxAge => "max-age",
             Field::Token => "token",
             Field::Key => "key",
+            Field::OriginName => "origin_name",
         })
     }
 }

@@ -11,6 +11,8 @@ pub mod codec;
 pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod key_blinding;
+pub mod rate_limited;
 pub mod token;
 pub mod token_type;
 pub mod types;

@@ -1,14 +1,44 @@
 //! Writes the linker memory map and turns the JSON vector files into `const`
-//! data, so the bare-metal runner checks the same cases as the host tests.
+//! data, so the bare-metal runner checks the same cases as the host tests
+//! (generated, never hand-copied).
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-fn hex(v: &serde_json::Value, field: &str) -> Vec<u8> {
+use serde_json::Value;
+
+/// Cases per file taken onto the device (the host suite runs all of them).
+const PER_FILE: usize = 2;
+
+fn hex(v: &Value, field: &str) -> Vec<u8> {
     let s = v[field].as_str().unwrap_or_else(|| panic!("field {field} is not a string"));
+    decode(s, field)
+}
+
+fn decode(s: &str, field: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or_else(|e| panic!("{field}: {e}")))
         .collect()
+}
+
+fn hex_list(v: &Value, field: &str) -> Vec<Vec<u8>> {
+    v[field]
+        .as_array()
+        .unwrap_or_else(|| panic!("{field} is not an array"))
+        .iter()
+        .map(|x| decode(x.as_str().unwrap(), field))
+        .collect()
+}
+
+fn load(dir: &Path, name: &str) -> Vec<Value> {
+    let path = dir.join(name);
+    println!("cargo:rerun-if-changed={}", path.display());
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    v.as_array().unwrap().clone()
+}
+
+fn bytes(b: &[u8]) -> String {
+    format!("&{b:?}")
 }
 
 fn main() {
@@ -22,26 +52,80 @@ fn main() {
     println!("cargo:rustc-link-search={}", out.display());
     println!("cargo:rustc-link-arg=-Tlink.x");
 
-    let vectors = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../tests/vectors/pat-go/tokens");
-    let token_file = vectors.join("token-test-vectors.json");
-    println!("cargo:rerun-if-changed={}", token_file.display());
-    let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&token_file).unwrap()).unwrap();
-    let mut code = String::from(
-        "/// token-test-vectors.json: (type, issuer_name, redemption_context, origin_info, nonce, token_key_id, token_input)\n",
-    );
+    let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../tests/vectors/pat-go/tokens");
+    let mut code = String::new();
+
+    code += "/// token-test-vectors.json: (type, issuer_name, redemption_context, origin_info, nonce, token_key_id, token_input)\n";
     code += "pub const TOKEN_CASES: &[(u16, &[u8], &[u8], &[u8], [u8; 32], [u8; 32], [u8; 98])] = &[\n";
-    for case in cases.as_array().unwrap() {
+    for case in load(&dir, "token-test-vectors.json") {
         let t = u16::from_str_radix(case["token_type"].as_str().unwrap(), 16).unwrap();
-        let f = |name: &str| format!("&{:?}", hex(case, name));
         writeln!(
             code,
             "    ({t}, {}, {}, {}, {:?}, {:?}, {:?}),",
-            f("issuer_name"),
-            f("redemption_context"),
-            f("origin_info"),
-            hex(case, "nonce"),
-            hex(case, "token_key_id"),
-            hex(case, "token_authenticator_input")
+            bytes(&hex(&case, "issuer_name")),
+            bytes(&hex(&case, "redemption_context")),
+            bytes(&hex(&case, "origin_info")),
+            hex(&case, "nonce"),
+            hex(&case, "token_key_id"),
+            hex(&case, "token_authenticator_input")
+        )
+        .unwrap();
+    }
+    code += "];\n";
+
+    for (name, file) in [
+        ("TYPE1", "private/type1-issuance-test-vectors.json"),
+        ("TYPE1_RS", "private/type1-issuance-test-vectors.rust.json"),
+        ("TYPE5", "private/type5-issuance-test-vectors.json"),
+        ("TYPE5_RS", "private/type5-issuance-test-vectors.rust.json"),
+    ] {
+        writeln!(code, "/// {file}: (skS, pkS, token_challenge, nonce, blind, token_request, token_response, token)")
+            .unwrap();
+        writeln!(code, "pub const {name}: &[PrivateCase] = &[").unwrap();
+        for case in load(&dir, file).iter().take(PER_FILE) {
+            let f = |n: &str| bytes(&hex(case, n));
+            writeln!(
+                code,
+                "    PrivateCase {{ sk: {}, pk: {}, challenge: {}, nonce: {:?}, blind: {}, request: {}, response: {}, token: {} }},",
+                f("skS"), f("pkS"), f("token_challenge"), hex(case, "nonce"), f("blind"), f("token_request"), f("token_response"), f("token")
+            )
+            .unwrap();
+        }
+        code += "];\n";
+    }
+
+    for (name, file) in [
+        ("AMORTIZED1", "amortized/type1-issuance-test-vectors.json"),
+        ("AMORTIZED5", "amortized/type5-issuance-test-vectors.json"),
+    ] {
+        writeln!(code, "/// {file}").unwrap();
+        writeln!(code, "pub const {name}: &[AmortizedCase] = &[").unwrap();
+        for case in load(&dir, file).iter().take(PER_FILE) {
+            let f = |n: &str| bytes(&hex(case, n));
+            let list =
+                |n: &str| format!("&[{}]", hex_list(case, n).iter().map(|b| bytes(b)).collect::<Vec<_>>().join(", "));
+            let nonces = hex_list(case, "nonces").iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ");
+            writeln!(
+                code,
+                "    AmortizedCase {{ sk: {}, pk: {}, challenge: {}, nonces: &[{nonces}], blinds: {}, request: {}, response: {}, tokens: {} }},",
+                f("skS"), f("pkS"), f("token_challenge"), list("blinds"), f("token_request"), f("token_response"), list("tokens")
+            )
+            .unwrap();
+        }
+        code += "];\n";
+    }
+
+    writeln!(code, "/// type2/type2-issuance-test-vectors.json").unwrap();
+    code += "pub const TYPE2: &[PublicCase] = &[\n";
+    for case in load(&dir, "type2/type2-issuance-test-vectors.json").iter().take(PER_FILE) {
+        let f = |n: &str| bytes(&hex(case, n));
+        let mut blind = vec![0u8; 256 - hex(case, "blind").len()];
+        blind.extend(hex(case, "blind"));
+        let pem = String::from_utf8(hex(case, "skS")).unwrap();
+        writeln!(
+            code,
+            "    PublicCase {{ sk_pem: {pem:?}, pk: {}, challenge: {}, nonce: {:?}, blind: {blind:?}, salt: {:?}, request: {}, response: {}, token: {} }},",
+            f("pkS"), f("token_challenge"), hex(case, "nonce"), hex(case, "salt"), f("token_request"), f("token_response"), f("token")
         )
         .unwrap();
     }

@@ -40,15 +40,28 @@ fn collect(dir: &Path, out: &mut Medians) -> Result<(), Box<dyn Error>> {
 }
 
 /// Orders groups as the bench defines them: token types, then primitives;
-/// within a type, the roles in protocol order.
+/// within a family, the operations in protocol (or definition) order.
 fn sort_key(group: &str) -> (usize, usize, String) {
     const FAMILIES: [&str; 5] = ["type1/", "type5/", "type2/", "rsa2048/", "p384/"];
-    const ROLES: [&str; 4] = ["ClientRequest", "IssuerEvaluate", "ClientFinalize", "OriginVerify"];
+    const OPERATIONS: [&str; 13] = [
+        "ClientRequest",
+        "IssuerEvaluate",
+        "ClientFinalize",
+        "OriginVerify",
+        "ClientRequestBatch10",
+        "IssuerEvaluateBatch10",
+        "ClientFinalizeBatch10",
+        "BlindSign",
+        "Verify",
+        "VarBaseMul",
+        "FixedBaseMul",
+        "DoubleMulVartime",
+        "HashToCurve",
+    ];
     let family = FAMILIES.iter().position(|f| group.starts_with(f)).unwrap_or(FAMILIES.len());
     let op = group.rsplit('/').next().unwrap_or(group);
-    let batch = usize::from(op.ends_with("Batch10")) * ROLES.len();
-    let role = ROLES.iter().position(|r| op.starts_with(r)).map_or(2 * ROLES.len(), |r| r + batch);
-    (family, role, group.to_owned())
+    let op = OPERATIONS.iter().position(|o| *o == op).unwrap_or(OPERATIONS.len());
+    (family, op, group.to_owned())
 }
 
 fn format_ns(ns: f64) -> String {

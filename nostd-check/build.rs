@@ -56,7 +56,8 @@ fn main() {
     let mut code = String::new();
 
     code += "/// token-test-vectors.json: (type, issuer_name, redemption_context, origin_info, nonce, token_key_id, token_input)\n";
-    code += "pub const TOKEN_CASES: &[(u16, &[u8], &[u8], &[u8], [u8; 32], [u8; 32], [u8; 98])] = &[\n";
+    code += "pub type TokenCase = (u16, &'static [u8], &'static [u8], &'static [u8], [u8; 32], [u8; 32], [u8; 98]);\n";
+    code += "pub const TOKEN_CASES: &[TokenCase] = &[\n";
     for case in load(&dir, "token-test-vectors.json") {
         let t = u16::from_str_radix(case["token_type"].as_str().unwrap(), 16).unwrap();
         writeln!(

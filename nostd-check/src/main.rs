@@ -2,7 +2,10 @@
 //! allocator: the binary links without a `#[global_allocator]`, which proves
 //! the `pat` core never reaches for the heap. Under qemu (`cargo run --release`)
 //! it prints one line per kind and `N passed, M failed` over semihosting, and
-//! exits non-zero on any failure.
+//! exits non-zero on any failure. Each role operation runs under
+//! [`measure`], which paints the free stack and prints `stack LABEL BYTES`
+//! (the peak the operation used); `scripts/footprint` checks those figures
+//! against `budgets.tsv`.
 #![no_std]
 #![no_main]
 
@@ -20,90 +23,43 @@ use pat::types::private::{self, PrivateTokenType};
 use pat::types::public;
 use pat::voprf::{ByteArray, KeyPair, Suite};
 
-/// One case of a private-token file.
-pub struct PrivateCase {
-    sk: &'static [u8],
-    pk: &'static [u8],
-    challenge: &'static [u8],
-    nonce: [u8; 32],
-    blind: &'static [u8],
-    request: &'static [u8],
-    response: &'static [u8],
-    token: &'static [u8],
+use pat_nostd_check::{AmortizedCase, PrivateCase, PublicCase, TestRng, check, same, vectors};
+
+unsafe extern "C" {
+    /// The lowest address the stack may grow to (cortex-m-rt's linker script).
+    static _stack_end: u32;
 }
 
-/// One case of an amortized file.
-pub struct AmortizedCase {
-    sk: &'static [u8],
-    pk: &'static [u8],
-    challenge: &'static [u8],
-    nonces: &'static [[u8; 32]],
-    blinds: &'static [&'static [u8]],
-    request: &'static [u8],
-    response: &'static [u8],
-    tokens: &'static [&'static [u8]],
-}
+const PAINT: u32 = 0xCCCC_CCCC;
 
-/// One case of a type-2 file.
-pub struct PublicCase {
-    sk_pem: &'static str,
-    pk: &'static [u8],
-    challenge: &'static [u8],
-    nonce: [u8; 32],
-    blind: [u8; 256],
-    salt: [u8; 48],
-    request: &'static [u8],
-    response: &'static [u8],
-    token: &'static [u8],
-}
-
-mod vectors {
-    use super::{AmortizedCase, PrivateCase, PublicCase};
-    include!(concat!(env!("OUT_DIR"), "/vectors.rs"));
-}
-
-/// A deterministic generator for the issuer's proof nonces in this harness.
-/// NOT a cryptographic RNG: it only drives test evaluations on the device.
-struct TestRng(u64);
-
-impl rand_core::TryRng for TestRng {
-    type Error = core::convert::Infallible;
-
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok((self.try_next_u64()? >> 32) as u32)
+/// Runs `f` and prints the peak stack it used: the free stack below this
+/// frame is painted first, and afterwards scanned for the deepest word that
+/// changed. Reads and writes raw memory below the stack pointer, hence the
+/// `unsafe` (this harness is the only place in the project that has any).
+#[inline(never)]
+fn measure<R>(label: &str, f: impl FnOnce() -> R) -> R {
+    let bottom = (&raw const _stack_end) as usize;
+    let sp = cortex_m::register::msp::read() as usize;
+    // Leave a margin for this frame and the call into `f`.
+    let top = sp - 256;
+    let mut p = bottom;
+    while p < top {
+        // SAFETY: [bottom, top) lies between the end of .bss/.heap and the
+        // current stack pointer: memory no live object occupies.
+        unsafe { core::ptr::write_volatile(p as *mut u32, PAINT) };
+        p += 4;
     }
-
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        Ok(self.0.wrapping_mul(0x2545_f491_4f6c_dd1d))
+    let result = core::hint::black_box(f());
+    let mut p = bottom;
+    // SAFETY: the same region, read back.
+    while p < top && unsafe { core::ptr::read_volatile(p as *const u32) } == PAINT {
+        p += 4;
     }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for chunk in dst.chunks_mut(8) {
-            let v = self.try_next_u64()?.to_le_bytes();
-            chunk.copy_from_slice(&v[..chunk.len()]);
-        }
-        Ok(())
-    }
+    hprintln!("stack {} {}", label, sp - p);
+    result
 }
 
-impl rand_core::TryCryptoRng for TestRng {}
-
-fn check(ok: bool) -> Result<(), Error> {
-    if ok { Ok(()) } else { Err(Error::Verification) }
-}
-
-/// `m` encoded equals `expected`.
-fn same(m: &impl Encode, expected: &[u8]) -> Result<(), Error> {
-    let mut buf = [0u8; 1024];
-    let n = m.encode(&mut buf)?;
-    check(buf.get(..n) == Some(expected))
-}
-
-fn token_case(case: &(u16, &[u8], &[u8], &[u8], [u8; 32], [u8; 32], [u8; 98])) -> Result<(), Error> {
+fn token_case(case: &vectors::TokenCase) -> Result<(), Error> {
     let (ty, issuer, ctx, origin, nonce, key_id, expected) = case;
     let challenge = TokenChallenge::new(*ty, issuer, ctx, origin)?;
     let mut buf = [0u8; 256];
@@ -130,20 +86,21 @@ fn issuer_of<T: PrivateTokenType>(sk: &[u8], pk: &[u8]) -> Result<private::Issue
     Ok(issuer)
 }
 
-fn private_case<T: PrivateTokenType>(case: &PrivateCase) -> Result<(), Error> {
+fn private_case<T: PrivateTokenType>(case: &PrivateCase, name: &str) -> Result<(), Error> {
     let issuer = issuer_of::<T>(case.sk, case.pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
     let client = private::Client::<T>::from_token_key(case.pk)?;
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(case.blind).ok_or(Error::InvalidScalar)?;
     let (request, state) = client.request_with(&challenge, &case.nonce, &blind)?;
     same(&request, case.request)?;
-    let token = client.finalize(state, &private::TokenResponse::decode(case.response)?)?;
+    let response = private::TokenResponse::decode(case.response)?;
+    let token = measure(label(name, "client_finalize"), || client.finalize(state, &response))?;
     same(&token, case.token)?;
-    issuer.verify(&token, &challenge)?;
+    measure(label(name, "issuer_verify"), || issuer.verify(&token, &challenge))?;
     // The random path too: a fresh request, evaluation, token and verification.
     let mut rng = TestRng(0x9e37_79b9_7f4a_7c15);
-    let (request, state) = client.request(&challenge, &mut rng)?;
-    let response = issuer.evaluate(&request, &mut rng)?;
+    let (request, state) = measure(label(name, "client_request"), || client.request(&challenge, &mut rng))?;
+    let response = measure(label(name, "issuer_evaluate"), || issuer.evaluate(&request, &mut rng))?;
     let token = client.finalize(state, &response)?;
     issuer.verify(&token, &challenge)
 }
@@ -160,7 +117,8 @@ fn amortized_case<T: PrivateTokenType>(case: &AmortizedCase) -> Result<(), Error
     let blinds = blinds.get(..case.blinds.len()).ok_or(Error::CapacityExceeded)?;
     let state = client.request_batch_with::<N>(&challenge, case.nonces, blinds)?;
     same(&state.request(), case.request)?;
-    let tokens = client.finalize_batch(state, &AmortizedTokenResponse::decode(case.response)?)?;
+    let response = AmortizedTokenResponse::decode(case.response)?;
+    let tokens = measure("amortized/client_finalize_batch", || client.finalize_batch(state, &response))?;
     check(tokens.len() == case.tokens.len())?;
     for (token, expected) in tokens.iter().zip(case.tokens) {
         same(token, expected)?;
@@ -170,18 +128,39 @@ fn amortized_case<T: PrivateTokenType>(case: &AmortizedCase) -> Result<(), Error
 }
 
 fn public_case(case: &PublicCase) -> Result<(), Error> {
-    let sk = SecretKey::from_pkcs8_pem(case.sk_pem)?;
+    let sk = measure("type2/issuer_key_load", || SecretKey::from_pkcs8_pem(case.sk_pem))?;
     let pk = PublicKey::from_spki(case.pk)?;
     check(sk.public_key() == &pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
     let client = public::Client::from_token_key(case.pk)?;
     let (request, state) = client.request_with(&challenge, &case.nonce, &case.salt, &case.blind)?;
     same(&request, case.request)?;
-    let response = public::Issuer::new(sk).evaluate(&request)?;
+    let issuer = public::Issuer::new(sk);
+    let response = measure("type2/issuer_evaluate", || issuer.evaluate(&request))?;
     same(&response, case.response)?;
-    let token = client.finalize(state, &response)?;
+    let token = measure("type2/client_finalize", || client.finalize(state, &response))?;
     same(&token, case.token)?;
-    public::Origin::new(pk).verify(&token, &challenge)
+    let origin = public::Origin::new(pk);
+    measure("type2/origin_verify", || origin.verify(&token, &challenge))?;
+    let mut rng = TestRng(0x2545_f491_4f6c_dd1d);
+    let (_, state) = measure("type2/client_request", || client.request(&challenge, &mut rng))?;
+    drop(state);
+    Ok(())
+}
+
+/// `type1/client_request` and the like, as a static string.
+fn label(kind: &str, op: &str) -> &'static str {
+    const LABELS: [(&str, &str, &str); 8] = [
+        ("type1", "client_request", "type1/client_request"),
+        ("type1", "client_finalize", "type1/client_finalize"),
+        ("type1", "issuer_evaluate", "type1/issuer_evaluate"),
+        ("type1", "issuer_verify", "type1/issuer_verify"),
+        ("type5", "client_request", "type5/client_request"),
+        ("type5", "client_finalize", "type5/client_finalize"),
+        ("type5", "issuer_evaluate", "type5/issuer_evaluate"),
+        ("type5", "issuer_verify", "type5/issuer_verify"),
+    ];
+    LABELS.iter().find(|(k, o, _)| *k == kind && *o == op).map_or("other", |(_, _, l)| l)
 }
 
 /// Runs `f` over `cases`, prints the kind's tally and adds it to the totals.
@@ -205,10 +184,10 @@ fn run<C>(name: &str, cases: &[C], f: impl Fn(&C) -> Result<(), Error>, totals: 
 fn main() -> ! {
     let mut totals = (0u32, 0u32);
     run("token", vectors::TOKEN_CASES, token_case, &mut totals);
-    run("type1", vectors::TYPE1, private_case::<PrivateP384>, &mut totals);
-    run("type1 (rust)", vectors::TYPE1_RS, private_case::<PrivateP384>, &mut totals);
-    run("type5", vectors::TYPE5, private_case::<PrivateRistretto255>, &mut totals);
-    run("type5 (rust)", vectors::TYPE5_RS, private_case::<PrivateRistretto255>, &mut totals);
+    run("type1", vectors::TYPE1, |c| private_case::<PrivateP384>(c, "type1"), &mut totals);
+    run("type1 (rust)", vectors::TYPE1_RS, |c| private_case::<PrivateP384>(c, "type1"), &mut totals);
+    run("type5", vectors::TYPE5, |c| private_case::<PrivateRistretto255>(c, "type5"), &mut totals);
+    run("type5 (rust)", vectors::TYPE5_RS, |c| private_case::<PrivateRistretto255>(c, "type5"), &mut totals);
     run("amortized-type1", vectors::AMORTIZED1, amortized_case::<PrivateP384>, &mut totals);
     run("amortized-type5", vectors::AMORTIZED5, amortized_case::<PrivateRistretto255>, &mut totals);
     run("type2", vectors::TYPE2, public_case, &mut totals);

@@ -1,0 +1,37 @@
+//! Flash footprint of the type 0x0002 client role alone: request (random salt
+//! and blind) and finalize (unblind and RSA-PSS verify), on one vector case.
+#![no_std]
+#![no_main]
+
+use cortex_m_rt::entry;
+use cortex_m_semihosting::debug;
+use pat::TokenChallenge;
+use pat::codec::Decode;
+use pat::types::public::{Client, TokenResponse};
+use pat_nostd_check::{TestRng, same, vectors};
+
+fn run() -> Result<(), pat::Error> {
+    let case = core::hint::black_box(&vectors::TYPE2[0]);
+    let client = Client::from_token_key(case.pk)?;
+    let challenge = TokenChallenge::decode(case.challenge)?;
+    let (_request, _state) = client.request(&challenge, &mut TestRng(7))?;
+    let (_, state) = client.request_with(&challenge, &case.nonce, &case.salt, &case.blind)?;
+    let token = client.finalize(state, &TokenResponse::decode(case.response)?)?;
+    same(&token, case.token)
+}
+
+#[entry]
+fn main() -> ! {
+    debug::exit(if run().is_ok() { debug::EXIT_SUCCESS } else { debug::EXIT_FAILURE });
+    loop {
+        cortex_m::asm::wfi();
+    }
+}
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    debug::exit(debug::EXIT_FAILURE);
+    loop {
+        cortex_m::asm::wfi();
+    }
+}

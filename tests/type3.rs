@@ -655,3 +655,21 @@ fn deterministic_request_and_redacted_debug() {
     assert!(format!("{issuer:?}").starts_with("Issuer { encap_key: EncapKey"));
     assert_eq!(format!("{fixed:?}"), "RequestRandomness");
 }
+
+#[test]
+fn fuzz_seeds_parse() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    let read = |target: &str| -> Vec<Vec<u8>> {
+        std::fs::read_dir(root.join(target)).unwrap().map(|e| std::fs::read(e.unwrap().path()).unwrap()).collect()
+    };
+    for seed in read("type3_request") {
+        let req = TokenRequest::decode(&seed).unwrap();
+        assert_eq!(encode(&req), seed);
+    }
+    for seed in read("encap_key") {
+        pat::rate_limited::EncapKey::decode(&seed).unwrap();
+    }
+    for seed in read("inner_request") {
+        pat::rate_limited::InnerTokenRequest::decode(&seed).unwrap();
+    }
+}

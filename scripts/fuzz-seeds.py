@@ -12,7 +12,8 @@ def challenge(tt, issuer, ctx, origin):
     return (struct.pack(">H", tt) + struct.pack(">H", len(issuer)) + issuer
             + bytes([len(ctx)]) + ctx + struct.pack(">H", len(origin)) + origin)
 
-seeds = {k: [] for k in ["challenge", "token", "www_authenticate", "authorization", "varint"]}
+seeds = {k: [] for k in ["challenge", "token", "www_authenticate", "authorization", "varint",
+                         "type3_request", "encap_key", "inner_request"]}
 for case in json.load(open(vec / "token-test-vectors.json")):
     h = bytes.fromhex
     c = challenge(int(case["token_type"], 16), h(case["issuer_name"]), h(case["redemption_context"]), h(case["origin_info"]))
@@ -30,6 +31,24 @@ for name in ["private/type1-issuance-test-vectors.json", "private/type5-issuance
         seeds["token"].append(bytes.fromhex(case["token"]))
         seeds["challenge"].append(bytes.fromhex(case["token_challenge"]))
 seeds["www_authenticate"].append(b'Basic realm="x, y", PrivateToken challenge=AAEC, token-key=AwQF, Bearer abc==')
+# Type 3: the origin-encryption vector's EncapKey, its InnerTokenRequest
+# (rebuilt from the file's fields, padded as the draft says) and a TokenRequest
+# around its ciphertext (the signature is arbitrary: the parser does not check it).
+def pad(origin):
+    return origin + bytes(31 - ((len(origin) - 1) % 32) if origin else 32)
+
+for case in json.load(open(vec / "type3/type3-origin-encryption-test-vectors.json")):
+    h = bytes.fromhex
+    key = h(case["issuer_encap_key"])
+    seeds["encap_key"] += [key, b"\x00" + key[1:]]
+    for origin in [h(case["origin_name"]), b"", b"x" * 33]:
+        padded = pad(origin)
+        seeds["inner_request"].append(bytes([case["token_key_id"]]) + h(case["blinded_msg"])
+                                      + struct.pack(">H", len(padded)) + padded)
+    ct = h(case["encrypted_token_request"])
+    head = struct.pack(">H", 3) + h(case["request_key"]) + h(case["issuer_encap_key_id"])
+    seeds["type3_request"] += [head + struct.pack(">H", len(ct)) + ct + bytes(range(96)),
+                               head + struct.pack(">H", 1) + b"\xee" + bytes(96)]
 seeds["varint"] += [bytes.fromhex(x) for x in ["25", "7bbd", "9d7f3e7d", "c2197c5eff14e88c", "4025", "4137", "4197"]]
 
 for target, items in seeds.items():

@@ -68,6 +68,19 @@ pub enum Error {
     Rng,
     /// A caller-provided capacity (batch size, state table) is exhausted.
     CapacityExceeded,
+    /// A rate-limited request's `request_key` is not the client's key blinded
+    /// with the request blind (draft-ietf-privacypass-rate-limit-tokens,
+    /// attester checks).
+    RequestKeyMismatch,
+    /// The issuer has no origin key for the origin name in a rate-limited
+    /// request (draft-ietf-privacypass-rate-limit-tokens, issuer behaviour).
+    UnknownOrigin,
+    /// The client has used up its tokens for this origin in the current policy
+    /// window (draft-ietf-privacypass-rate-limit-tokens, attester behaviour).
+    RateLimited,
+    /// An issuer-origin alias was seen before with another anonymous origin id
+    /// (draft-ietf-privacypass-rate-limit-tokens, attester behaviour).
+    OriginIdConflict,
 }
 
 /// Names the field an [`Error`] refers to.
@@ -98,6 +111,8 @@ pub enum Field {
     Key,
     /// The (padded) origin name of a rate-limited `InnerTokenRequest`.
     OriginName,
+    /// The `encrypted_token_request` of a rate-limited `TokenRequest`.
+    EncryptedTokenRequest,
 }
 
 impl fmt::Display for Field {
@@ -115,6 +130,7 @@ impl fmt::Display for Field {
             Field::Token => "token",
             Field::Key => "key",
             Field::OriginName => "origin_name",
+            Field::EncryptedTokenRequest => "encrypted_token_request",
         })
     }
 }
@@ -146,6 +162,10 @@ impl fmt::Display for Error {
             Error::DeriveKeyPair => f.write_str("key derivation failed"),
             Error::Rng => f.write_str("random number generator failed"),
             Error::CapacityExceeded => f.write_str("capacity exceeded"),
+            Error::RequestKeyMismatch => f.write_str("request key is not the blinded client key"),
+            Error::UnknownOrigin => f.write_str("no origin key for this origin name"),
+            Error::RateLimited => f.write_str("rate limit reached for this origin"),
+            Error::OriginIdConflict => f.write_str("issuer-origin alias seen with another anonymous origin id"),
         }
     }
 }

@@ -10,18 +10,23 @@
 use crate::auth;
 use crate::challenge::{MAX_CHALLENGE_LEN, TokenChallenge};
 use crate::codec::{Decode, Encode, Reader, Writer};
+use crate::rate_limited::{EncapKey, InnerTokenRequest};
 use crate::token::TokenRef;
+use crate::types::rate_limited::TokenRequest as RateLimitedTokenRequest;
 
 /// A property check over arbitrary input.
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by name, for corpus replay.
-pub const TARGETS: [(&str, Check); 5] = [
+pub const TARGETS: [(&str, Check); 8] = [
     ("challenge", challenge),
     ("token", token),
     ("www_authenticate", www_authenticate),
     ("authorization", authorization),
     ("varint", varint),
+    ("type3_request", type3_request),
+    ("encap_key", encap_key),
+    ("inner_request", inner_request),
 ];
 
 /// TokenChallenge: decode → encode is the identity; the digest is stable.
@@ -97,5 +102,45 @@ pub fn varint(data: &[u8]) {
         let n = w.finish();
         let start = consumed.checked_sub(n).unwrap_or_else(|| panic!("re-encoding is longer"));
         assert_eq!(out.get(..n), data.get(start..consumed));
+    }
+}
+
+/// Re-encodes `msg` and compares with `data` when it fits a 4 KiB buffer;
+/// longer messages must at least report the input's length.
+fn reencodes_to(msg: &impl Encode, data: &[u8]) {
+    assert_eq!(msg.encoded_len(), data.len());
+    let mut out = [0u8; 4096];
+    if let Some(out) = out.get_mut(..data.len()) {
+        assert_eq!(msg.encode(out), Ok(data.len()));
+        assert_eq!(out, data);
+    }
+}
+
+/// Type 0x0003 TokenRequest: decode → encode is the identity, and the signed
+/// message digest is defined for whatever parses.
+pub fn type3_request(data: &[u8]) {
+    if let Ok(req) = RateLimitedTokenRequest::decode(data) {
+        reencodes_to(&req, data);
+        assert!(!req.encrypted_token_request.is_empty());
+        assert!(req.message_digest().is_ok());
+        // Verification may fail, but never panics.
+        let _ = req.verify_signature();
+    }
+}
+
+/// EncapKey: decode → encode is the identity (39 bytes, one suite).
+pub fn encap_key(data: &[u8]) {
+    if let Ok(key) = EncapKey::decode(data) {
+        reencodes_to(&key, data);
+        assert_eq!(key.to_bytes().as_slice(), data);
+    }
+}
+
+/// InnerTokenRequest: decode → encode (re-padding the origin name) is the
+/// identity, so the padding accepted is exactly the minimal padding.
+pub fn inner_request(data: &[u8]) {
+    if let Ok(inner) = InnerTokenRequest::decode(data) {
+        reencodes_to(&inner, data);
+        assert_ne!(inner.origin_name.last(), Some(&0));
     }
 }

@@ -23,95 +23,22 @@ fn hex(s: &str) -> Vec<u8> {
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
 }
 
-fn arr<const N: usize>(v: &Value, key: &str) -> [u8; N] {
-    hex(v[key].as_str().unwrap_or_else(|| panic!("missing {key}")))
-        .try_into()
-        .unwrap_or_else(|_| panic!("{key} length"))
-}
-
-fn bytes(v: &Value, key: &str) -> Vec<u8> {
-    hex(v[key].as_str().unwrap_or_else(|| panic!("missing {key}")))
-}
-
-/// pkS = skS·G, pkR = BlindPublicKey(pkS, bk, ctx), UnblindPublicKey(pkR) = pkS,
-/// the vector's signature verifies under pkR over SHA-384(message), and a fresh
-/// BlindKeySign signature verifies too.
-fn check_ecdsa(case: &Value, ctx_key: &str) {
-    let sk = ecdsa::SecretKey::from_bytes(&arr(case, "skS")).unwrap();
-    let pk_s = ecdsa::PublicKey::from_bytes(&arr(case, "pkS")).unwrap();
-    assert_eq!(sk.public_key(), pk_s);
-    let bk = ecdsa::BlindKey::from_bytes(&arr(case, "bk"));
-    let ctx = bytes(case, ctx_key);
-    let pk_r = ecdsa::blind_public_key(&pk_s, &bk, &ctx).unwrap();
-    assert_eq!(pk_r.to_bytes(), arr::<49>(case, "pkR"));
-    assert_eq!(ecdsa::unblind_public_key(&pk_r, &bk, &ctx).unwrap(), pk_s);
-    // The fixed encoding agrees whenever bk has no leading zero byte.
-    let fixed = ecdsa::BlindKey::with_encoding(&arr(case, "bk"), ecdsa::BlindKeyEncoding::Fixed);
-    assert_eq!(ecdsa::blind_public_key(&pk_s, &fixed, &ctx).unwrap(), pk_r);
-    assert_eq!(ecdsa::blind_secret_key(&sk, &bk, &ctx).unwrap().public_key(), pk_r);
-
-    let message = bytes(case, "message");
-    let sig = ecdsa::Signature::from_bytes(&arr(case, "signature"));
-    ecdsa::verify(&pk_r, &message, &sig).unwrap();
-    assert_eq!(ecdsa::verify(&pk_s, &message, &sig), Err(Error::Verification));
-    assert_eq!(ecdsa::verify(&pk_r, b"hello world!", &sig), Err(Error::Verification));
-
-    let fresh = ecdsa::blind_key_sign_message(&sk, &bk, &ctx, &message, &mut pat::OsRng).unwrap();
-    ecdsa::verify(&pk_r, &message, &fresh).unwrap();
-}
-
-/// pkS from the seed, pkR, a byte-identical deterministic signature that verifies.
-fn check_ed25519(case: &Value, ctx_key: &str) {
-    let sk = ed25519::SecretKey::from_bytes(&arr(case, "skS"));
-    let pk_s = sk.public_key();
-    assert_eq!(pk_s.to_bytes(), arr::<32>(case, "pkS"));
-    assert_eq!(ed25519::PublicKey::from_bytes(&arr(case, "pkS")).unwrap(), pk_s);
-    let bk = ed25519::BlindKey::from_bytes(&arr(case, "bk"));
-    let ctx = bytes(case, ctx_key);
-    let pk_r = ed25519::blind_public_key(&pk_s, &bk, &ctx).unwrap();
-    assert_eq!(pk_r.to_bytes(), arr::<32>(case, "pkR"));
-    assert_eq!(ed25519::unblind_public_key(&pk_r, &bk, &ctx).unwrap(), pk_s);
-    let message = bytes(case, "message");
-    let sig = ed25519::blind_key_sign(&sk, &bk, &ctx, &message).unwrap();
-    assert_eq!(sig.to_bytes(), arr::<64>(case, "signature"));
-    ed25519::verify(&pk_r, &message, &sig).unwrap();
-    assert_eq!(ed25519::verify(&pk_s, &message, &sig), Err(Error::Verification));
-}
-
-#[test]
-fn pat_go_ecdsa_blinding() {
-    let cases = load("pat-go/tokens/type3/type3-ecdsa-blinding-test-vectors.json");
-    let cases = cases.as_array().unwrap();
-    assert_eq!(cases.len(), 2);
-    for case in cases {
-        assert_eq!(case["Curve"], "P-384");
-        assert_eq!(case["Hash"], "SHA-384");
-        check_ecdsa(case, "context");
-    }
-}
-
-#[test]
-fn pat_go_ed25519_blinding() {
-    let cases = load("pat-go/tokens/type3/type3-ed25519-blinding-test-vectors.json");
-    let cases = cases.as_array().unwrap();
-    assert_eq!(cases.len(), 4);
-    for case in cases {
-        check_ed25519(case, "context");
-    }
-}
-
+/// The draft's vectors through the same checks as pat-go's files (the
+/// `pat::vectors` harness is the single source of the checks: pkS from skS,
+/// pkR, UnblindPublicKey, the blinded secret's public key, the signature under
+/// pkR and not pkS, a fresh signature; Ed25519 signatures byte for byte).
+/// pat-go's own files run through `tests/vectors.rs`.
+#[cfg(feature = "vectors")]
 #[test]
 fn draft_key_blinding_vectors() {
+    use pat::vectors::{self, Kind};
     let file = load("rfc/key-blinding.json");
-    let ed = file["ed25519"].as_array().unwrap();
-    assert_eq!(ed.len(), 4);
-    for case in ed {
-        check_ed25519(case, "ctx");
-    }
-    let ec = file["ecdsa_p384_sha384"].as_array().unwrap();
-    assert_eq!(ec.len(), 2);
-    for case in ec {
-        check_ecdsa(case, "ctx");
+    for (kind, cases, count) in
+        [(Kind::Type3Ed25519Blinding, &file["ed25519"], 4), (Kind::Type3EcdsaBlinding, &file["ecdsa_p384_sha384"], 2)]
+    {
+        let report = vectors::verify(kind, cases).unwrap();
+        assert_eq!(report.failures, [], "{kind}");
+        assert_eq!(report.passed, count, "{kind}");
     }
 }
 

@@ -42,41 +42,30 @@ fn num(v: &Value, key: &str) -> u64 {
     v[key].as_u64().unwrap_or_else(|| panic!("missing {key}"))
 }
 
-/// pat-go's anonymous issuer origin id vector, with ctx = empty (see the
-/// protocol reference §7.9): request_key, the blinded request key (the file's
-/// `index_key`) and the alias over the unblinded index key.
+/// pat-go's anonymous issuer origin id vector (ctx = empty, protocol
+/// reference §7.9). The known answers (request_key, the blinded request key in
+/// the file's `index_key`, the alias) are checked by the `pat::vectors`
+/// harness through `tests/vectors.rs`; here, what must fail and the
+/// protocol's contexts.
 #[test]
 fn pat_go_anon_origin_id() {
     let cases = load("pat-go/tokens/type3/type3-anon-origin-id-test-vectors.json");
     let cases = cases.as_array().unwrap();
     assert_eq!(cases.len(), 1);
     for case in cases {
-        let sk_sign = ecdsa::SecretKey::from_bytes(&arr(case, "sk_sign")).unwrap();
         let pk_sign = ecdsa::PublicKey::from_bytes(&arr(case, "pk_sign")).unwrap();
-        assert_eq!(sk_sign.public_key(), pk_sign);
         let sk_origin = ecdsa::SecretKey::from_bytes(&arr(case, "sk_origin")).unwrap();
         let request_blind = ecdsa::BlindKey::from_bytes(&arr(case, "request_blind"));
-        let ctx = b"";
-
-        let request_key = alias::request_key(&pk_sign, &request_blind, ctx).unwrap();
-        assert_eq!(request_key.to_bytes(), arr::<49>(case, "request_key"));
-        alias::verify_request_key(&pk_sign, &request_blind, ctx, &arr(case, "request_key")).unwrap();
+        let request_key = alias::request_key(&pk_sign, &request_blind, b"").unwrap();
         assert_eq!(
             alias::verify_request_key(&pk_sign, &request_blind, alias::CTX_CLIENT, &arr(case, "request_key")),
             Err(Error::Verification)
         );
         let wrong_blind = ecdsa::BlindKey::from_bytes(&arr(case, "sk_origin"));
         assert_eq!(
-            alias::verify_request_key(&pk_sign, &wrong_blind, ctx, &arr(case, "request_key")),
+            alias::verify_request_key(&pk_sign, &wrong_blind, b"", &arr(case, "request_key")),
             Err(Error::Verification)
         );
-        let blinded = alias::blinded_request_key(&request_key, &sk_origin, ctx, BlindKeyEncoding::Minimal).unwrap();
-        assert_eq!(blinded.to_bytes(), arr::<49>(case, "index_key"));
-        let index_key = alias::index_key(&blinded, &request_blind, ctx).unwrap();
-        // index_key = BlindPublicKey(client_key, sk_origin, ctx).
-        let direct = alias::blinded_request_key(&pk_sign, &sk_origin, ctx, BlindKeyEncoding::Minimal).unwrap();
-        assert_eq!(index_key, direct);
-        assert_eq!(alias::issuer_origin_alias(&pk_sign, &index_key), arr::<48>(case, "issuer_origin_alias"));
 
         // The protocol's 13-byte contexts give other values, and the same
         // identities hold.
@@ -92,9 +81,8 @@ fn pat_go_anon_origin_id() {
     }
 }
 
-/// pat-go's origin encryption vector: the EncapKey from the seed, its id, the
-/// ciphertext decrypts under the AAD built from the file, the plaintext fields,
-/// and the export equals `encap_secret`.
+/// pat-go's origin encryption vector: the EncapKey encoding, the AAD built from
+/// the file's fields, and every way decryption must fail.
 #[test]
 fn pat_go_origin_encryption() {
     let cases = load("pat-go/tokens/type3/type3-origin-encryption-test-vectors.json");
@@ -125,31 +113,11 @@ fn pat_go_origin_encryption() {
         expected_aad.extend_from_slice(&bytes(case, "issuer_encap_key_id"));
         assert_eq!(origin_encryption::aad(sk.encap_key(), &request_key).to_vec(), expected_aad);
 
+        // Decryption, the plaintext fields, the padding and the export are
+        // checked by the `pat::vectors` harness (tests/vectors.rs); here, the
+        // failures.
         let encrypted = bytes(case, "encrypted_token_request");
         assert_eq!(encrypted.len(), origin_encryption::MIN_ENCRYPTED_REQUEST_LEN);
-        let mut out = vec![0u8; encrypted.len()];
-        let (inner, state) =
-            origin_encryption::decrypt_origin_request(&sk, &request_key, &encrypted, &Labels::PAT_GO, &mut out)
-                .unwrap();
-        assert_eq!(u64::from(inner.token_key_id), num(case, "token_key_id"));
-        assert_eq!(inner.blinded_msg.to_vec(), bytes(case, "blinded_msg"));
-        assert_eq!(inner.origin_name, bytes(case, "origin_name").as_slice());
-        assert_eq!(inner.origin_name, b"test.example");
-        assert_eq!(state.secret(), &arr::<16>(case, "encap_secret"));
-        assert_eq!(state.enc()[..], encrypted[..32]);
-
-        // The whole plaintext: token_key_id ‖ blinded_msg ‖ 0x0020 ‖ origin ‖ 20 zeros.
-        let mut plaintext = vec![u8::try_from(num(case, "token_key_id")).unwrap()];
-        plaintext.extend_from_slice(&bytes(case, "blinded_msg"));
-        plaintext.extend_from_slice(&[0x00, 0x20]);
-        plaintext.extend_from_slice(b"test.example");
-        plaintext.extend_from_slice(&[0u8; 20]);
-        let pt_len = encrypted.len() - 48;
-        assert_eq!(&out[..pt_len], plaintext.as_slice());
-        let inner = InnerTokenRequest::decode(&plaintext).unwrap();
-        let mut re = vec![0u8; inner.encoded_len()];
-        inner.encode(&mut re).unwrap();
-        assert_eq!(re, plaintext);
 
         // Other labels, another request key, another key: opaque failures.
         let mut out = vec![0u8; encrypted.len()];

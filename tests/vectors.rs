@@ -30,6 +30,10 @@ const FILES: &[(&str, Kind, usize)] = &[
     ("pat-go/tokens/amortized/type5-issuance-test-vectors.json", Kind::AmortizedType5, 5),
     ("pat-go/tokens/amortized/type5-issuance-test-vectors.rust.json", Kind::AmortizedType5, 5),
     ("pat-go/tokens/type2/type2-issuance-test-vectors.rust.json", Kind::Type2, 5),
+    ("pat-go/tokens/type3/type3-ecdsa-blinding-test-vectors.json", Kind::Type3EcdsaBlinding, 2),
+    ("pat-go/tokens/type3/type3-ed25519-blinding-test-vectors.json", Kind::Type3Ed25519Blinding, 4),
+    ("pat-go/tokens/type3/type3-origin-encryption-test-vectors.json", Kind::Type3OriginEncryption, 1),
+    ("pat-go/tokens/type3/type3-anon-origin-id-test-vectors.json", Kind::Type3AnonOriginId, 1),
 ];
 
 #[test]
@@ -127,5 +131,87 @@ fn unimplemented_kinds_say_so() {
     for kind in Kind::ALL.into_iter().filter(|k| !k.is_implemented()) {
         assert_eq!(vectors::generate(kind, 1), Err(VectorError::Unsupported(kind)));
         assert_eq!(vectors::verify(kind, &serde_json::json!([{}])), Err(VectorError::Unsupported(kind)));
+    }
+}
+
+#[test]
+fn altered_type3_fields_fail_the_case() {
+    let flip = |v: &serde_json::Value| {
+        let s = v.as_str().unwrap();
+        let last = if s.ends_with('0') { "1" } else { "0" };
+        serde_json::Value::from(format!("{}{last}", &s[..s.len() - 1]))
+    };
+    let cases = [
+        ("pat-go/tokens/type3/type3-ecdsa-blinding-test-vectors.json", Kind::Type3EcdsaBlinding, "pkR"),
+        ("pat-go/tokens/type3/type3-ecdsa-blinding-test-vectors.json", Kind::Type3EcdsaBlinding, "signature"),
+        ("pat-go/tokens/type3/type3-ed25519-blinding-test-vectors.json", Kind::Type3Ed25519Blinding, "signature"),
+        ("pat-go/tokens/type3/type3-ed25519-blinding-test-vectors.json", Kind::Type3Ed25519Blinding, "pkR"),
+        ("pat-go/tokens/type3/type3-origin-encryption-test-vectors.json", Kind::Type3OriginEncryption, "encap_secret"),
+        ("pat-go/tokens/type3/type3-origin-encryption-test-vectors.json", Kind::Type3OriginEncryption, "blinded_msg"),
+        (
+            "pat-go/tokens/type3/type3-origin-encryption-test-vectors.json",
+            Kind::Type3OriginEncryption,
+            "encrypted_token_request",
+        ),
+        ("pat-go/tokens/type3/type3-anon-origin-id-test-vectors.json", Kind::Type3AnonOriginId, "issuer_origin_alias"),
+        ("pat-go/tokens/type3/type3-anon-origin-id-test-vectors.json", Kind::Type3AnonOriginId, "index_key"),
+    ];
+    for (path, kind, field) in cases {
+        let mut file = load(path);
+        file[0][field] = flip(&file[0][field]);
+        let report = vectors::verify(kind, &file).unwrap();
+        assert_eq!(report.failed(), 1, "{path} {field}");
+        assert_eq!(report.failures[0].case, 0);
+    }
+    // Plain strings and numbers of the schema.
+    let mut file = load("pat-go/tokens/type3/type3-ecdsa-blinding-test-vectors.json");
+    file[1]["Curve"] = "P-256".into();
+    assert_eq!(vectors::verify(Kind::Type3EcdsaBlinding, &file).unwrap().failures[0].case, 1);
+    let mut file = load("pat-go/tokens/type3/type3-origin-encryption-test-vectors.json");
+    file[0]["kem_id"] = 16.into();
+    assert_eq!(vectors::verify(Kind::Type3OriginEncryption, &file).unwrap().failed(), 1);
+    file[0]["kem_id"] = "32".into();
+    assert!(matches!(
+        vectors::verify(Kind::Type3OriginEncryption, &file),
+        Err(VectorError::Field { case: 0, ref field, .. }) if field == "kem_id"
+    ));
+    let mut file = load("pat-go/tokens/type3/type3-origin-encryption-test-vectors.json");
+    file[0]["token_key_id"] = 256.into();
+    assert!(matches!(vectors::verify(Kind::Type3OriginEncryption, &file), Err(VectorError::Field { case: 0, .. })));
+}
+
+#[test]
+fn generated_type3_files_keep_pat_go_encodings() {
+    let file = vectors::generate(Kind::Type3OriginEncryption, 1).unwrap();
+    for field in ["kem_id", "kdf_id", "aead_id", "token_type", "token_key_id"] {
+        assert!(file[0][field].is_u64(), "{field}");
+    }
+    assert_eq!(file[0]["origin_name"], "746573742e6578616d706c65");
+    let file = vectors::generate(Kind::Type3EcdsaBlinding, 2).unwrap();
+    assert_eq!(file[0]["Curve"], "P-384");
+    assert_eq!(file[0]["Hash"], "SHA-384");
+    assert_eq!(file[0]["context"], "");
+    assert_eq!(file[1]["context"].as_str().unwrap().len(), 64);
+    let file = vectors::generate(Kind::Type3Ed25519Blinding, 4).unwrap();
+    for case in file.as_array().unwrap() {
+        assert_eq!(case["pkB"], "");
+        assert_eq!(case["message"], "68656c6c6f20776f726c64");
+    }
+    assert_eq!(file[1]["bk"], "00".repeat(32));
+    // Field names are exactly pat-go's.
+    for (path, kind) in [
+        ("pat-go/tokens/type3/type3-ecdsa-blinding-test-vectors.json", Kind::Type3EcdsaBlinding),
+        ("pat-go/tokens/type3/type3-ed25519-blinding-test-vectors.json", Kind::Type3Ed25519Blinding),
+        ("pat-go/tokens/type3/type3-origin-encryption-test-vectors.json", Kind::Type3OriginEncryption),
+        ("pat-go/tokens/type3/type3-anon-origin-id-test-vectors.json", Kind::Type3AnonOriginId),
+    ] {
+        let upstream = load(path);
+        let generated = vectors::generate(kind, 1).unwrap();
+        let keys = |v: &serde_json::Value| {
+            let mut k: Vec<_> = v[0].as_object().unwrap().keys().cloned().collect();
+            k.sort();
+            k
+        };
+        assert_eq!(keys(&generated), keys(&upstream), "{kind}");
     }
 }

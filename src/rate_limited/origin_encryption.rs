@@ -163,7 +163,7 @@ pub fn encrypt_origin_request_with_ikm(
     encrypt_with_ikm(encap_key, request_key, inner, labels, ikm_e, out)
 }
 
-fn encrypt_with_ikm(
+pub(crate) fn encrypt_with_ikm(
     encap_key: &EncapKey,
     request_key: &[u8; REQUEST_KEY_LEN],
     inner: &InnerTokenRequest<'_>,

@@ -16,6 +16,7 @@ use crate::token_type::NONCE_LEN;
 pub mod amortized;
 pub mod private;
 pub mod public;
+pub mod rate_limited;
 
 /// A fresh 32-byte token nonce (RFC 9577 §2.2).
 pub(crate) fn random_nonce<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<[u8; NONCE_LEN]> {

@@ -22,6 +22,7 @@ mod amortized;
 mod private;
 mod token;
 mod type2;
+mod type3;
 
 /// The vector schemas, named as on the `pat vectors` command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -93,7 +94,16 @@ impl Kind {
     pub const fn is_implemented(self) -> bool {
         matches!(
             self,
-            Kind::Token | Kind::Type1 | Kind::Type2 | Kind::Type5 | Kind::AmortizedType1 | Kind::AmortizedType5
+            Kind::Token
+                | Kind::Type1
+                | Kind::Type2
+                | Kind::Type5
+                | Kind::AmortizedType1
+                | Kind::AmortizedType5
+                | Kind::Type3EcdsaBlinding
+                | Kind::Type3Ed25519Blinding
+                | Kind::Type3OriginEncryption
+                | Kind::Type3AnonOriginId
         )
     }
 
@@ -233,6 +243,10 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
             Kind::Type5 => private::verify::<PrivateRistretto255>(&case)?,
             Kind::AmortizedType1 => amortized::verify::<PrivateP384>(&case)?,
             Kind::AmortizedType5 => amortized::verify::<PrivateRistretto255>(&case)?,
+            Kind::Type3EcdsaBlinding => type3::verify_ecdsa(&case)?,
+            Kind::Type3Ed25519Blinding => type3::verify_ed25519(&case)?,
+            Kind::Type3OriginEncryption => type3::verify_origin_encryption(&case)?,
+            Kind::Type3AnonOriginId => type3::verify_anon_origin_id(&case)?,
             other => return Err(VectorError::Unsupported(other)),
         };
         report.record(i, outcome);
@@ -249,6 +263,10 @@ pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
         Kind::Type5 => private::generate::<PrivateRistretto255>(count)?,
         Kind::AmortizedType1 => amortized::generate::<PrivateP384>(count)?,
         Kind::AmortizedType5 => amortized::generate::<PrivateRistretto255>(count)?,
+        Kind::Type3EcdsaBlinding => type3::generate_ecdsa(count)?,
+        Kind::Type3Ed25519Blinding => type3::generate_ed25519(count)?,
+        Kind::Type3OriginEncryption => type3::generate_origin_encryption(count)?,
+        Kind::Type3AnonOriginId => type3::generate_anon_origin_id(count)?,
         other => return Err(VectorError::Unsupported(other)),
     };
     Ok(Value::Array(cases))
@@ -300,6 +318,12 @@ impl<'a> Case<'a> {
                 decode_hex(s).map_err(|why| self.error(first, std::format!("item {i}: {why}")))
             })
             .collect()
+    }
+
+    /// A JSON number field (a non-negative integer).
+    pub(crate) fn num(&self, name: &str) -> Result<u64, VectorError> {
+        let value = self.fields.get(name).ok_or_else(|| self.error(name, "missing"))?;
+        value.as_u64().ok_or_else(|| self.error(name, "not a non-negative integer"))
     }
 
     /// A hex field of exactly `N` bytes.

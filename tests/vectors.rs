@@ -30,6 +30,8 @@ const FILES: &[(&str, Kind, usize)] = &[
     ("pat-go/tokens/amortized/type5-issuance-test-vectors.json", Kind::AmortizedType5, 5),
     ("pat-go/tokens/amortized/type5-issuance-test-vectors.rust.json", Kind::AmortizedType5, 5),
     ("pat-go/tokens/type2/type2-issuance-test-vectors.rust.json", Kind::Type2, 5),
+    ("pat-go/tokens/batched/batched-issuance-test-vectors.json", Kind::Batched, 5),
+    ("pat-go/tokens/batched/batched-issuance-test-vectors.rust.json", Kind::Batched, 2),
 ];
 
 #[test]

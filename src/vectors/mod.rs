@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 use crate::token_type::{PrivateP384, PrivateRistretto255};
 
 mod amortized;
+mod batched;
 mod private;
 mod token;
 mod type2;
@@ -93,7 +94,13 @@ impl Kind {
     pub const fn is_implemented(self) -> bool {
         matches!(
             self,
-            Kind::Token | Kind::Type1 | Kind::Type2 | Kind::Type5 | Kind::AmortizedType1 | Kind::AmortizedType5
+            Kind::Token
+                | Kind::Type1
+                | Kind::Type2
+                | Kind::Type5
+                | Kind::AmortizedType1
+                | Kind::AmortizedType5
+                | Kind::Batched
         )
     }
 
@@ -233,6 +240,7 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
             Kind::Type5 => private::verify::<PrivateRistretto255>(&case)?,
             Kind::AmortizedType1 => amortized::verify::<PrivateP384>(&case)?,
             Kind::AmortizedType5 => amortized::verify::<PrivateRistretto255>(&case)?,
+            Kind::Batched => batched::verify(&case)?,
             other => return Err(VectorError::Unsupported(other)),
         };
         report.record(i, outcome);
@@ -249,6 +257,7 @@ pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
         Kind::Type5 => private::generate::<PrivateRistretto255>(count)?,
         Kind::AmortizedType1 => amortized::generate::<PrivateP384>(count)?,
         Kind::AmortizedType5 => amortized::generate::<PrivateRistretto255>(count)?,
+        Kind::Batched => batched::generate(count)?,
         other => return Err(VectorError::Unsupported(other)),
     };
     Ok(Value::Array(cases))

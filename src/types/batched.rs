@@ -1,5 +1,6 @@
 //! Generic token batch issuance: one request carrying token requests of
-//! different types and keys (draft-ietf-privacypass-batched-tokens §6).
+//! different types and keys (draft-ietf-privacypass-batched-tokens §6;
+//! section numbers are those of draft -08).
 //!
 //! ```text
 //! GenericBatchTokenRequest  = varint(total) ‖ TokenRequest_1 ‖ … ‖ TokenRequest_n       (§6.1)

@@ -13,7 +13,7 @@ def challenge(tt, issuer, ctx, origin):
             + bytes([len(ctx)]) + ctx + struct.pack(">H", len(origin)) + origin)
 
 seeds = {k: [] for k in ["challenge", "token", "www_authenticate", "authorization", "varint",
-                         "type3_request", "encap_key", "inner_request"]}
+                         "type3_request", "encap_key", "inner_request", "batch_request", "batch_response"]}
 for case in json.load(open(vec / "token-test-vectors.json")):
     h = bytes.fromhex
     c = challenge(int(case["token_type"], 16), h(case["issuer_name"]), h(case["redemption_context"]), h(case["origin_info"]))
@@ -49,6 +49,16 @@ for case in json.load(open(vec / "type3/type3-origin-encryption-test-vectors.jso
     head = struct.pack(">H", 3) + h(case["request_key"]) + h(case["issuer_encap_key_id"])
     seeds["type3_request"] += [head + struct.pack(">H", len(ct)) + ct + bytes(range(96)),
                                head + struct.pack(">H", 1) + b"\xee" + bytes(96)]
+for name in ["batched/batched-issuance-test-vectors.json", "batched/batched-issuance-test-vectors.rust.json"]:
+    for case in json.load(open(vec / name)):
+        seeds["batch_request"].append(bytes.fromhex(case["token_request"]))
+        seeds["batch_response"].append(bytes.fromhex(case["token_response"]))
+# Empty batches, absent entries, pat-go's failure encoding (01 ‖ type ‖ 00), a presence byte of 2.
+seeds["batch_request"] += [bytes.fromhex(x) for x in ["00", "4000", "0100"]]
+seeds["batch_response"] += [bytes.fromhex(x) for x in ["00", "03000000", "0401000100", "0102"]]
+# Type 0x0005 (not in pat-go's batched files): a request entry and a present and an absent response.
+seeds["batch_request"].append(bytes([35]) + bytes.fromhex("0005") + bytes(33))
+seeds["batch_response"].append(bytes.fromhex("4064") + bytes.fromhex("010005") + bytes(96) + b"\0")
 seeds["varint"] += [bytes.fromhex(x) for x in ["25", "7bbd", "9d7f3e7d", "c2197c5eff14e88c", "4025", "4137", "4197"]]
 
 for target, items in seeds.items():

@@ -12,13 +12,14 @@ use crate::challenge::{MAX_CHALLENGE_LEN, TokenChallenge};
 use crate::codec::{Decode, Encode, Reader, Writer};
 use crate::rate_limited::{EncapKey, InnerTokenRequest};
 use crate::token::TokenRef;
+use crate::types::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse, Issuer};
 use crate::types::rate_limited::TokenRequest as RateLimitedTokenRequest;
 
 /// A property check over arbitrary input.
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by name, for corpus replay.
-pub const TARGETS: [(&str, Check); 8] = [
+pub const TARGETS: [(&str, Check); 10] = [
     ("challenge", challenge),
     ("token", token),
     ("www_authenticate", www_authenticate),
@@ -27,6 +28,8 @@ pub const TARGETS: [(&str, Check); 8] = [
     ("type3_request", type3_request),
     ("encap_key", encap_key),
     ("inner_request", inner_request),
+    ("batch_request", batch_request),
+    ("batch_response", batch_response),
 ];
 
 /// TokenChallenge: decode → encode is the identity; the digest is stable.
@@ -144,3 +147,95 @@ pub fn inner_request(data: &[u8]) {
         assert_ne!(inner.origin_name.last(), Some(&0));
     }
 }
+/// Checks that `data` is `varint(body) ‖ body`, with `body` the concatenation of
+/// what `entries` re-encode to (one entry at a time, into a small buffer).
+fn check_framing(data: &[u8], count: usize, entries: impl Iterator<Item = ([u8; 300], usize)>) {
+    let mut body = 0;
+    let mut seen = 0;
+    let mut chunks = [0u8; 8];
+    let mut w = Writer::new(&mut chunks);
+    let mut r = Reader::new(data);
+    let Ok(total) = r.varint() else { panic!("a decoded batch has no varint") };
+    let prefix = data.len() - r.remaining();
+    assert_eq!(w.varint(total), Ok(()));
+    let n = w.finish();
+    assert_eq!(chunks.get(..n), data.get(..prefix), "non-minimal varint accepted");
+    for (buf, n) in entries {
+        let at = prefix + body;
+        assert_eq!(buf.get(..n), data.get(at..at + n), "entry {seen} does not re-encode to its bytes");
+        body += n;
+        seen += 1;
+    }
+    assert_eq!(seen, count);
+    assert_eq!(prefix + body, data.len());
+    assert_eq!(u64::try_from(body).ok(), Some(total));
+}
+
+/// GenericBatchTokenRequest: decode → re-encode is the identity, entry by
+/// entry; an issuer without keys answers with as many absent entries.
+pub fn batch_request(data: &[u8]) {
+    let Ok(batch) = GenericBatchTokenRequest::decode(data) else { return };
+    assert_eq!(batch.encoded_len(), data.len());
+    let entries = batch.iter().map(|e| {
+        let Ok(e) = e else { panic!("a decoded batch yields an error") };
+        let mut buf = [0u8; 300];
+        let n = e.encode(&mut buf);
+        assert_eq!(n.map(|n| n == e.encoded_len() && e.kind().request_len().admits(n)), Ok(true));
+        (buf, n.unwrap_or_default())
+    });
+    check_framing(data, batch.len(), entries);
+    let mut out = [0u8; 4200];
+    if batch.max_response_len() <= out.len() {
+        let outcome = Issuer::default().evaluate::<64, _>(&batch, &mut out, &mut NoRng);
+        let Ok(outcome) = outcome else { panic!("a keyless issuer failed: {outcome:?}") };
+        assert_eq!((outcome.issued, outcome.absent), (0, batch.len()));
+        let response = out.get(..outcome.len).unwrap_or_default();
+        let Ok(parsed) = GenericBatchTokenResponse::decode(response) else {
+            panic!("all-absent response does not parse")
+        };
+        assert!(parsed.iter().all(|e| e == Ok(None)));
+    }
+}
+
+/// GenericBatchTokenResponse: decode → re-encode is the identity, entry by entry.
+pub fn batch_response(data: &[u8]) {
+    let Ok(batch) = GenericBatchTokenResponse::decode(data) else { return };
+    assert_eq!(batch.encoded_len(), data.len());
+    let entries = batch.iter().map(|e| {
+        let Ok(e) = e else { panic!("a decoded batch yields an error") };
+        let mut buf = [0u8; 300];
+        let n = match &e {
+            None => 1,
+            Some(r) => {
+                let (presence, rest) = buf.split_at_mut(1);
+                presence.fill(1);
+                let n = r.encode(rest);
+                assert_eq!(n, Ok(r.encoded_len()));
+                1 + n.unwrap_or_default()
+            }
+        };
+        (buf, n)
+    });
+    check_framing(data, batch.len(), entries);
+}
+
+/// A random number generator for code paths that must not draw (a keyless issuer).
+struct NoRng;
+
+impl rand_core::TryRng for NoRng {
+    type Error = core::convert::Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        panic!("drew randomness")
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        panic!("drew randomness")
+    }
+
+    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
+        panic!("drew randomness")
+    }
+}
+
+impl rand_core::TryCryptoRng for NoRng {}

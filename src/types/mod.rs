@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::token_type::NONCE_LEN;
 
 pub mod amortized;
+pub mod batched;
 pub mod private;
 pub mod public;
 pub mod rate_limited;

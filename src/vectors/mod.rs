@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 use crate::token_type::{PrivateP384, PrivateRistretto255};
 
 mod amortized;
+mod batched;
 mod private;
 mod token;
 mod type2;
@@ -90,21 +91,10 @@ impl Kind {
         Kind::ALL.into_iter().find(|k| k.name() == name)
     }
 
-    /// Whether this build can verify and generate the kind.
+    /// Whether this build can verify and generate the kind: every kind of
+    /// pat-go's files is implemented.
     pub const fn is_implemented(self) -> bool {
-        matches!(
-            self,
-            Kind::Token
-                | Kind::Type1
-                | Kind::Type2
-                | Kind::Type5
-                | Kind::AmortizedType1
-                | Kind::AmortizedType5
-                | Kind::Type3EcdsaBlinding
-                | Kind::Type3Ed25519Blinding
-                | Kind::Type3OriginEncryption
-                | Kind::Type3AnonOriginId
-        )
+        true
     }
 
     /// Guesses the schema of a vector file from the fields of its first case.
@@ -247,7 +237,7 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
             Kind::Type3Ed25519Blinding => type3::verify_ed25519(&case)?,
             Kind::Type3OriginEncryption => type3::verify_origin_encryption(&case)?,
             Kind::Type3AnonOriginId => type3::verify_anon_origin_id(&case)?,
-            other => return Err(VectorError::Unsupported(other)),
+            Kind::Batched => batched::verify(&case)?,
         };
         report.record(i, outcome);
     }
@@ -267,7 +257,7 @@ pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
         Kind::Type3Ed25519Blinding => type3::generate_ed25519(count)?,
         Kind::Type3OriginEncryption => type3::generate_origin_encryption(count)?,
         Kind::Type3AnonOriginId => type3::generate_anon_origin_id(count)?,
-        other => return Err(VectorError::Unsupported(other)),
+        Kind::Batched => batched::generate(count)?,
     };
     Ok(Value::Array(cases))
 }

@@ -19,7 +19,7 @@ use crate::challenge::TokenChallenge;
 use crate::codec::{Decode, Encode};
 use crate::types::public::{Client, Issuer, Origin};
 
-fn left_pad(bytes: &[u8]) -> Option<[u8; MODULUS_LEN]> {
+pub(crate) fn left_pad(bytes: &[u8]) -> Option<[u8; MODULUS_LEN]> {
     let mut out = [0u8; MODULUS_LEN];
     let start = MODULUS_LEN.checked_sub(bytes.len())?;
     out.get_mut(start..)?.copy_from_slice(bytes);
@@ -73,7 +73,7 @@ pub(crate) fn encode(msg: &impl Encode) -> Result<Vec<u8>, String> {
 }
 
 /// A PEM `PRIVATE KEY` block with 64-column lines, as Go writes it.
-fn pem(der: &[u8]) -> String {
+pub(crate) fn pem(der: &[u8]) -> String {
     let b64 = Base64::encode_string(der);
     let mut out = String::from("-----BEGIN PRIVATE KEY-----\n");
     for line in b64.as_bytes().chunks(64) {

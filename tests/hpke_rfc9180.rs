@@ -2,7 +2,7 @@
 //! AES-128-GCM, base mode) through the rate-limited origin encryption's HPKE
 //! wrapper: DeriveKeyPair, and (feature `hazmat`) the single-shot seal/open of
 //! the first message and the exports.
-#![cfg(feature = "std")]
+#![cfg(feature = "vectors")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -1,6 +1,6 @@
 //! Key blinding (draft-irtf-cfrg-signature-key-blinding) against pat-go's
 //! type-3 blinding vectors and the draft's own vectors, plus negative tests.
-#![cfg(feature = "std")]
+#![cfg(feature = "vectors")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

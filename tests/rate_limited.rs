@@ -1,6 +1,6 @@
 //! Rate-limited issuance primitives (token type 0x0003) against pat-go's type-3
 //! vectors and RFC 9180, plus round trips and negative tests.
-#![cfg(feature = "std")]
+#![cfg(feature = "vectors")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -4,13 +4,7 @@
 //! its attester. Setup happens outside the timed closures; operations that
 //! consume their input get a fresh one per iteration (`iter_batched`).
 //! Peers (privacypass, ring) are measured in `bench-peers/`.
-#![allow(
-    missing_docs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::std_instead_of_core
-)]
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::std_instead_of_core)]
 
 use std::hint::black_box;
 

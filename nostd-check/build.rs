@@ -131,5 +131,44 @@ fn main() {
         .unwrap();
     }
     code += "];\n";
+    // Generic batches: the mixed [1, 2] case of the Go file and both Rust cases.
+    code += "/// batched-issuance-test-vectors{,.rust}.json: mixed batches\n";
+    code += "pub const BATCHED: &[BatchedCase] = &[\n";
+    let go = load(&dir, "batched/batched-issuance-test-vectors.json");
+    let rs = load(&dir, "batched/batched-issuance-test-vectors.rust.json");
+    for case in go.iter().skip(4).chain(rs.iter()) {
+        code += "    BatchedCase { entries: &[\n";
+        for e in case["issuance"].as_array().unwrap() {
+            let ty = u16::from_str_radix(e["type"].as_str().unwrap(), 16).unwrap();
+            let salt = if ty == 2 { hex(e, "salt") } else { Vec::new() };
+            let mut blind = hex(e, "blind");
+            if ty == 2 {
+                let mut padded = vec![0u8; 256 - blind.len()];
+                padded.extend(blind);
+                blind = padded;
+            }
+            writeln!(
+                code,
+                "        BatchEntry {{ ty: {ty}, pk: {}, challenge: {}, nonce: {:?}, blind: {}, salt: {}, token: {} }},",
+                bytes(&hex(e, "pkS")), bytes(&hex(e, "token_challenge")), hex(e, "nonce"), bytes(&blind), bytes(&salt), bytes(&hex(e, "token"))
+            )
+            .unwrap();
+        }
+        writeln!(
+            code,
+            "    ], request: {}, response: {} }},",
+            bytes(&hex(case, "token_request")),
+            bytes(&hex(case, "token_response"))
+        )
+        .unwrap();
+    }
+    code += "];\n";
+    let enc = load(&dir, "type3/type3-origin-encryption-test-vectors.json");
+    writeln!(
+        code,
+        "/// type3-origin-encryption-test-vectors.json: issuer_encap_key\npub const ENCAP_KEY: &[u8] = {};",
+        bytes(&hex(&enc[0], "issuer_encap_key"))
+    )
+    .unwrap();
     std::fs::write(out.join("vectors.rs"), code).unwrap();
 }

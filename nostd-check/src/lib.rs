@@ -43,10 +43,28 @@ pub struct PublicCase {
     pub token: &'static [u8],
 }
 
+/// One entry of a generic batch case.
+pub struct BatchEntry {
+    pub ty: u16,
+    pub pk: &'static [u8],
+    pub challenge: &'static [u8],
+    pub nonce: [u8; 32],
+    pub blind: &'static [u8],
+    pub salt: &'static [u8],
+    pub token: &'static [u8],
+}
+
+/// One generic batch case: its entries and the batch messages.
+pub struct BatchedCase {
+    pub entries: &'static [BatchEntry],
+    pub request: &'static [u8],
+    pub response: &'static [u8],
+}
+
 pub mod vectors {
     //! Generated from the JSON vector files.
     #![allow(missing_docs)]
-    use super::{AmortizedCase, PrivateCase, PublicCase};
+    use super::{AmortizedCase, BatchEntry, BatchedCase, PrivateCase, PublicCase};
     include!(concat!(env!("OUT_DIR"), "/vectors.rs"));
 }
 

@@ -23,7 +23,7 @@ use pat::types::private::{self, PrivateTokenType};
 use pat::types::public;
 use pat::voprf::{ByteArray, KeyPair, Suite};
 
-use pat_nostd_check::{AmortizedCase, PrivateCase, PublicCase, TestRng, check, same, vectors};
+use pat_nostd_check::{AmortizedCase, BatchedCase, PrivateCase, PublicCase, TestRng, check, same, vectors};
 
 unsafe extern "C" {
     /// The lowest address the stack may grow to (cortex-m-rt's linker script).
@@ -148,6 +148,90 @@ fn public_case(case: &PublicCase) -> Result<(), Error> {
     Ok(())
 }
 
+/// A generic batch: every entry's request rebuilt (explicit blinds), the whole
+/// batch request compared byte for byte, the file's response finalized and
+/// every token compared.
+fn batched_case(case: &BatchedCase) -> Result<(), Error> {
+    use pat::types::batched::{BatchState, GenericBatchTokenResponse, GenericToken};
+    const N: usize = 4;
+    let mut p384: heapless::Vec<private::Client<PrivateP384>, N> = heapless::Vec::new();
+    let mut rsa: heapless::Vec<public::Client, N> = heapless::Vec::new();
+    for e in case.entries {
+        match e.ty {
+            1 => p384.push(private::Client::from_token_key(e.pk)?).map_err(|_| Error::CapacityExceeded)?,
+            2 => rsa.push(public::Client::from_token_key(e.pk)?).map_err(|_| Error::CapacityExceeded)?,
+            other => return Err(Error::UnknownTokenType(other)),
+        }
+    }
+    let mut batch = BatchState::<N>::new();
+    let (mut i1, mut i2) = (0, 0);
+    for e in case.entries {
+        let challenge = TokenChallenge::decode(e.challenge)?;
+        if e.ty == 1 {
+            let client = p384.get(i1).ok_or(Error::CapacityExceeded)?;
+            i1 += 1;
+            let blind = <<PrivateP384 as PrivateTokenType>::Suite as Suite>::ScalarBytes::from_slice(e.blind)
+                .ok_or(Error::InvalidScalar)?;
+            batch.push(client, client.request_with(&challenge, &e.nonce, &blind)?)?;
+        } else {
+            let client = rsa.get(i2).ok_or(Error::CapacityExceeded)?;
+            i2 += 1;
+            let salt: &[u8; 48] = e.salt.try_into().map_err(|_| Error::InvalidLength(pat::Field::Message))?;
+            let blind: &[u8; 256] = e.blind.try_into().map_err(|_| Error::InvalidLength(pat::Field::Message))?;
+            batch.push(client, client.request_with(&challenge, &e.nonce, salt, blind)?)?;
+        }
+    }
+    same(&batch.request(), case.request)?;
+    let response = GenericBatchTokenResponse::decode(case.response)?;
+    let tokens = measure("batched/client_finalize", || batch.finalize(&response))?;
+    check(tokens.len() == case.entries.len())?;
+    for (token, e) in tokens.iter().zip(case.entries) {
+        match token {
+            Some(GenericToken::PrivateP384(t)) => same(t, e.token)?,
+            Some(GenericToken::PublicRsa2048(t)) => same(t, e.token)?,
+            _ => return Err(Error::Verification),
+        }
+    }
+    Ok(())
+}
+
+/// Type 0x0003 end to end with keys from the vector files and fixed secrets:
+/// client → attester → issuer → attester → client → origin.
+fn rate_limited_flow(rsa_pem: &&str) -> Result<(), Error> {
+    use pat::key_blinding::ecdsa_p384;
+    use pat::rate_limited::encap::EncapSecretKey;
+    use pat::types::rate_limited::{self as t3, Attester, OriginKey, Policy};
+
+    let origin_name: &[u8] = b"origin.example";
+    let challenge = TokenChallenge::new(3, b"issuer.example", &[], origin_name)?;
+    let origins = [OriginKey::new(origin_name, ecdsa_p384::SecretKey::from_bytes(&[0x30; 48])?)];
+    let issuer = t3::Issuer::new(EncapSecretKey::derive(0x01, &[7; 32]), SecretKey::from_pkcs8_pem(rsa_pem)?, origins);
+    let client = t3::Client::new(
+        ecdsa_p384::SecretKey::from_bytes(&[0x11; 48])?,
+        *issuer.encap_key(),
+        issuer.public_key().clone(),
+    );
+    let mut attester = Attester::<4>::new(Policy { max_tokens: 2, window: 60 });
+    let anon = [0xa1u8; 32];
+    let mut rng = TestRng(0x0123_4567_89ab_cdef);
+
+    let mut out = [0u8; 600];
+    let (n, state) = measure("type3/client_request", || client.request(&challenge, origin_name, &mut rng, &mut out))?;
+    let bytes = out.get(..n).ok_or(Error::BufferTooSmall)?;
+    let request = t3::TokenRequest::decode(bytes)?;
+    measure("type3/attester_process", || {
+        attester.process(&request, client.client_key(), state.request_blind(), &anon, 5)
+    })?;
+    let mut scratch = [0u8; 600];
+    let scratch = scratch.get_mut(..t3::scratch_len(&request)).ok_or(Error::BufferTooSmall)?;
+    let response = measure("type3/issuer_evaluate", || issuer.evaluate(&request, scratch, &mut rng))?;
+    measure("type3/attester_finalize", || {
+        attester.finalize_index(client.client_key(), state.request_blind(), &response.blinded_request_key, &anon, 5)
+    })?;
+    let token = measure("type3/client_finalize", || client.finalize(state, &response.encrypted_token_response))?;
+    measure("type3/origin_verify", || t3::Origin::new(issuer.public_key().clone()).verify(&token, &challenge))
+}
+
 /// `type1/client_request` and the like, as a static string.
 fn label(kind: &str, op: &str) -> &'static str {
     const LABELS: [(&str, &str, &str); 8] = [
@@ -191,6 +275,9 @@ fn main() -> ! {
     run("amortized-type1", vectors::AMORTIZED1, amortized_case::<PrivateP384>, &mut totals);
     run("amortized-type5", vectors::AMORTIZED5, amortized_case::<PrivateRistretto255>, &mut totals);
     run("type2", vectors::TYPE2, public_case, &mut totals);
+    run("batched", vectors::BATCHED, batched_case, &mut totals);
+    let pem = vectors::TYPE2.first().map_or("", |c| c.sk_pem);
+    run("type3 flow", &[pem], rate_limited_flow, &mut totals);
     // Hostile bytes: a truncated challenge must be a typed error.
     let truncated = [0u8, 1, 0, 5, b'a'];
     run("hostile", &[truncated], |b| check(TokenChallenge::decode(b) == Err(Error::Truncated)), &mut totals);

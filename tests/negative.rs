@@ -1,0 +1,152 @@
+//! The committed negative vectors (`tests/vectors/negative/malformed.json`,
+//! written by `scripts/negative-vectors.py`): every malformed message must be
+//! refused with exactly the error the file names (`A|B` allows either), on
+//! every architecture the suite runs on.
+#![cfg(feature = "vectors")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::std_instead_of_core
+)]
+
+use std::collections::BTreeMap;
+
+use pat::blind_rsa::SecretKey;
+use pat::codec::Decode;
+use pat::rate_limited::encap::EncapKey;
+use pat::rate_limited::inner_request::InnerTokenRequest;
+use pat::token_type::{PrivateP384, PrivateRistretto255};
+use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use pat::types::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse};
+use pat::types::private::{self, PrivateTokenType};
+use pat::types::{public, rate_limited};
+use pat::vectors::decode_hex;
+use pat::voprf::{ByteArray, KeyPair, Suite};
+use pat::{Error, OsRng, TokenChallenge, TokenRef};
+use rand_core::UnwrapErr;
+use serde_json::Value;
+
+fn load(path: &str) -> Value {
+    let text = std::fs::read_to_string(format!("{}/tests/vectors/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn hex(v: &Value, field: &str) -> Vec<u8> {
+    decode_hex(v[field].as_str().unwrap()).unwrap()
+}
+
+/// Issuer and client of case 0 of a private-token file.
+fn private_parties<T: PrivateTokenType>(file: &str) -> (private::Issuer<T>, private::Client<T>, Value) {
+    let case = load(file)[0].clone();
+    let sk = <<T::Suite as Suite>::ScalarBytes>::from_slice(&hex(&case, "skS")).unwrap();
+    let issuer =
+        private::Issuer::new(KeyPair::from_secret_key(pat::voprf::SecretKey::from_bytes(&sk).unwrap()).unwrap());
+    let client = issuer.client();
+    (issuer, client, case)
+}
+
+fn evaluate<T: PrivateTokenType>(file: &str, bytes: &[u8]) -> pat::Result<()> {
+    let (issuer, _, _) = private_parties::<T>(file);
+    let request = private::TokenRequest::<T>::decode(bytes)?;
+    issuer.evaluate(&request, &mut UnwrapErr(OsRng)).map(drop)
+}
+
+fn finalize<T: PrivateTokenType>(file: &str, bytes: &[u8]) -> pat::Result<()> {
+    let (_, client, case) = private_parties::<T>(file);
+    let challenge_bytes = hex(&case, "token_challenge");
+    let challenge = TokenChallenge::decode(&challenge_bytes).unwrap();
+    let nonce: [u8; 32] = hex(&case, "nonce").try_into().unwrap();
+    let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(&hex(&case, "blind")).unwrap();
+    let (_, state) = client.request_with(&challenge, &nonce, &blind).unwrap();
+    client.finalize(state, &private::TokenResponse::<T>::decode(bytes)?).map(drop)
+}
+
+fn rsa_issuer() -> (public::Issuer, public::Client, Value) {
+    let case = load("pat-go/tokens/type2/type2-issuance-test-vectors.json")[0].clone();
+    let pem = String::from_utf8(hex(&case, "skS")).unwrap();
+    let issuer = public::Issuer::new(SecretKey::from_pkcs8_pem(&pem).unwrap());
+    let client = public::Client::new(issuer.public_key().clone());
+    (issuer, client, case)
+}
+
+fn check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
+    const T1: &str = "pat-go/tokens/private/type1-issuance-test-vectors.json";
+    const T5: &str = "pat-go/tokens/private/type5-issuance-test-vectors.json";
+    match kind {
+        "token_challenge" => TokenChallenge::decode(bytes).map(drop),
+        "token" => TokenRef::decode(bytes).map(drop),
+        "type1_request" => private::TokenRequest::<PrivateP384>::decode(bytes).map(drop),
+        "type1_response" => private::TokenResponse::<PrivateP384>::decode(bytes).map(drop),
+        "type1_evaluate" => evaluate::<PrivateP384>(T1, bytes),
+        "type1_finalize" => finalize::<PrivateP384>(T1, bytes),
+        "type5_request" => private::TokenRequest::<PrivateRistretto255>::decode(bytes).map(drop),
+        "type5_response" => private::TokenResponse::<PrivateRistretto255>::decode(bytes).map(drop),
+        "type5_evaluate" => evaluate::<PrivateRistretto255>(T5, bytes),
+        "type5_finalize" => finalize::<PrivateRistretto255>(T5, bytes),
+        "type2_request" => public::TokenRequest::decode(bytes).map(drop),
+        "type2_response" => public::TokenResponse::decode(bytes).map(drop),
+        "type2_evaluate" => {
+            let (issuer, _, _) = rsa_issuer();
+            issuer.evaluate(&public::TokenRequest::decode(bytes)?).map(drop)
+        }
+        "type2_finalize" => {
+            let (_, client, case) = rsa_issuer();
+            let challenge_bytes = hex(&case, "token_challenge");
+            let challenge = TokenChallenge::decode(&challenge_bytes).unwrap();
+            let mut blind = [0u8; 256];
+            let r = hex(&case, "blind");
+            blind[256 - r.len()..].copy_from_slice(&r);
+            let (_, state) = client
+                .request_with(
+                    &challenge,
+                    &hex(&case, "nonce").try_into().unwrap(),
+                    &hex(&case, "salt").try_into().unwrap(),
+                    &blind,
+                )
+                .unwrap();
+            client.finalize(state, &public::TokenResponse::decode(bytes)?).map(drop)
+        }
+        "amortized1_request" => AmortizedTokenRequest::<PrivateP384>::decode(bytes).map(drop),
+        "amortized1_response" => AmortizedTokenResponse::<PrivateP384>::decode(bytes).map(drop),
+        "batch_request" => GenericBatchTokenRequest::decode(bytes).map(drop),
+        "batch_response" => GenericBatchTokenResponse::decode(bytes).map(drop),
+        "type3_request" => rate_limited::TokenRequest::decode(bytes).map(drop),
+        "encap_key" => EncapKey::decode(bytes).map(drop),
+        "inner_request" => InnerTokenRequest::decode(bytes).map(drop),
+        other => panic!("unknown kind {other}"),
+    }
+}
+
+/// The wire message a kind belongs to (crypto checks count with their message).
+fn message(kind: &str) -> String {
+    kind.replace("_evaluate", "_request").replace("_finalize", "_response")
+}
+
+#[test]
+fn every_malformed_message_is_refused_with_its_error() {
+    let file = load("negative/malformed.json");
+    let cases = file.as_array().unwrap();
+    let mut per_message: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        let kind = case["kind"].as_str().unwrap();
+        let expected = case["error"].as_str().unwrap();
+        let bytes = hex(case, "hex");
+        *per_message.entry(message(kind)).or_default() += 1;
+        let got: Result<(), Error> = check(kind, &bytes);
+        let ok = match &got {
+            Ok(()) => false,
+            Err(e) => expected.split('|').any(|alt| alt == format!("{e:?}")),
+        };
+        if !ok {
+            failures.push(format!("#{i} {kind} ({}): expected {expected}, got {got:?}", case["description"]));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    for (message, count) in &per_message {
+        assert!(*count >= 10, "only {count} malformed {message} messages");
+    }
+    assert!(cases.len() >= 200, "{}", cases.len());
+}

@@ -109,3 +109,49 @@ pub fn same(m: &impl Encode, expected: &[u8]) -> Result<(), Error> {
     let n = m.encode(&mut buf)?;
     check(buf.get(..n) == Some(expected))
 }
+
+/// The `#[entry]` and panic handler of a footprint binary: runs `$run`
+/// (a `fn() -> bool`) and exits qemu with success when it returns true.
+#[macro_export]
+macro_rules! footprint_main {
+    ($run:expr) => {
+        #[cortex_m_rt::entry]
+        fn main() -> ! {
+            let ok: bool = ($run)();
+            cortex_m_semihosting::debug::exit(if ok {
+                cortex_m_semihosting::debug::EXIT_SUCCESS
+            } else {
+                cortex_m_semihosting::debug::EXIT_FAILURE
+            });
+            loop {
+                cortex_m::asm::wfi();
+            }
+        }
+
+        #[panic_handler]
+        fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+            cortex_m_semihosting::debug::exit(cortex_m_semihosting::debug::EXIT_FAILURE);
+            loop {
+                cortex_m::asm::wfi();
+            }
+        }
+    };
+}
+
+/// The client role of a privately verifiable type on case 0 of its file:
+/// a random request (what a device runs), then the known-answer request and
+/// finalize. Used by the `client_type1` and `client_type5` footprint binaries.
+pub fn private_client_role<T: pat::types::private::PrivateTokenType>(case: &PrivateCase) -> Result<(), Error> {
+    use pat::TokenChallenge;
+    use pat::codec::Decode;
+    use pat::types::private::{Client, TokenResponse};
+    use pat::voprf::{ByteArray, Suite};
+
+    let client = Client::<T>::from_token_key(case.pk)?;
+    let challenge = TokenChallenge::decode(case.challenge)?;
+    let (_request, _state) = client.request(&challenge, &mut TestRng(7))?;
+    let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(case.blind).ok_or(Error::InvalidScalar)?;
+    let (_, state) = client.request_with(&challenge, &case.nonce, &blind)?;
+    let token = client.finalize(state, &TokenResponse::decode(case.response)?)?;
+    same(&token, case.token)
+}

@@ -3,8 +3,6 @@
 #![no_std]
 #![no_main]
 
-use cortex_m_rt::entry;
-use cortex_m_semihosting::debug;
 use pat::TokenChallenge;
 use pat::codec::Decode;
 use pat::types::public::{Client, TokenResponse};
@@ -20,18 +18,4 @@ fn run() -> Result<(), pat::Error> {
     same(&token, case.token)
 }
 
-#[entry]
-fn main() -> ! {
-    debug::exit(if run().is_ok() { debug::EXIT_SUCCESS } else { debug::EXIT_FAILURE });
-    loop {
-        cortex_m::asm::wfi();
-    }
-}
-
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::wfi();
-    }
-}
+pat_nostd_check::footprint_main!(|| run().is_ok());

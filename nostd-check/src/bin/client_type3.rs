@@ -6,8 +6,6 @@
 #![no_std]
 #![no_main]
 
-use cortex_m_rt::entry;
-use cortex_m_semihosting::debug;
 use pat::TokenChallenge;
 use pat::blind_rsa::PublicKey;
 use pat::codec::Decode;
@@ -26,18 +24,4 @@ fn run() -> Result<bool, pat::Error> {
     Ok(client.finalize(state, core::hint::black_box(&[0u8; 288])).is_err())
 }
 
-#[entry]
-fn main() -> ! {
-    debug::exit(if run() == Ok(true) { debug::EXIT_SUCCESS } else { debug::EXIT_FAILURE });
-    loop {
-        cortex_m::asm::wfi();
-    }
-}
-
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::wfi();
-    }
-}
+pat_nostd_check::footprint_main!(|| run() == Ok(true));

@@ -13,7 +13,9 @@ def challenge(tt, issuer, ctx, origin):
             + bytes([len(ctx)]) + ctx + struct.pack(">H", len(origin)) + origin)
 
 seeds = {k: [] for k in ["challenge", "token", "www_authenticate", "authorization", "varint",
-                         "type3_request", "encap_key", "inner_request", "batch_request", "batch_response"]}
+                         "type3_request", "encap_key", "inner_request", "batch_request", "batch_response",
+                         "rsa_spki", "rsa_pkcs8", "type1_request", "type5_request", "type2_request",
+                         "amortized_request"]}
 for case in json.load(open(vec / "token-test-vectors.json")):
     h = bytes.fromhex
     c = challenge(int(case["token_type"], 16), h(case["issuer_name"]), h(case["redemption_context"]), h(case["origin_info"]))
@@ -59,6 +61,22 @@ seeds["batch_response"] += [bytes.fromhex(x) for x in ["00", "03000000", "040100
 # Type 0x0005 (not in pat-go's batched files): a request entry and a present and an absent response.
 seeds["batch_request"].append(bytes([35]) + bytes.fromhex("0005") + bytes(33))
 seeds["batch_response"].append(bytes.fromhex("4064") + bytes.fromhex("010005") + bytes(96) + b"\0")
+# RSA keys, and the per-type requests and responses (first byte: 0 request, 1 response).
+for name in ["type2/type2-issuance-test-vectors.json", "type2/type2-issuance-test-vectors.rust.json"]:
+    for case in json.load(open(vec / name))[:2]:
+        seeds["rsa_spki"].append(bytes.fromhex(case["pkS"]))
+        pem = bytes.fromhex(case["skS"]).decode()
+        body = "".join(l for l in pem.splitlines() if l and not l.startswith("-----"))
+        seeds["rsa_pkcs8"].append(base64.b64decode(body))
+for target, name in [("type1_request", "private/type1-issuance-test-vectors.json"),
+                     ("type5_request", "private/type5-issuance-test-vectors.json"),
+                     ("type2_request", "type2/type2-issuance-test-vectors.json")]:
+    for case in json.load(open(vec / name))[:2]:
+        seeds[target] += [b"\x00" + bytes.fromhex(case["token_request"]), b"\x01" + bytes.fromhex(case["token_response"])]
+for i, name in enumerate(["amortized/type1-issuance-test-vectors.json", "amortized/type5-issuance-test-vectors.json"]):
+    for case in json.load(open(vec / name))[:2]:
+        seeds["amortized_request"] += [bytes([2 * i]) + bytes.fromhex(case["token_request"]),
+                                       bytes([2 * i + 1]) + bytes.fromhex(case["token_response"])]
 seeds["varint"] += [bytes.fromhex(x) for x in ["25", "7bbd", "9d7f3e7d", "c2197c5eff14e88c", "4025", "4137", "4197"]]
 
 for target, items in seeds.items():

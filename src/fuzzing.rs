@@ -8,18 +8,23 @@
 #![allow(clippy::panic, clippy::missing_panics_doc)]
 
 use crate::auth;
+use crate::blind_rsa::{PublicKey, SecretKey};
 use crate::challenge::{MAX_CHALLENGE_LEN, TokenChallenge};
 use crate::codec::{Decode, Encode, Reader, Writer};
 use crate::rate_limited::{EncapKey, InnerTokenRequest};
 use crate::token::TokenRef;
+use crate::token_type::{PrivateP384, PrivateRistretto255};
+use crate::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
 use crate::types::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse, Issuer};
+use crate::types::private::{PrivateTokenType, TokenRequest as PrivateTokenRequest, TokenResponse as PrivateResponse};
+use crate::types::public::{TokenRequest as PublicTokenRequest, TokenResponse as PublicResponse};
 use crate::types::rate_limited::TokenRequest as RateLimitedTokenRequest;
 
 /// A property check over arbitrary input.
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by name, for corpus replay.
-pub const TARGETS: [(&str, Check); 10] = [
+pub const TARGETS: [(&str, Check); 16] = [
     ("challenge", challenge),
     ("token", token),
     ("www_authenticate", www_authenticate),
@@ -30,6 +35,12 @@ pub const TARGETS: [(&str, Check); 10] = [
     ("inner_request", inner_request),
     ("batch_request", batch_request),
     ("batch_response", batch_response),
+    ("rsa_spki", rsa_spki),
+    ("rsa_pkcs8", rsa_pkcs8),
+    ("type1_request", type1_request),
+    ("type5_request", type5_request),
+    ("type2_request", type2_request),
+    ("amortized_request", amortized_request),
 ];
 
 /// TokenChallenge: decode → encode is the identity; the digest is stable.
@@ -239,3 +250,72 @@ impl rand_core::TryRng for NoRng {
 }
 
 impl rand_core::TryCryptoRng for NoRng {}
+
+/// Decodes `data` as `M` and, when it parses, checks that it re-encodes to
+/// exactly the same bytes.
+fn roundtrip<'a, M: Decode<'a> + Encode>(data: &'a [u8]) -> bool {
+    let Ok(m) = M::decode(data) else { return false };
+    let mut out = [0u8; 1024];
+    let Some(out) = out.get_mut(..m.encoded_len()) else { return true };
+    assert_eq!(m.encode(out), Ok(data.len()));
+    assert_eq!(&*out, data);
+    true
+}
+
+/// RSASSA-PSS SPKI: what parses re-encodes to the same 342 bytes.
+pub fn rsa_spki(data: &[u8]) {
+    if let Ok(pk) = PublicKey::from_spki(data) {
+        assert_eq!(&pk.to_spki_array()[..], data);
+    }
+}
+
+/// PKCS#8 RSA private keys: never panic; an accepted key's public half
+/// round-trips through its SPKI.
+pub fn rsa_pkcs8(data: &[u8]) {
+    if let Ok(sk) = SecretKey::from_pkcs8_der(data) {
+        let spki = sk.public_key().to_spki_array();
+        assert_eq!(PublicKey::from_spki(&spki).ok().as_ref(), Some(sk.public_key()));
+    }
+}
+
+/// Type 0x0001 / 0x0005 requests (the input's first byte picks request or
+/// response): decode → encode is the identity.
+pub fn private_request<T: PrivateTokenType>(data: &[u8]) {
+    let Some((&which, rest)) = data.split_first() else { return };
+    if which & 1 == 0 {
+        roundtrip::<PrivateTokenRequest<T>>(rest);
+    } else {
+        roundtrip::<PrivateResponse<T>>(rest);
+    }
+}
+
+/// Type 0x0002 requests and responses.
+pub fn type2_request(data: &[u8]) {
+    let Some((&which, rest)) = data.split_first() else { return };
+    if which & 1 == 0 {
+        roundtrip::<PublicTokenRequest>(rest);
+    } else {
+        roundtrip::<PublicResponse>(rest);
+    }
+}
+
+/// Amortized requests and responses of both types (first byte: which).
+pub fn amortized_request(data: &[u8]) {
+    let Some((&which, rest)) = data.split_first() else { return };
+    match which & 3 {
+        0 => roundtrip::<AmortizedTokenRequest<'_, PrivateP384>>(rest),
+        1 => roundtrip::<AmortizedTokenResponse<'_, PrivateP384>>(rest),
+        2 => roundtrip::<AmortizedTokenRequest<'_, PrivateRistretto255>>(rest),
+        _ => roundtrip::<AmortizedTokenResponse<'_, PrivateRistretto255>>(rest),
+    };
+}
+
+/// Type 0x0001 requests and responses.
+pub fn type1_request(data: &[u8]) {
+    private_request::<PrivateP384>(data);
+}
+
+/// Type 0x0005 requests and responses.
+pub fn type5_request(data: &[u8]) {
+    private_request::<PrivateRistretto255>(data);
+}

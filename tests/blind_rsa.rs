@@ -556,7 +556,8 @@ fn crt_matches_full_exponent() {
     let (n, d, p, q) = (int(1), int(3), int(4), int(5));
     let params = FixedMontyParams::new(Odd::new(n).unwrap());
     let n_minus_1 = n.wrapping_sub(&U2048::ONE);
-    let mut messages = vec![U2048::ZERO, U2048::ONE, U2048::from_u8(2), n_minus_1, p, q, p.wrapping_mul(&U2048::from_u8(3))];
+    let mut messages =
+        vec![U2048::ZERO, U2048::ONE, U2048::from_u8(2), n_minus_1, p, q, p.wrapping_mul(&U2048::from_u8(3))];
     let mut state = 0x243f_6a88_85a3_08d3u64;
     for _ in 0..8 {
         let mut bytes = [0u8; 256];

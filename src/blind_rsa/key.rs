@@ -10,11 +10,11 @@ use sha2::{Digest, Sha256};
 use subtle::{Choice, ConstantTimeEq, ConstantTimeLess};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::monty;
 use super::der::{
     TAG_BIT_STRING, TAG_INTEGER, TAG_OCTET_STRING, TAG_SEQUENCE, header_len, read_single, read_tlv, read_uint,
     write_header,
 };
+use super::monty;
 use super::uint::{Sizes, from_be};
 use crate::codec::{Reader, Writer};
 use crate::error::{Error, Field, Result};

@@ -35,7 +35,9 @@
 //! no memory address depends on the secret exponent.
 //!
 //! None of it allocates, panics (slices are walked with iterators and `get`)
-//! or uses `unsafe`.
+//! or uses `unsafe`. The window table is wiped after each exponentiation; the
+//! stack temporaries of individual products are not (as in crypto-bigint),
+//! which keeps the 2 000 squarings of a signature free of extra stores.
 
 use crypto_bigint::modular::{FixedMontyForm, FixedMontyParams};
 use crypto_bigint::{Limb, Uint, WideWord, Word};
@@ -96,19 +98,13 @@ pub(crate) fn redc<const N: usize, const L: usize>(t: &Uint<L>, params: &FixedMo
     for (o, x) in hi.as_mut_words().iter_mut().zip(t.iter().skip(N)) {
         *o = *x;
     }
-    let out = finish(&hi, extra, params.modulus().as_ref());
-    t.zeroize();
-    hi.zeroize();
-    out
+    finish(&hi, extra, params.modulus().as_ref())
 }
 
 /// The Montgomery square a²·R⁻¹ mod m for a < m, fully reduced.
 pub(crate) fn square<const N: usize, const L: usize>(a: &Uint<N>, params: &FixedMontyParams<N>) -> Uint<N> {
     let (lo, hi) = a.widening_square();
-    let mut wide: Uint<L> = lo.concat_resize(&hi);
-    let out = redc(&wide, params);
-    wide.zeroize();
-    out
+    redc::<N, L>(&lo.concat_resize(&hi), params)
 }
 
 /// The Montgomery product a·b·R⁻¹ mod m for a·b < R·m (e.g. a < R, b < m),
@@ -135,17 +131,22 @@ fn window<const N: usize>(e: &[Word; N], pos: u32, w: u32) -> Word {
 /// Reads `table[idx]` touching every entry: each entry is ANDed with a mask
 /// that is all ones only for the entry whose index equals `idx`
 /// (`subtle::ConstantTimeEq`, `ConditionallySelectable`), and the masked
-/// entries are ORed together.
+/// entries are ORed together. The masks are computed first, in their own
+/// loop, so that the `subtle` optimization barrier (an opaque call) does not
+/// sit inside the vectorized AND/OR loop.
 #[inline(always)]
 fn lookup<const N: usize, const T: usize>(table: &[Uint<N>; T], idx: Word) -> Uint<N> {
-    let mut out = Uint::<N>::ZERO;
+    let mut masks = [0 as Word; T];
     let mut i: Word = 0;
-    for entry in table {
-        let mask = Word::conditional_select(&0, &Word::MAX, i.ct_eq(&idx));
+    for mask in &mut masks {
+        *mask = Word::conditional_select(&0, &Word::MAX, i.ct_eq(&idx));
+        i = i.wrapping_add(1);
+    }
+    let mut out = Uint::<N>::ZERO;
+    for (entry, mask) in table.iter().zip(masks) {
         for (o, x) in out.as_mut_words().iter_mut().zip(entry.as_words()) {
             *o |= x & mask;
         }
-        i = i.wrapping_add(1);
     }
     out
 }
@@ -194,9 +195,7 @@ pub(crate) fn pow<const N: usize, const L: usize, const T: usize>(
         for _ in 0..w {
             acc = square::<N, L>(&acc, params);
         }
-        let mut x = lookup(&table, window(e, j * w, w));
-        acc = mul(&acc, &x, params);
-        x.zeroize();
+        acc = mul(&acc, &lookup(&table, window(e, j * w, w)), params);
     }
     table.zeroize();
     acc

@@ -467,18 +467,25 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     ///    h = qInv·(s_p − s_q) mod p with no conversion back.
     /// 4. s = s_q + q·h < n.
     ///
-    /// Measured on x86-64 (2 shared vCPUs), RSA-2048, one `blind_sign`
-    /// including the verify-after-sign check ([`monty::pow_65537`]):
+    /// Measured on x86-64 (Xeon, 2 shared vCPUs, load average 5–6), RSA-2048,
+    /// one `blind_sign` including the verify-after-sign check:
     ///
     /// | | callgrind instructions | release median |
     /// |---|---:|---:|
-    /// | before: `rem`, `FixedMontyForm::new`/`pow` (4-bit window), `pow_bounded_exp` check | 16.05 M | 860 µs |
-    /// | after | TBD | TBD |
+    /// | before: `rem`, `FixedMontyForm::new`/`pow` (4-bit window, CIOS squarings), `pow_bounded_exp` check | 16.05 M | 848 µs |
+    /// | Karatsuba square + REDC, 5-bit window, no division, 16-squaring check | 14.03 M | 761 µs |
+    /// | + lookup masks outside the AND/OR loop, no per-product stack wipes | 13.22 M | 749 µs |
+    ///
+    /// (Window sizes with everything else equal: 4 bits 13.38 M, 5 bits
+    /// 13.22 M, 6 bits 13.59 M instructions.) Where the 13.2 M go: REDC 45 %,
+    /// Karatsuba squaring 25 %, `FixedMontyForm::mul` (window and table
+    /// products, Garner) 18 %, table lookups 5 %, the 2048-bit check 3 %.
     ///
     /// Commands (see `tests/blind_rsa_perf.rs`): the instruction count is the
     /// difference between `PAT_PERF_ITERS=21` and `PAT_PERF_ITERS=1` runs of
     /// `valgrind --tool=callgrind --dump-instr=no target/release/deps/blind_rsa_perf-<hash> --ignored`,
-    /// divided by 20; the wall time is the median of 2000 calls printed by
+    /// divided by 20; the wall time is the median of four medians of 2000
+    /// calls, before and after run alternately, each printed by
     /// `cargo test --release --all-features --test blind_rsa_perf -- --ignored --nocapture`.
     pub(crate) fn rsasp1_crt(&self, m: &Uint<L>) -> Uint<L> {
         let mut s_p = self.half_power(m, &self.p, &self.r3_p, &self.d_p);

@@ -21,7 +21,13 @@
 //! - Issuer: the private operation (CRT with two half-size Montgomery
 //!   exponentiations and Garner's recombination), the key consistency checks
 //!   and the verify-after-sign fault check are constant time in the key and
-//!   the message. Only the combined outcome of a check is branched on.
+//!   the message. Only the combined outcome of a check is branched on. The
+//!   exponentiations use a 5-bit fixed window whose table is read in full for
+//!   every lookup (masked AND/OR, no secret-dependent address) and reduce m
+//!   modulo p and q without a division (Montgomery reduction with per-key
+//!   R³ mod p, R³ mod q); see `monty` and `RsaSecretKey::rsasp1_crt`. The
+//!   fault check sᵉ = m is sixteen squarings and one product, constant time
+//!   even though s and m are public.
 //! - Client: the blind r is sampled by rejection (a rejected candidate reveals
 //!   only that it was rejected), rᵉ uses the constant-time exponentiation with
 //!   the public 17-bit length of e, and r⁻¹ the constant-time safegcd inversion.

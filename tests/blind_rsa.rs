@@ -539,6 +539,47 @@ fn rsa_private_key_integer(der: &[u8], index: usize) -> (usize, usize) {
     unreachable!()
 }
 
+/// The issuer's CRT private operation (`blind_sign`) equals m^d mod n computed
+/// with the full private exponent d (crypto-bigint, 4-bit-window `pow`), for
+/// edge-case and pseudo-random m, including multiples of p and q.
+#[test]
+fn crt_matches_full_exponent() {
+    use crypto_bigint::U2048;
+    use crypto_bigint::modular::{FixedMontyForm, FixedMontyParams};
+
+    let (sk, _, _, v) = patgo(0, PATGO_TYPE2);
+    let der = pkcs8_der(&v);
+    let int = |i| {
+        let (at, len) = rsa_private_key_integer(&der, i);
+        U2048::from_be_slice(&hex_int(&hex_of(&der[at..at + len]), 256))
+    };
+    let (n, d, p, q) = (int(1), int(3), int(4), int(5));
+    let params = FixedMontyParams::new(Odd::new(n).unwrap());
+    let n_minus_1 = n.wrapping_sub(&U2048::ONE);
+    let mut messages =
+        vec![U2048::ZERO, U2048::ONE, U2048::from_u8(2), n_minus_1, p, q, p.wrapping_mul(&U2048::from_u8(3))];
+    let mut state = 0x243f_6a88_85a3_08d3u64;
+    for _ in 0..8 {
+        let mut bytes = [0u8; 256];
+        for b in &mut bytes {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            *b = state.to_le_bytes()[0];
+        }
+        messages.push(U2048::from_be_slice(&bytes).rem(params.modulus().as_nz_ref()));
+    }
+    for m in messages {
+        let expected = FixedMontyForm::new(&m, &params).pow(&d).retrieve();
+        let sig = blind_rsa::blind_sign(&sk, m.to_be_bytes().as_slice()).unwrap();
+        assert_eq!(U2048::from_be_slice(&sig), expected);
+    }
+}
+
+fn hex_of(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 #[test]
 fn pkcs8_corruptions() {
     let (sk, _, _, v) = patgo(0, PATGO_TYPE2);

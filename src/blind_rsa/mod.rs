@@ -21,7 +21,13 @@
 //! - Issuer: the private operation (CRT with two half-size Montgomery
 //!   exponentiations and Garner's recombination), the key consistency checks
 //!   and the verify-after-sign fault check are constant time in the key and
-//!   the message. Only the combined outcome of a check is branched on.
+//!   the message. Only the combined outcome of a check is branched on. The
+//!   exponentiations use a 5-bit fixed window whose table is read in full for
+//!   every lookup (masked AND/OR, no secret-dependent address) and reduce m
+//!   modulo p and q without a division (Montgomery reduction with per-key
+//!   R³ mod p, R³ mod q); see `monty` and `RsaSecretKey::rsasp1_crt`. The
+//!   fault check sᵉ = m is sixteen squarings and one product, constant time
+//!   even though s and m are public.
 //! - Client: the blind r is sampled by rejection (a rejected candidate reveals
 //!   only that it was rejected), rᵉ uses the constant-time exponentiation with
 //!   the public 17-bit length of e, and r⁻¹ the constant-time safegcd inversion.
@@ -38,6 +44,7 @@ mod keygen;
 #[cfg(feature = "keygen")]
 pub use keygen::PKCS8_MAX_LEN;
 mod key;
+mod monty;
 mod pss;
 mod uint;
 
@@ -343,7 +350,7 @@ pub fn blind_sign<const L: usize, const H: usize, const B: usize>(
     let pk = sk.public_key();
     let m = pk.integer(blinded_msg).ok_or(Error::InvalidValue(Field::Message))?;
     let s = sk.rsasp1_crt(&m);
-    let check = pk.rsavp1(&FixedMontyForm::new(&s, pk.params())).retrieve().ct_eq(&m);
+    let check = monty::pow_65537(&s, pk.params()).ct_eq(&m);
     if !bool::from(check) {
         return Err(Error::Verification);
     }

@@ -481,12 +481,12 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     /// Karatsuba squaring 25 %, `FixedMontyForm::mul` (window and table
     /// products, Garner) 18 %, table lookups 5 %, the 2048-bit check 3 %.
     ///
-    /// Commands (see `tests/blind_rsa_perf.rs`): the instruction count is the
+    /// Commands (see `benches/rsa_sign.rs`): the instruction count is the
     /// difference between `PAT_PERF_ITERS=21` and `PAT_PERF_ITERS=1` runs of
-    /// `valgrind --tool=callgrind --dump-instr=no target/release/deps/blind_rsa_perf-<hash> --ignored`,
+    /// `valgrind --tool=callgrind --dump-instr=no target/release/deps/rsa_sign-<hash>`,
     /// divided by 20; the wall time is the median of four medians of 2000
     /// calls, before and after run alternately, each printed by
-    /// `cargo test --release --all-features --test blind_rsa_perf -- --ignored --nocapture`.
+    /// `cargo bench --bench rsa_sign`.
     pub(crate) fn rsasp1_crt(&self, m: &Uint<L>) -> Uint<L> {
         let mut s_p = self.half_power(m, &self.p, &self.r3_p, &self.d_p);
         let mut s_q_mont = self.half_power(m, &self.q, &self.r3_q, &self.d_q);

@@ -1,16 +1,21 @@
 //! Measurement harness for the issuer's RSA-2048 private operation
-//! (`blind_rsa::blind_sign`). Ignored by default; run it in release:
+//! (`blind_rsa::blind_sign`), for profiling: wall time and instruction counts.
 //!
 //! ```sh
 //! # wall time: median of PAT_PERF_ITERS (default 2000) single calls
-//! cargo test --release --all-features --test blind_rsa_perf -- --ignored --nocapture
-//! # instruction count of one blind_sign (deterministic)
-//! PAT_PERF_ITERS=1 valgrind --tool=callgrind --dump-instr=no \
-//!     --toggle-collect='pat::blind_rsa::blind_sign*' \
-//!     target/release/deps/blind_rsa_perf-<hash> --ignored
+//! cargo bench --bench rsa_sign
+//! # instructions per blind_sign (deterministic): run under callgrind with
+//! # PAT_PERF_ITERS=21 and =1 and divide the difference by 20
+//! PAT_PERF_ITERS=21 valgrind --tool=callgrind --dump-instr=no target/release/deps/rsa_sign-<hash>
 //! ```
-#![cfg(feature = "vectors")]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::std_instead_of_core
+)]
 
 use core::hint::black_box;
 use std::time::Instant;
@@ -25,9 +30,7 @@ fn hex(s: &str) -> Vec<u8> {
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
 }
 
-#[test]
-#[ignore = "measurement harness; run in release with --ignored"]
-fn blind_sign_timing() {
+fn main() {
     let text = std::fs::read_to_string(PATGO_TYPE2).unwrap();
     let v: Value = serde_json::from_str(&text).unwrap();
     let v = &v.as_array().unwrap()[0];

@@ -128,3 +128,36 @@ fn demo_runs() {
     assert_eq!(code, 0);
     assert!(out.contains("WWW-Authenticate: PrivateToken challenge="), "{out}");
 }
+
+#[test]
+fn bench_json_names_the_operations() {
+    let (code, out, err) = pat(&["bench", "--warmup", "2", "--iters", "3", "--filter", "type5", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = rows.as_array().unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r["operation"].as_str().unwrap()).collect();
+    assert_eq!(names, ["type5/ClientRequest", "type5/IssuerEvaluate", "type5/ClientFinalize", "type5/OriginVerify"]);
+    for r in rows {
+        assert_eq!(r["iterations"], 3);
+        assert!(r["mean"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["ns_per_op"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(["cycles", "ns"].contains(&r["unit"].as_str().unwrap()), "{r}");
+        // The core operations never allocate.
+        assert_eq!(r["allocations_per_op"].as_f64(), Some(0.0), "{r}");
+    }
+    assert!(err.contains("4/4"), "progress on stderr: {err}");
+}
+
+#[test]
+fn bench_latex_and_markdown() {
+    let (code, out, _) = pat(&["bench", "--warmup", "1", "--iters", "2", "--filter", "parse/", "--format", "latex"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\\begin{tabular}") && out.contains("\\end{tabular}"), "{out}");
+    assert!(out.contains("parse/TokenChallenge"), "{out}");
+    let (code, out, _) = pat(&["bench", "--warmup", "1", "--iters", "2", "--filter", "parse/Token"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("| parse/Token |") && out.contains("| parse/TokenChallenge |"), "{out}");
+    let (code, _, err) = pat(&["bench", "--filter", "no-such-operation"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no operation matches"), "{err}");
+}

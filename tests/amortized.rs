@@ -8,23 +8,15 @@
     clippy::std_instead_of_core
 )]
 
-use pat::codec::{Decode, Encode};
+use pat::codec::Decode;
 use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
 use pat::types::private::{Issuer, PrivateTokenType};
 use pat::voprf::Suite;
-use pat::{Error, Field, OsRng, TokenChallenge};
-use rand_core::UnwrapErr;
+use pat::{Error, Field, TokenChallenge};
 
-fn rng() -> UnwrapErr<OsRng> {
-    UnwrapErr(OsRng)
-}
-
-fn encode(m: &impl Encode) -> Vec<u8> {
-    let mut out = vec![0u8; m.encoded_len()];
-    assert_eq!(m.encode(&mut out).unwrap(), out.len());
-    out
-}
+mod common;
+use common::{encode, rng};
 
 /// The minimal QUIC varint encoding of `v`.
 fn varint(v: usize) -> Vec<u8> {

@@ -12,25 +12,17 @@
 use std::sync::OnceLock;
 
 use pat::blind_rsa::SecretKey;
-use pat::codec::{Decode, Encode};
+use pat::codec::Decode;
 use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::batched::{
     BatchState, GenericBatchTokenRequest, GenericBatchTokenResponse, GenericToken, GenericTokenRequest,
     GenericTokenRequests, Issuer,
 };
 use pat::types::{private, public};
-use pat::{Error, Field, OsRng, TokenChallenge, TokenKind};
-use rand_core::UnwrapErr;
+use pat::{Error, Field, TokenChallenge, TokenKind};
 
-fn rng() -> UnwrapErr<OsRng> {
-    UnwrapErr(OsRng)
-}
-
-fn encode(m: &impl Encode) -> Vec<u8> {
-    let mut out = vec![0u8; m.encoded_len()];
-    assert_eq!(m.encode(&mut out).unwrap(), out.len());
-    out
-}
+mod common;
+use common::{encode, rng};
 
 /// The minimal QUIC varint encoding of `v`.
 fn varint(v: usize) -> Vec<u8> {

@@ -8,21 +8,13 @@
     clippy::std_instead_of_core
 )]
 
-use pat::codec::{Decode, Encode};
+use pat::codec::Decode;
 use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::private::{Issuer, PrivateTokenType, TokenRequest, TokenResponse};
-use pat::{Error, Field, OsRng, TokenChallenge};
-use rand_core::UnwrapErr;
+use pat::{Error, Field, TokenChallenge};
 
-fn rng() -> UnwrapErr<OsRng> {
-    UnwrapErr(OsRng)
-}
-
-fn encode(m: &impl Encode) -> Vec<u8> {
-    let mut out = vec![0u8; m.encoded_len()];
-    assert_eq!(m.encode(&mut out).unwrap(), out.len());
-    out
-}
+mod common;
+use common::{encode, rng};
 
 fn roles<T: PrivateTokenType>() {
     let issuer = Issuer::<T>::generate(&mut rng()).unwrap();

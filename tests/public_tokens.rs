@@ -11,24 +11,16 @@
 use std::sync::OnceLock;
 
 use pat::blind_rsa::SecretKey;
-use pat::codec::{Decode, Encode};
+use pat::codec::Decode;
 use pat::types::public::{Client, Issuer, Origin, TokenRequest, TokenResponse};
-use pat::{Error, OsRng, TokenChallenge};
-use rand_core::UnwrapErr;
+use pat::{Error, TokenChallenge};
 
-fn rng() -> UnwrapErr<OsRng> {
-    UnwrapErr(OsRng)
-}
+mod common;
+use common::{encode, rng};
 
 fn issuer() -> &'static Issuer {
     static ISSUER: OnceLock<Issuer> = OnceLock::new();
     ISSUER.get_or_init(|| Issuer::new(SecretKey::generate(&mut rng()).unwrap()))
-}
-
-fn encode(m: &impl Encode) -> Vec<u8> {
-    let mut out = vec![0u8; m.encoded_len()];
-    assert_eq!(m.encode(&mut out).unwrap(), out.len());
-    out
 }
 
 #[test]

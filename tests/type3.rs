@@ -22,18 +22,16 @@ use pat::types::rate_limited::{
     self as t3, Attester, Client, ClientState, Config, Issuer, Origin, OriginKey, Policy, RateLimitedToken,
     RequestRandomness, TokenRequest,
 };
-use pat::{Error, Field, OsRng, TokenChallenge};
-use rand_core::UnwrapErr;
+use pat::{Error, Field, TokenChallenge};
+
+mod common;
+use common::{encode, rng};
 
 const ORIGINS: [&[u8]; 3] = [b"origin.example", b"other.example", b"third.example"];
 const CLIENT_SECRET: [u8; 48] = [0x11; 48];
 const OTHER_CLIENT_SECRET: [u8; 48] = [0x22; 48];
 const ANON_A: [u8; 32] = [0xa1; 32];
 const ANON_B: [u8; 32] = [0xb2; 32];
-
-fn rng() -> UnwrapErr<OsRng> {
-    UnwrapErr(OsRng)
-}
 
 /// One RSA key for the whole file (generation is slow), as PKCS#8 DER.
 fn rsa_der() -> &'static [u8] {
@@ -113,12 +111,6 @@ fn issue<const N: usize>(
         attester.finalize_index(client.client_key(), state.request_blind(), &resp.blinded_request_key, anon, now)?;
     let token = client.finalize(state, &resp.encrypted_token_response)?;
     Ok((token, alias))
-}
-
-fn encode(m: &impl Encode) -> Vec<u8> {
-    let mut out = vec![0u8; m.encoded_len()];
-    assert_eq!(m.encode(&mut out).unwrap(), out.len());
-    out
 }
 
 #[test]

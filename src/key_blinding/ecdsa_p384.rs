@@ -91,25 +91,7 @@ impl SecretKey {
     }
 }
 
-impl ConstantTimeEq for SecretKey {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-
-impl Drop for SecretKey {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for SecretKey {}
-
-impl fmt::Debug for SecretKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SecretKey")
-    }
-}
+secret_newtype!(SecretKey);
 
 /// How a blind key is serialized into `HashToScalar`'s input
 /// `serialize(bk) ‖ 0x00 ‖ ctx`.
@@ -224,25 +206,7 @@ impl BlindScalar {
     }
 }
 
-impl ConstantTimeEq for BlindScalar {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-
-impl Drop for BlindScalar {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for BlindScalar {}
-
-impl fmt::Debug for BlindScalar {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("BlindScalar")
-    }
-}
+secret_newtype!(BlindScalar);
 
 /// `HashToScalar(serialize(bk) ‖ 0x00 ‖ ctx)` (draft §6; RFC 9380 §5.2
 /// `hash_to_field` with `expand_message_xmd`-SHA-384, DST [`DST`], L = 72, mod n).

@@ -19,7 +19,7 @@ use core::fmt;
 use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
 use curve25519_dalek::scalar::{Scalar, clamp_integer};
 use sha2::{Digest as _, Sha512};
-use subtle::{Choice, ConstantTimeEq};
+use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::error::{Error, Result};
@@ -70,25 +70,7 @@ impl SecretKey {
     }
 }
 
-impl ConstantTimeEq for SecretKey {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-
-impl Drop for SecretKey {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for SecretKey {}
-
-impl fmt::Debug for SecretKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SecretKey")
-    }
-}
+secret_newtype!(SecretKey);
 
 /// An Ed25519 blind key `bk`: 32 secret bytes (draft §5; any value, including
 /// all zeros, is allowed).
@@ -155,25 +137,7 @@ impl BlindScalar {
     }
 }
 
-impl ConstantTimeEq for BlindScalar {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-
-impl Drop for BlindScalar {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for BlindScalar {}
-
-impl fmt::Debug for BlindScalar {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("BlindScalar")
-    }
-}
+secret_newtype!(BlindScalar);
 
 /// The blind scalar `s` of `bk` and `ctx` (draft §5.1). Fails with
 /// [`Error::InvalidScalar`] if `s = 0` (probability 2⁻²⁵²).

@@ -8,6 +8,7 @@ pub mod auth;
 pub mod blind_rsa;
 pub mod challenge;
 pub mod codec;
+mod ct;
 pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;

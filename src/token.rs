@@ -16,6 +16,7 @@
 //! token of one authenticator length.
 
 use subtle::{Choice, ConstantTimeEq};
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::challenge::TokenChallenge;
 use crate::codec::{Decode, Encode, Reader, Writer};
@@ -123,7 +124,10 @@ fn fields(
 }
 
 /// A token of any known type, borrowed from its encoding (RFC 9577 §2.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// Equality is constant time ([`ConstantTimeEq`]); `Debug` shows the token
+/// input but not the authenticator (a bearer credential until redeemed).
+#[derive(Clone, Copy)]
 pub struct TokenRef<'a> {
     input: TokenInput,
     authenticator: &'a [u8],
@@ -154,6 +158,27 @@ impl<'a> TokenRef<'a> {
     }
 }
 
+impl ConstantTimeEq for TokenRef<'_> {
+    /// Constant time in the contents; the lengths (public, fixed by the type) may leak.
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.input.as_bytes().ct_eq(other.input.as_bytes()) & self.authenticator.ct_eq(other.authenticator)
+    }
+}
+
+impl PartialEq for TokenRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+
+impl Eq for TokenRef<'_> {}
+
+impl core::fmt::Debug for TokenRef<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("TokenRef").field("input", &self.input).finish_non_exhaustive()
+    }
+}
+
 impl<'a> Decode<'a> for TokenRef<'a> {
     fn decode_from(r: &mut Reader<'a>) -> Result<Self> {
         let input = TokenInput::from_bytes(r.array::<TOKEN_INPUT_LEN>()?)?;
@@ -178,6 +203,8 @@ impl Encode for TokenRef<'_> {
 /// `Token<48>` holds type 0x0001 tokens, `Token<64>` type 0x0005 and
 /// `Token<256>` types 0x0002 and 0x0003. Equality is constant time
 /// ([`ConstantTimeEq`]), since an origin compares authenticators it computed.
+/// The authenticator is a bearer credential until redeemed: it is wiped on
+/// drop and `Debug` shows only the token input.
 #[derive(Clone)]
 pub struct Token<const NK: usize> {
     input: TokenInput,
@@ -216,9 +243,17 @@ impl<const NK: usize> Token<NK> {
 
 impl<const NK: usize> core::fmt::Debug for Token<NK> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Token").field("input", &self.input).field("authenticator", &Hex(&self.authenticator)).finish()
+        f.debug_struct("Token").field("input", &self.input).finish_non_exhaustive()
     }
 }
+
+impl<const NK: usize> Drop for Token<NK> {
+    fn drop(&mut self) {
+        self.authenticator.zeroize();
+    }
+}
+
+impl<const NK: usize> ZeroizeOnDrop for Token<NK> {}
 
 impl<const NK: usize> ConstantTimeEq for Token<NK> {
     fn ct_eq(&self, other: &Self) -> Choice {

@@ -461,7 +461,7 @@ fn full_attester_store() {
     issue(&client, &issuer, &mut attester, ORIGINS[2], &[3; 32], 100).unwrap();
     assert_eq!(
         format!("{attester:?}"),
-        "Attester { policy: Policy { max_tokens: 5, window: 100 }, entries: 1, capacity: 2 }"
+        "Attester { policy: Policy { max_tokens: 5, window: 100 }, entries: 1, capacity: 2, .. }"
     );
 }
 

@@ -188,6 +188,13 @@ impl Drop for BlindKey {
 
 impl ZeroizeOnDrop for BlindKey {}
 
+impl ConstantTimeEq for BlindKey {
+    /// Constant time in the bytes; the encoding is public.
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.bytes.ct_eq(&other.bytes) & Choice::from(u8::from(self.encoding == other.encoding))
+    }
+}
+
 impl fmt::Debug for BlindKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("BlindKey")

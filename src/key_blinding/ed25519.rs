@@ -20,7 +20,7 @@ use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
 use curve25519_dalek::scalar::{Scalar, clamp_integer};
 use sha2::{Digest as _, Sha512};
 use subtle::ConstantTimeEq;
-use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
 
@@ -111,19 +111,7 @@ impl BlindKey {
     }
 }
 
-impl Drop for BlindKey {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for BlindKey {}
-
-impl fmt::Debug for BlindKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("BlindKey")
-    }
-}
+secret_newtype!(BlindKey);
 
 /// The blinding scalar `s = SHA-512(bk ‖ 0x00 ‖ ctx)[0..32] mod ℓ` (draft §5.1).
 ///

@@ -182,6 +182,9 @@ impl ConstantTimeEq for EncapSecretKey {
     }
 }
 
+/// x25519-dalek's `StaticSecret` (inside `hpke`'s key) wipes itself on drop.
+impl zeroize::ZeroizeOnDrop for EncapSecretKey {}
+
 impl fmt::Debug for EncapSecretKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("EncapSecretKey")

@@ -174,9 +174,23 @@ pub struct BatchState<T: PrivateTokenType, const N: usize> {
     blinded: Vec<Element<T::Suite>, N>,
 }
 
+impl<T: PrivateTokenType, const N: usize> Drop for BatchState<T, N> {
+    fn drop(&mut self) {
+        super::wipe_vec(&mut self.inputs);
+        super::wipe_vec(&mut self.blinds);
+        super::wipe_vec(&mut self.blinded);
+    }
+}
+
+/// Every blind wipes itself on drop; then the whole storage is zeroed.
+impl<T: PrivateTokenType, const N: usize> zeroize::ZeroizeOnDrop for BatchState<T, N> {}
+
 impl<T: PrivateTokenType, const N: usize> fmt::Debug for BatchState<T, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("BatchState").field("token_type", &T::CODE).field("len", &self.inputs.len()).finish()
+        f.debug_struct("BatchState")
+            .field("token_type", &T::CODE)
+            .field("len", &self.inputs.len())
+            .finish_non_exhaustive()
     }
 }
 

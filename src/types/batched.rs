@@ -618,6 +618,9 @@ impl PendingEntry<'_> {
     }
 }
 
+/// The request state wipes its secrets on drop.
+impl zeroize::ZeroizeOnDrop for PendingEntry<'_> {}
+
 impl fmt::Debug for PendingEntry<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PendingEntry").field("kind", &self.kind()).finish_non_exhaustive()
@@ -672,6 +675,9 @@ pub enum GenericToken {
     PrivateRistretto255(<PrivateRistretto255 as private::PrivateTokenType>::Token),
 }
 
+/// The token wipes its authenticator on drop.
+impl zeroize::ZeroizeOnDrop for GenericToken {}
+
 impl GenericToken {
     /// The token type.
     pub fn kind(&self) -> TokenKind {
@@ -710,6 +716,16 @@ impl<const N: usize> Default for BatchState<'_, N> {
         Self::new()
     }
 }
+
+impl<const N: usize> Drop for BatchState<'_, N> {
+    fn drop(&mut self) {
+        super::wipe_vec(&mut self.entries);
+    }
+}
+
+/// Every entry's secret state wipes itself on drop; then the whole storage is
+/// zeroed.
+impl<const N: usize> zeroize::ZeroizeOnDrop for BatchState<'_, N> {}
 
 impl<const N: usize> fmt::Debug for BatchState<'_, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -764,7 +780,7 @@ impl<'c, const N: usize> BatchState<'c, N> {
     /// ([`Error::WrongTokenType`]); both are checked before any
     /// cryptography. A proof or signature that does not verify fails the
     /// whole batch with [`Error::Verification`].
-    pub fn finalize(self, response: &GenericBatchTokenResponse<'_>) -> Result<Vec<Option<GenericToken>, N>> {
+    pub fn finalize(mut self, response: &GenericBatchTokenResponse<'_>) -> Result<Vec<Option<GenericToken>, N>> {
         if response.len() != self.entries.len() {
             return Err(Error::InvalidLength(Field::Batch));
         }
@@ -776,7 +792,7 @@ impl<'c, const N: usize> BatchState<'c, N> {
             }
         }
         let mut tokens = Vec::new();
-        for (entry, resp) in self.entries.into_iter().zip(response.iter()) {
+        for (entry, resp) in core::mem::take(&mut self.entries).into_iter().zip(response.iter()) {
             let expected = entry.kind().code();
             let token = match (entry.0, resp?) {
                 (_, None) => None,

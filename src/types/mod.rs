@@ -31,6 +31,16 @@ pub(crate) fn truncated_key_id(key_id: &[u8; 32]) -> u8 {
     key_id.last().copied().unwrap_or_default()
 }
 
+/// Drops `v`'s elements, then zeroes its whole storage. A move copies a
+/// value's unused bytes along with it (spare capacity, the tail of a smaller
+/// enum variant), and with them whatever stale stack bytes, secrets included,
+/// were there; the elements' own destructors never see those bytes.
+pub(crate) fn wipe_vec<T, const N: usize>(v: &mut heapless::Vec<T, N>) {
+    use zeroize::Zeroize as _;
+    v.clear();
+    v.spare_capacity_mut().zeroize();
+}
+
 /// Reads a request's 2-byte token type and checks it is `expected`.
 pub(crate) fn expect_type(r: &mut crate::codec::Reader<'_>, expected: u16) -> Result<()> {
     let found = r.u16()?;

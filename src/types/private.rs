@@ -159,6 +159,7 @@ impl<T: PrivateTokenType> Encode for TokenResponse<T> {
 
 /// What the client keeps between [`Client::request`] and [`Client::finalize`]:
 /// the token input, the secret blind (wiped on drop) and the blinded element.
+/// Not `Copy`; `Debug` shows only the token input.
 pub struct RequestState<T: PrivateTokenType> {
     input: TokenInput,
     blind: Blind<T::Suite>,
@@ -171,6 +172,9 @@ impl<T: PrivateTokenType> RequestState<T> {
         &self.input
     }
 }
+
+/// The blind wipes itself on drop.
+impl<T: PrivateTokenType> zeroize::ZeroizeOnDrop for RequestState<T> {}
 
 impl<T: PrivateTokenType> fmt::Debug for RequestState<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -282,6 +286,9 @@ pub struct Issuer<T: PrivateTokenType> {
     key_id: [u8; KEY_ID_LEN],
     _type: PhantomData<T>,
 }
+
+/// The key pair's secret wipes itself on drop.
+impl<T: PrivateTokenType> zeroize::ZeroizeOnDrop for Issuer<T> {}
 
 impl<T: PrivateTokenType> fmt::Debug for Issuer<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -90,12 +90,21 @@ impl Encode for TokenResponse {
 }
 
 /// What the client keeps between [`Client::request`] and [`Client::finalize`]:
-/// the token input and the blind inverse (secret, wiped on drop).
-#[derive(Debug)]
+/// the token input and the blind inverse (secret, wiped on drop). Not `Copy`;
+/// `Debug` shows only the token input.
 pub struct RequestState {
     input: TokenInput,
     blinding: BlindingState,
 }
+
+impl core::fmt::Debug for RequestState {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RequestState").field("input", &self.input).finish_non_exhaustive()
+    }
+}
+
+/// The blinding state wipes itself on drop.
+impl zeroize::ZeroizeOnDrop for RequestState {}
 
 impl RequestState {
     /// The token input the request covers.
@@ -177,11 +186,20 @@ impl Client {
     }
 }
 
-/// The issuer side of type 0x0002 (RFC 9578 §6.2).
-#[derive(Debug)]
+/// The issuer side of type 0x0002 (RFC 9578 §6.2). Not `Copy`; `Debug`
+/// shows only the public key.
 pub struct Issuer {
     key: SecretKey,
 }
+
+impl core::fmt::Debug for Issuer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Issuer").field("public_key", self.key.public_key()).finish_non_exhaustive()
+    }
+}
+
+/// The RSA key wipes itself on drop.
+impl zeroize::ZeroizeOnDrop for Issuer {}
 
 impl Issuer {
     /// An issuer with the given private key.

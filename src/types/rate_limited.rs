@@ -290,6 +290,9 @@ pub struct Client {
     config: Config,
 }
 
+/// The ECDSA secret key wipes itself on drop.
+impl ZeroizeOnDrop for Client {}
+
 impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Client")
@@ -526,13 +529,23 @@ pub struct Attester<const N: usize> {
     entries: Vec<Entry, N>,
 }
 
+impl<const N: usize> Drop for Attester<N> {
+    fn drop(&mut self) {
+        super::wipe_vec(&mut self.entries);
+    }
+}
+
+/// Every entry (client key, alias, anonymous origin id) is wiped on drop, and
+/// so is the spare capacity, which holds stale copies of moved entries.
+impl<const N: usize> ZeroizeOnDrop for Attester<N> {}
+
 impl<const N: usize> fmt::Debug for Attester<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Attester")
             .field("policy", &self.policy)
             .field("entries", &self.entries.len())
             .field("capacity", &N)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -664,6 +677,8 @@ impl<const N: usize> Attester<N> {
         let window = self.policy.window_of(now);
         let before = self.entries.len();
         self.entries.retain(|e| e.window >= window);
+        // `retain` shifts the kept entries down, leaving stale copies behind.
+        self.entries.spare_capacity_mut().zeroize();
         before.saturating_sub(self.entries.len())
     }
 }
@@ -691,6 +706,9 @@ impl<'a> OriginKey<'a> {
         &self.key
     }
 }
+
+/// The ECDSA secret key wipes itself on drop.
+impl ZeroizeOnDrop for OriginKey<'_> {}
 
 impl fmt::Debug for OriginKey<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -755,6 +773,13 @@ pub struct Issuer<T> {
     origins: T,
     config: Config,
 }
+
+/// The HPKE and RSA keys wipe themselves on drop, and so do owned origin keys.
+impl<const K: usize> ZeroizeOnDrop for Issuer<[OriginKey<'_>; K]> {}
+
+/// The HPKE and RSA keys wipe themselves on drop; the borrowed origin table is
+/// its owner's to wipe.
+impl<T: ?Sized> ZeroizeOnDrop for Issuer<&T> {}
 
 impl<T> fmt::Debug for Issuer<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,0 +1,2 @@
+//! Fuzz-crate-only checks.
+pub mod differential;

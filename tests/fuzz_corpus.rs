@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 /// Fuzz targets whose check lives in the fuzz crate (it needs a std-only
-/// reference implementation); `fuzz/tests/` replays their corpus.
+/// reference implementation); `cargo test --lib` in `fuzz/` replays their corpus.
 const FUZZ_CRATE_ONLY: [&str; 1] = ["differential"];
 
 #[test]

@@ -15,7 +15,7 @@
 //! - Both reject: nothing to compare (the error types have nothing in common).
 //!
 //! Anything else panics: that is the fuzz target's failure signal.
-//! `tests/differential_corpus.rs` replays the committed seeds through
+//! `src/corpus_test.rs` (`cargo test --lib`) replays the committed seeds through
 //! [`check`] and checks that every rule is still needed by some seed.
 
 use std::fmt::Debug;

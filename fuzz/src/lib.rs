@@ -1,2 +1,6 @@
-//! Fuzz-crate-only checks.
+//! Checks that need std-only dependencies, for the fuzz targets that use them.
+
 pub mod differential;
+
+#[cfg(test)]
+mod corpus_test;

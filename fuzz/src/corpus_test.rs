@@ -1,12 +1,13 @@
 //! Replays the differential target's committed corpus (`corpus/differential/`)
 //! through the same comparison the fuzz target runs, on stable, with no fuzzer:
-//! `cargo test` in `fuzz/` (CI runs it). Also checks that the seeds still
-//! need every divergence rule and that every message kind has a seed both
-//! libraries accept.
+//! `cargo test --lib` in `fuzz/` (CI runs it; a unit test, so the fuzz target
+//! binaries are not built). Also checks that the seeds still need every
+//! divergence rule and that every message kind has a seed both libraries
+//! accept.
 
 use std::collections::BTreeSet;
 
-use pat_fuzz::differential::{KINDS, RULES, check};
+use crate::differential::{KINDS, RULES, check};
 
 #[test]
 fn replay_differential_corpus() {

@@ -298,18 +298,18 @@ fn type_mismatch(err: Error, msg: &[u8], expected: u16) -> Option<Divergence> {
 
 struct Challenge;
 
-/// The four fields of a TokenChallenge, split by hand from `msg` (a third
-/// opinion on the layout, used to check the rules).
-fn challenge_fields(msg: &[u8]) -> Option<(u16, &[u8], &[u8], &[u8])> {
+/// The issuer_name, redemption_context and origin_info of a TokenChallenge,
+/// split by hand from `msg` (a third opinion on the layout, to check rules).
+fn challenge_fields(msg: &[u8]) -> Option<[&[u8]; 3]> {
     let mut r = Reader::new(msg);
-    let ty = r.u16().ok()?;
+    r.u16().ok()?;
     let n = usize::from(r.u16().ok()?);
     let issuer = r.take(n).ok()?;
     let n = usize::from(r.u8().ok()?);
     let ctx = r.take(n).ok()?;
     let n = usize::from(r.u16().ok()?);
     let origin = r.take(n).ok()?;
-    Some((ty, issuer, ctx, origin))
+    Some([issuer, ctx, origin])
 }
 
 fn printable(name: &[u8]) -> bool {
@@ -350,7 +350,7 @@ impl Subject for Challenge {
     }
 
     fn pp_only(err: Error, msg: &[u8], _: &PpChallenge) -> Option<Divergence> {
-        let (_, issuer, ctx, origin) = challenge_fields(msg)?;
+        let [issuer, ctx, origin] = challenge_fields(msg)?;
         let origin_ok = origin.is_empty() || origin.split(|&b| b == b',').all(|n| !n.is_empty() && printable(n));
         match err {
             Error::InvalidLength(Field::IssuerName) if issuer.is_empty() => Some(Divergence::EmptyIssuerName),

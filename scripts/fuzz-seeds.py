@@ -15,7 +15,7 @@ def challenge(tt, issuer, ctx, origin):
 seeds = {k: [] for k in ["challenge", "token", "www_authenticate", "authorization", "varint",
                          "type3_request", "encap_key", "inner_request", "batch_request", "batch_response",
                          "rsa_spki", "rsa_pkcs8", "type1_request", "type5_request", "type2_request",
-                         "amortized_request"]}
+                         "amortized_request", "encode_roundtrip", "differential"]}
 for case in json.load(open(vec / "token-test-vectors.json")):
     h = bytes.fromhex
     c = challenge(int(case["token_type"], 16), h(case["issuer_name"]), h(case["redemption_context"]), h(case["origin_info"]))
@@ -77,6 +77,70 @@ for i, name in enumerate(["amortized/type1-issuance-test-vectors.json", "amortiz
     for case in json.load(open(vec / name))[:2]:
         seeds["amortized_request"] += [bytes([2 * i]) + bytes.fromhex(case["token_request"]),
                                        bytes([2 * i + 1]) + bytes.fromhex(case["token_response"])]
+# encode_roundtrip: the first byte picks the message (pat::fuzzing::ROUNDTRIP_MESSAGES),
+# the rest fills its fields; one seed of deterministic filler per message, and
+# a challenge with plausible fields.
+def filler(tag, n):
+    out, block = b"", tag
+    while len(out) < n:
+        block = hashlib.sha256(block).digest()
+        out += block
+    return out[:n]
+
+for i in range(16):
+    seeds["encode_roundtrip"].append(bytes([i]) + filler(bytes([i]), 700))
+seeds["encode_roundtrip"].append(b"\x00" + struct.pack(">H", 1) + struct.pack(">H", 14) + b"issuer.example"
+                                 + struct.pack(">H", 32) + bytes(range(32)) + struct.pack(">H", 19) + b"a.example,b.example")
+# differential: the first byte picks the message kind, in the order of
+# pat_fuzz::differential::KINDS; the rest is the message. Vector messages both
+# libraries accept, and one or more inputs per divergence rule.
+KIND = {k: i for i, k in enumerate(["challenge", "token", "t1req", "t1resp", "t2req", "t2resp", "t5req", "t5resp",
+                                     "a1req", "a1resp", "a5req", "a5resp", "greq", "gresp"])}
+diff = seeds["differential"]
+def d(kind, msg):
+    diff.append(bytes([KIND[kind]]) + msg)
+for c in seeds["challenge"][:4]:
+    d("challenge", c)
+for t in seeds["token"][-6:]:
+    d("token", t)
+for kind, name in [("t1", "private/type1-issuance-test-vectors.json"), ("t2", "type2/type2-issuance-test-vectors.json"),
+                   ("t5", "private/type5-issuance-test-vectors.json")]:
+    case = json.load(open(vec / name))[0]
+    d(kind + "req", bytes.fromhex(case["token_request"]))
+    d(kind + "resp", bytes.fromhex(case["token_response"]))
+for kind, name in [("a1", "amortized/type1-issuance-test-vectors.json"), ("a5", "amortized/type5-issuance-test-vectors.json")]:
+    case = json.load(open(vec / name))[0]
+    d(kind + "req", bytes.fromhex(case["token_request"]))
+    d(kind + "resp", bytes.fromhex(case["token_response"]))
+for name in ["batched/batched-issuance-test-vectors.json"]:
+    case = json.load(open(vec / name))[0]
+    d("greq", bytes.fromhex(case["token_request"]))
+    d("gresp", bytes.fromhex(case["token_response"]))
+d("greq", bytes.fromhex("00"))
+d("gresp", bytes.fromhex("03000000"))
+# TrailingBytes
+d("challenge", seeds["challenge"][0] + b"\0")
+d("t2resp", bytes(257))
+# NonMinimalVarint: an empty generic batch with a 2-byte length; a one-element
+# type 0x0005 amortized request with a 2-byte length.
+d("greq", bytes.fromhex("4000"))
+d("a5req", bytes.fromhex("0005ab4020") + bytes(32))
+# TokenTypeUnknownToPrivacypass: a type 0x0003 challenge and token.
+d("challenge", challenge(3, b"issuer.example", b"", b""))
+d("token", struct.pack(">H", 3) + bytes(96 + 256))
+# TokenTypeMismatch: a type 0x0001 request carrying 0x0005, a type 0x0002
+# request carrying 0x0001, an amortized 0x0001 request carrying 0x0002.
+d("t1req", struct.pack(">H", 5) + bytes(50))
+d("t2req", struct.pack(">H", 1) + bytes(257))
+d("a1req", struct.pack(">H", 2) + b"\x07" + bytes([49]) + bytes(49))
+# EmptyIssuerName, RedemptionContextLength, NameSyntax.
+d("challenge", challenge(1, b"", b"", b""))
+d("challenge", challenge(2, b"i", b"12345", b""))
+d("challenge", challenge(5, b"i", b"", b"a.example,,b.example"))
+d("challenge", challenge(5, b"issuer\x01", b"", b""))
+# AmortizedBatchSize: no elements.
+d("a1req", bytes.fromhex("000107") + b"\0")
+d("a5resp", b"\0" + bytes(64))
 seeds["varint"] += [bytes.fromhex(x) for x in ["25", "7bbd", "9d7f3e7d", "c2197c5eff14e88c", "4025", "4137", "4197"]]
 
 for target, items in seeds.items():

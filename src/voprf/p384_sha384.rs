@@ -11,6 +11,7 @@ use sha2::{Digest, Sha384};
 use subtle::Choice;
 use zeroize::Zeroize;
 
+use super::p384_jacobian;
 use super::suite::{Suite, check_sizes, sealed};
 use crate::error::{Error, Field as ErrorField, Result};
 
@@ -105,6 +106,22 @@ impl Suite for P384Sha384 {
             acc += ProjectivePoint::lincomb_vartime(&[*single]);
         }
         Ok(acc)
+    }
+
+    fn mul_serialize(k: &Scalar, points: &[ProjectivePoint], out: &mut [[u8; 49]]) -> Result<()> {
+        // Jacobian coordinates with affine tables (see `p384_jacobian`),
+        // NORMALIZE_BATCH points per inversion.
+        if points.len() != out.len() {
+            return Err(Error::InvalidLength(ErrorField::Batch));
+        }
+        for (inp, out) in points.chunks(NORMALIZE_BATCH).zip(out.chunks_mut(NORMALIZE_BATCH)) {
+            p384_jacobian::mul_serialize::<NORMALIZE_BATCH>(k, inp, out)?;
+        }
+        Ok(())
+    }
+
+    fn mul_same_base(p: &ProjectivePoint, scalars: &[Scalar], out: &mut [ProjectivePoint]) -> Result<()> {
+        p384_jacobian::mul_same_base(p, scalars, out)
     }
 
     fn invert(s: &Scalar) -> Result<Scalar> {

@@ -80,10 +80,10 @@ pub(crate) fn evaluate_elements<S: Suite>(
     for (inp, out) in blinded.chunks(CHUNK).zip(evaluated.chunks_mut(CHUNK)) {
         let mut points = [S::Point::default(); CHUNK];
         for (p, c) in points.iter_mut().zip(inp) {
-            *p = *c.point() * *k;
+            *p = *c.point();
         }
         let points = points.get(..inp.len()).ok_or(Error::InvalidLength(Field::Batch))?;
-        S::serialize_elements(points, out)?;
+        S::mul_serialize(k, points, out)?;
     }
     Ok(())
 }

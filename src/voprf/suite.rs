@@ -179,6 +179,40 @@ pub trait Suite: sealed::Sealed + Copy + Clone + Debug + Default + Eq + Hash + S
     #[doc(hidden)]
     fn lincomb_vartime(pairs: &[(Self::Point, Self::Scalar)]) -> Result<Self::Point>;
 
+    /// `out_i = SerializeElement(k·P_i)` (RFC 9497 §3.3.1 `BlindEvaluate`),
+    /// constant time in `k`; `InvalidElement` if a result is the identity.
+    /// `out` must have the length of `points`.
+    #[doc(hidden)]
+    fn mul_serialize(k: &Self::Scalar, points: &[Self::Point], out: &mut [Self::ElementBytes]) -> Result<()> {
+        const CHUNK: usize = 8;
+        if points.len() != out.len() {
+            return Err(Error::InvalidLength(Field::Batch));
+        }
+        for (inp, out) in points.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
+            let mut products = [Self::Point::default(); CHUNK];
+            for (q, p) in products.iter_mut().zip(inp) {
+                *q = *p * *k;
+            }
+            let products = products.get(..inp.len()).ok_or(Error::InvalidLength(Field::Batch))?;
+            Self::serialize_elements(products, out)?;
+        }
+        Ok(())
+    }
+
+    /// `out_i = s_i·P` for one point and up to four scalars, constant time,
+    /// so that a suite can share the precomputation for `P`. `out` must have
+    /// the length of `scalars`.
+    #[doc(hidden)]
+    fn mul_same_base(p: &Self::Point, scalars: &[Self::Scalar], out: &mut [Self::Point]) -> Result<()> {
+        if scalars.len() != out.len() || scalars.len() > 4 {
+            return Err(Error::InvalidLength(Field::Batch));
+        }
+        for (o, s) in out.iter_mut().zip(scalars) {
+            *o = *p * *s;
+        }
+        Ok(())
+    }
+
     /// `s⁻¹`, constant time; `InvalidScalar` for zero.
     #[doc(hidden)]
     fn invert(s: &Self::Scalar) -> Result<Self::Scalar>;

@@ -1,0 +1,436 @@
+//! Constant-time variable-base scalar multiplication on P-384 in Jacobian
+//! coordinates, for the issuer (`k·B_i`, `k·M`, `t·M`).
+//!
+//! `p384`'s `ProjectivePoint * Scalar` uses the complete Renes–Costello–Batina
+//! formulas: no exceptional cases, but a doubling costs 8M + 3S + 2·(mul by
+//! b) and an addition 12M + 2·(mul by b). In Jacobian coordinates with
+//! `a = −3` a doubling is 3M + 5S (`dbl-2001-b`) and the addition of an
+//! affine point 7M + 4S (`madd-2007-bl`). The doubling has no exceptional
+//! case on a prime-order curve (the identity, `Z = 0`, doubles to itself);
+//! the mixed addition is wrong for `P = ±Q` and for the identity. Why those
+//! cases cannot occur, or are selected away in constant time, is argued at
+//! [`mul`]. The field arithmetic is `p384`'s own (through `hazmat`), so the
+//! field operations keep its constant-time guarantees.
+//!
+//! The table of `1·P … 8·P` is normalized to affine form with one batch
+//! inversion (about the cost of 180 field multiplications with `p384`'s
+//! safegcd inversion), so every addition in the main loop is a mixed one.
+//! Nothing is static: a table is 8 affine points (768 bytes) on the stack.
+
+use p384::elliptic_curve::ff::PrimeField;
+use p384::elliptic_curve::hazmat::FieldArithmetic;
+use p384::elliptic_curve::ops::BatchInvert;
+use p384::elliptic_curve::point::AffineCoordinates;
+use p384::{AffinePoint, NistP384, ProjectivePoint, Scalar};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use zeroize::Zeroize;
+
+use crate::error::{Error, Result};
+
+/// The P-384 base field element (`p384`'s, through the `hazmat` trait).
+type Fe = <NistP384 as FieldArithmetic>::FieldElement;
+
+/// Entries in a table: `1·P … 8·P` for signed radix-16 digits in `[−8, 8]`.
+const TABLE: usize = 8;
+
+/// Signed radix-16 digits of a scalar below 2^384: 96 nibbles and a carry.
+const DIGITS: usize = 97;
+
+/// `(X : Y : Z)` with `x = X/Z²`, `y = Y/Z³`; `Z = 0` is the identity.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Jacobian {
+    x: Fe,
+    y: Fe,
+    z: Fe,
+}
+
+/// An affine point `(x, y)` that is not the identity.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Affine {
+    x: Fe,
+    y: Fe,
+}
+
+impl ConditionallySelectable for Affine {
+    fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
+        Self { x: Fe::conditional_select(&a.x, &b.x, choice), y: Fe::conditional_select(&a.y, &b.y, choice) }
+    }
+}
+
+impl ConditionallySelectable for Jacobian {
+    fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
+        Self {
+            x: Fe::conditional_select(&a.x, &b.x, choice),
+            y: Fe::conditional_select(&a.y, &b.y, choice),
+            z: Fe::conditional_select(&a.z, &b.z, choice),
+        }
+    }
+}
+
+impl Affine {
+    /// The coordinates of a non-identity affine point; `InvalidElement` for
+    /// the identity (whose encoding `p384` gives as zeros).
+    pub(super) fn from_affine(p: &AffinePoint) -> Result<Self> {
+        if bool::from(p.is_identity()) {
+            return Err(Error::InvalidElement);
+        }
+        let x = Option::<Fe>::from(Fe::from_repr(p.x())).ok_or(Error::InvalidElement)?;
+        let y = Option::<Fe>::from(Fe::from_repr(p.y())).ok_or(Error::InvalidElement)?;
+        Ok(Self { x, y })
+    }
+}
+
+impl Jacobian {
+    const IDENTITY: Self = Self { x: Fe::ONE, y: Fe::ONE, z: Fe::ZERO };
+
+    fn from_affine(p: &Affine) -> Self {
+        Self { x: p.x, y: p.y, z: Fe::ONE }
+    }
+
+    fn is_identity(&self) -> Choice {
+        self.z.is_zero()
+    }
+
+    /// `2·self`, `dbl-2001-b` for `a = −3` (3M + 5S). Complete on a curve of
+    /// odd order: the identity (`Z = 0`) gives `Z3 = (Y + 0)² − Y² − 0 = 0`.
+    fn double(&self) -> Self {
+        let delta = self.z.square();
+        let gamma = self.y.square();
+        let beta = self.x * gamma;
+        let alpha = (self.x - delta) * (self.x + delta);
+        let alpha = alpha.double() + alpha;
+        let beta4 = beta.double().double();
+        let x = alpha.square() - beta4.double();
+        let z = (self.y + self.z).square() - gamma - delta;
+        let y = alpha * (beta4 - x) - gamma.square().double().double().double();
+        Self { x, y, z }
+    }
+
+    /// `self + q` for an affine `q`, `madd-2007-bl` (7M + 4S), and whether
+    /// the formula hit the doubling case (`H = 0` and `r = 0`, i.e.
+    /// `self = q`). Correct when `self ≠ ±q` and `self` is not the identity;
+    /// for `self = −q` it gives `Z3 = 0`, the identity, which is also right.
+    fn add_affine(&self, q: &Affine) -> (Self, Choice) {
+        let z1z1 = self.z.square();
+        let u2 = q.x * z1z1;
+        let s2 = q.y * self.z * z1z1;
+        let h = u2 - self.x;
+        let hh = h.square();
+        let i = hh.double().double();
+        let j = h * i;
+        let r = (s2 - self.y).double();
+        let v = self.x * i;
+        let x = r.square() - j - v.double();
+        let y = r * (v - x) - (self.y * j).double();
+        let z = (self.z + h).square() - z1z1 - hh;
+        (Self { x, y, z }, h.is_zero() & r.is_zero())
+    }
+}
+
+/// `1·P … 8·P` in affine form, for [`mul`].
+#[derive(Clone, Debug)]
+pub(super) struct Table([Affine; TABLE]);
+
+impl Table {
+    /// The multiples of a non-identity point `p`: doublings and mixed
+    /// additions of `p` (`2P + P`, `4P + P`, `6P + P` are never exceptional:
+    /// that would need `3P`, `5P` or `7P` to be the identity or `2P = ±P`,
+    /// impossible for `P ≠ O` in a group of prime order above 8), then one
+    /// batch inversion for the eight `Z`s.
+    pub(super) fn new(p: &Affine) -> Self {
+        let one = Jacobian::from_affine(p);
+        let two = one.double();
+        let three = two.add_affine(p).0;
+        let four = two.double();
+        let five = four.add_affine(p).0;
+        let six = three.double();
+        let seven = six.add_affine(p).0;
+        let eight = four.double();
+        let jac = [one, two, three, four, five, six, seven, eight];
+        let mut out = [Affine::default(); TABLE];
+        to_affine(&jac, &mut out);
+        Self(out)
+    }
+
+    /// `d·P` for `d ∈ [−8, 8]` in constant time (every entry is read), and
+    /// whether `d = 0` (the identity, which has no affine form; the entry
+    /// returned then is meaningless).
+    fn select(&self, d: i8) -> (Affine, Choice) {
+        // mask = −1 for negative d, 0 otherwise; |d| = (d ^ mask) − mask.
+        let mask = d >> 7;
+        let abs = (d ^ mask).wrapping_sub(mask).cast_unsigned();
+        let mut out = Affine::default();
+        for (j, entry) in (1u8..).zip(self.0.iter()) {
+            out.conditional_assign(entry, abs.ct_eq(&j));
+        }
+        let negative = Choice::from(mask.cast_unsigned() & 1);
+        out.y = Fe::conditional_select(&out.y, &-out.y, negative);
+        (out, abs.ct_eq(&0))
+    }
+}
+
+/// Normalizes Jacobian points with one batch inversion. Identities come out
+/// as `(0, 0)` (their `Z` inverts to zero); callers never pass one, or check
+/// `Z` themselves.
+fn to_affine<const N: usize>(points: &[Jacobian; N], out: &mut [Affine; N]) {
+    let mut zs = points.map(|p| p.z);
+    let mut scratch = [Fe::ZERO; N];
+    Fe::batch_invert_in_place(&mut zs, &mut scratch);
+    for ((o, p), zinv) in out.iter_mut().zip(points).zip(zs) {
+        let zinv2 = zinv.square();
+        o.x = p.x * zinv2;
+        o.y = p.y * zinv2 * zinv;
+    }
+}
+
+/// Signed radix-16 digits `d_0 … d_96` of `k`, least significant first, with
+/// `k = Σ d_i·16^i` and `d_i ∈ [−8, 8)` (`d_96 ∈ {0, 1}`). Branch-free.
+fn recode(k: &Scalar) -> [i8; DIGITS] {
+    let mut bytes = k.to_repr();
+    let mut digits = [0i8; DIGITS];
+    let mut carry = 0i8;
+    let mut slots = digits.iter_mut();
+    for byte in bytes.iter().rev() {
+        for nibble in [byte & 0x0f, byte >> 4] {
+            // v ∈ [0, 16]; the new carry is 1 exactly when v ≥ 8.
+            let v = nibble.cast_signed() + carry;
+            carry = (v + 8) >> 4;
+            if let Some(slot) = slots.next() {
+                *slot = v - (carry << 4);
+            }
+        }
+    }
+    if let Some(slot) = slots.next() {
+        *slot = carry;
+    }
+    bytes.zeroize();
+    digits
+}
+
+/// `k·P` in constant time for the point whose [`Table`] is given: a
+/// fixed-window double-and-add from the top digit, four doublings and one
+/// table lookup plus mixed addition per digit, whatever the digits are.
+///
+/// Exceptional cases of the mixed addition `acc + d_i·P` (all handled
+/// without branches):
+/// - `d_i = 0`: the table has no identity entry; the sum is discarded and
+///   `acc` kept (selected).
+/// - `acc` is the identity (only while the leading digits are zero):
+///   `d_i·P` is selected.
+/// - `acc = ±d_i·P` with both non-identity. Before digit `i` the
+///   accumulator is `16·m·P` with `m = Σ_{j>i} d_j·16^(j−i−1)`. For `i ≥ 1`,
+///   `|16·m| < n/2` and `|d_i| ≤ 8`, so `16·m ≡ ±d_i (mod n)` forces
+///   `16·m = ±d_i`, hence `d_i = 0`: the first case. For the last digit,
+///   `acc = −d_0·P` means `k ≡ 0`, which gives the identity correctly
+///   (`Z3 = 0`), but `acc = d_0·P` does happen: `k ≡ 2·d_0 (mod n)` with
+///   `16 | k − d_0`, which for P-384 (`n ≡ 3 mod 16`) is `k = n − 6`,
+///   `d_0 = −3`. So the last step also computes `2·acc` and selects it when
+///   the addition reports `H = r = 0` (one extra doubling per
+///   multiplication; tested with `k = n − 6`).
+///
+/// The result is the identity only for `k = 0`.
+pub(super) fn mul(table: &Table, k: &Scalar) -> Jacobian {
+    let mut digits = recode(k);
+    let mut acc = Jacobian::IDENTITY;
+    if let Some((d0, rest)) = digits.split_first() {
+        for d in rest.iter().rev() {
+            // Doubling the initial identity is harmless (it stays the identity).
+            acc = acc.double().double().double().double();
+            let (q, d_zero) = table.select(*d);
+            let (sum, _) = acc.add_affine(&q);
+            let sum = Jacobian::conditional_select(&sum, &Jacobian::from_affine(&q), acc.is_identity());
+            acc = Jacobian::conditional_select(&sum, &acc, d_zero);
+        }
+        acc = acc.double().double().double().double();
+        let (q, d_zero) = table.select(*d0);
+        let (sum, doubling) = acc.add_affine(&q);
+        let sum = Jacobian::conditional_select(&sum, &acc.double(), doubling);
+        let sum = Jacobian::conditional_select(&sum, &Jacobian::from_affine(&q), acc.is_identity());
+        acc = Jacobian::conditional_select(&sum, &acc, d_zero);
+    }
+    digits.zeroize();
+    acc
+}
+
+/// Normalizes a batch of results to affine form with one inversion and
+/// writes them as `ProjectivePoint`s (the identity stays the identity).
+pub(super) fn to_projective<const N: usize>(points: &[Jacobian; N], out: &mut [ProjectivePoint; N]) {
+    let mut affine = [Affine::default(); N];
+    to_affine(points, &mut affine);
+    for ((o, a), p) in out.iter_mut().zip(&affine).zip(points) {
+        let point = AffinePoint::from_coordinates(&a.x.to_repr(), &a.y.to_repr());
+        let projective = ProjectivePoint::from(point.unwrap_or(AffinePoint::IDENTITY));
+        *o = ProjectivePoint::conditional_select(&projective, &ProjectivePoint::IDENTITY, p.is_identity());
+    }
+}
+
+/// A stand-in for unused batch slots (`Z = 1`, so it inverts; never output).
+const PAD: Jacobian = Jacobian { x: Fe::ONE, y: Fe::ONE, z: Fe::ONE };
+
+/// `out_i = SerializeElement(k·P_i)` for up to `N` points: one batch
+/// normalization of the inputs, a [`Table`] and a [`mul`] per point, one
+/// batch inversion for the results, and the compressed SEC1 encoding written
+/// directly. `InvalidElement` if a result is the identity.
+pub(super) fn mul_serialize<const N: usize>(
+    k: &Scalar,
+    points: &[ProjectivePoint],
+    out: &mut [[u8; 49]],
+) -> Result<()> {
+    if points.len() > N || points.len() != out.len() {
+        return Err(Error::InvalidLength(crate::error::Field::Batch));
+    }
+    let mut inputs = [ProjectivePoint::GENERATOR; N];
+    for (slot, p) in inputs.iter_mut().zip(points) {
+        *slot = *p;
+    }
+    let affine: [AffinePoint; N] =
+        <ProjectivePoint as p384::elliptic_curve::BatchNormalize<_>>::batch_normalize(&inputs);
+    let mut products = [PAD; N];
+    for (prod, a) in products.iter_mut().zip(&affine).take(points.len()) {
+        *prod = mul(&Table::new(&Affine::from_affine(a)?), k);
+    }
+    let mut normal = [Affine::default(); N];
+    to_affine(&products, &mut normal);
+    for ((o, a), p) in out.iter_mut().zip(&normal).zip(&products) {
+        let is_identity = p.is_identity();
+        // Whether C_i = k·B_i is the identity is public: C_i is sent (or refused).
+        crate::ct::declassify(&is_identity);
+        if bool::from(is_identity) {
+            return Err(Error::InvalidElement);
+        }
+        let (tag, x) = o.split_at_mut(1);
+        tag.fill(0x02 | a.y.is_odd().unwrap_u8());
+        x.copy_from_slice(&a.x.to_repr());
+        // C_i = k·B_i is sent to the client.
+        crate::ct::declassify(o);
+    }
+    Ok(())
+}
+
+/// Most scalars [`mul_same_base`] takes.
+pub(super) const SAME_BASE_MAX: usize = 4;
+
+/// `out_i = s_i·P` for up to [`SAME_BASE_MAX`] scalars with one [`Table`]
+/// for `P` (which is public: a blinded element or the composite `M`) and one
+/// batch inversion for the results. `InvalidElement` if `P` is the identity.
+pub(super) fn mul_same_base(p: &ProjectivePoint, scalars: &[Scalar], out: &mut [ProjectivePoint]) -> Result<()> {
+    if scalars.len() > SAME_BASE_MAX || out.len() != scalars.len() {
+        return Err(Error::InvalidLength(crate::error::Field::Batch));
+    }
+    let table = Table::new(&Affine::from_affine(&p.to_affine())?);
+    let mut products = [PAD; SAME_BASE_MAX];
+    for (prod, s) in products.iter_mut().zip(scalars) {
+        *prod = mul(&table, s);
+    }
+    let mut projective = [ProjectivePoint::IDENTITY; SAME_BASE_MAX];
+    to_projective(&products, &mut projective);
+    for (o, q) in out.iter_mut().zip(projective) {
+        *o = q;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use p384::elliptic_curve::Group;
+    use p384::elliptic_curve::group::GroupEncoding;
+
+    use super::*;
+
+    fn scalar(seed: u64) -> Scalar {
+        let mut s = Scalar::from(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        for _ in 0..7 {
+            s = s.square() + Scalar::from(seed);
+        }
+        s
+    }
+
+    fn point(seed: u64) -> ProjectivePoint {
+        ProjectivePoint::GENERATOR * scalar(seed + 1000)
+    }
+
+    /// Scalars that stress the exceptional cases: small values (leading
+    /// zero digits), all-8 and all-minus-8 digit patterns, the neighbours of
+    /// the order, and `n − 6`, where the last mixed addition is a doubling.
+    fn special_scalars() -> [Scalar; 12] {
+        let n_minus = |v: u64| -Scalar::from(v);
+        [
+            Scalar::ONE,
+            Scalar::from(2u64),
+            Scalar::from(8u64),
+            Scalar::from(9u64),
+            Scalar::from(0x8888_8888u64),
+            Scalar::from(u64::MAX),
+            n_minus(1),
+            n_minus(3),
+            n_minus(6),
+            n_minus(8),
+            n_minus(16),
+            Option::from(Scalar::from_repr([0x77u8; 48].into())).unwrap(),
+        ]
+    }
+
+    fn to_point(j: &Jacobian) -> ProjectivePoint {
+        let mut out = [ProjectivePoint::IDENTITY];
+        to_projective(&[*j], &mut out);
+        out[0]
+    }
+
+    #[test]
+    fn recode_reconstructs() {
+        for k in (0..32).map(scalar).chain(special_scalars()) {
+            let digits = recode(&k);
+            let mut acc = Scalar::ZERO;
+            for d in digits.iter().rev() {
+                assert!((-8..=8).contains(d));
+                acc *= Scalar::from(16u64);
+                let mag = Scalar::from(u64::from(d.unsigned_abs()));
+                acc = if *d < 0 { acc - mag } else { acc + mag };
+            }
+            assert_eq!(acc, k);
+        }
+    }
+
+    #[test]
+    fn mul_matches_p384() {
+        for i in 0..6 {
+            let p = point(i);
+            let table = Table::new(&Affine::from_affine(&p.to_affine()).unwrap());
+            for k in (0..8).map(|j| scalar(100 * i + j)).chain(special_scalars()) {
+                assert_eq!(to_point(&mul(&table, &k)).to_bytes(), (p * k).to_bytes(), "k = {k:?}");
+            }
+            assert!(bool::from(mul(&table, &Scalar::ZERO).is_identity()));
+        }
+    }
+
+    #[test]
+    fn last_step_doubling_case() {
+        // k = n − 6: the accumulator before the last digit (−3) is −3·P.
+        let k = -Scalar::from(6u64);
+        let digits = recode(&k);
+        assert_eq!(digits[0], -3);
+        let p = point(7);
+        let table = Table::new(&Affine::from_affine(&p.to_affine()).unwrap());
+        assert_eq!(to_point(&mul(&table, &k)), -(p.double().double() + p.double()));
+    }
+
+    #[test]
+    fn batch_entry_points() {
+        let points: [ProjectivePoint; 5] = core::array::from_fn(|i| point(50 + i as u64));
+        let k = scalar(77);
+        let mut out = [[0u8; 49]; 5];
+        mul_serialize::<8>(&k, &points, &mut out).unwrap();
+        for (o, p) in out.iter().zip(&points) {
+            assert_eq!(o.as_slice(), (*p * k).to_bytes().as_slice());
+        }
+        let scalars = [scalar(1), scalar(2), Scalar::ZERO, -Scalar::from(6u64)];
+        let mut prods = [ProjectivePoint::IDENTITY; 4];
+        mul_same_base(&points[0], &scalars, &mut prods).unwrap();
+        for (q, s) in prods.iter().zip(&scalars) {
+            assert_eq!(*q, points[0] * s);
+        }
+        assert!(mul_serialize::<8>(&Scalar::ZERO, &points, &mut out).is_err());
+        assert!(mul_same_base(&ProjectivePoint::IDENTITY, &scalars, &mut prods).is_err());
+    }
+}

@@ -109,6 +109,9 @@ fn challenge<S: Suite>(ctx: &Context<S>, pk: &S::ElementBytes, transcript: &[S::
 ///   `Σ d_i·D_i`, and the `D_i` are never deserialized;
 /// - `M = Σ d_i·C_i` involves only public values, so it is a variable-time
 ///   multi-scalar multiplication (interleaved wNAF, shared doublings);
+/// - `Z = k·M` and `t3 = t·M` share one precomputation for `M`
+///   ([`Suite::mul_same_base`]); for a single element, `M`, `Z` and `t3` are
+///   all multiples of `C_0` and share its precomputation instead;
 /// - the blinded elements and the evaluated elements are hashed from their
 ///   existing encodings, and `M, Z, t2, t3` are serialized together with one
 ///   batch normalization (one field inversion on P-384 instead of four).
@@ -129,15 +132,31 @@ pub(crate) fn generate_proof<S: Suite>(
     let pk = key.public_key().as_bytes();
 
     let seed = composite_seed(ctx, pk)?;
-    let mut m = LincombVartime::<S>::new();
-    for (i, (c, d)) in blinded.iter().zip(evaluated).enumerate() {
-        let di = composite_scalar(ctx, &seed, i, c.as_bytes(), d)?;
-        m.push(*c.point(), di)?;
-    }
-    let m = m.finish()?;
-    let z = m * *k;
+    let (m, z, t3) = if let ([b], [c]) = (blinded, evaluated) {
+        // One element: M = d·B, Z = k·M = (k·d)·B and t3 = t·M = (t·d)·B are
+        // three multiples of B, computed from one precomputation for B. The
+        // scalars k·d and t·d are secret: constant-time multiplications.
+        let d = composite_scalar(ctx, &seed, 0, b.as_bytes(), c)?;
+        let scalars = Zeroizing::new([d, d * *k, d * **nonce]);
+        let mut out = [S::Point::default(); 3];
+        S::mul_same_base(b.point(), scalars.as_ref(), &mut out)?;
+        let [m, z, t3] = out;
+        (m, z, t3)
+    } else {
+        let mut m = LincombVartime::<S>::new();
+        for (i, (c, d)) in blinded.iter().zip(evaluated).enumerate() {
+            let di = composite_scalar(ctx, &seed, i, c.as_bytes(), d)?;
+            m.push(*c.point(), di)?;
+        }
+        let m = m.finish()?;
+        // Z = k·M and t3 = t·M share the precomputation for M.
+        let scalars = Zeroizing::new([*k, **nonce]);
+        let mut out = [S::Point::default(); 2];
+        S::mul_same_base(&m, scalars.as_ref(), &mut out)?;
+        let [z, t3] = out;
+        (m, z, t3)
+    };
     let t2 = S::mul_base(nonce);
-    let t3 = m * **nonce;
 
     let mut transcript = [S::ElementBytes::ZERO; 4];
     S::serialize_elements(&[m, z, t2, t3], &mut transcript)?;

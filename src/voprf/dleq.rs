@@ -10,17 +10,22 @@ use super::suite::{ByteArray, Context, Suite, len2};
 use super::{Element, KeyPair, Proof, PublicKey};
 use crate::error::{Error, Field, Result};
 
+/// Terms handed to the suite's multi-scalar multiplication at once (the
+/// P-384 suite interleaves up to four over one chain of doublings).
+const LINCOMB_TERMS: usize = 4;
+
 /// Accumulates `Σ s_i·P_i` over public data, feeding the suite's
-/// multi-scalar multiplication two terms at a time (no allocation).
+/// multi-scalar multiplication [`LINCOMB_TERMS`] terms at a time (no
+/// allocation).
 struct LincombVartime<S: Suite> {
-    buf: [(S::Point, S::Scalar); 2],
+    buf: [(S::Point, S::Scalar); LINCOMB_TERMS],
     len: usize,
     acc: S::Point,
 }
 
 impl<S: Suite> LincombVartime<S> {
     fn new() -> Self {
-        Self { buf: [(S::Point::default(), S::Scalar::default()); 2], len: 0, acc: S::Point::default() }
+        Self { buf: [(S::Point::default(), S::Scalar::default()); LINCOMB_TERMS], len: 0, acc: S::Point::default() }
     }
 
     fn push(&mut self, p: S::Point, s: S::Scalar) -> Result<()> {

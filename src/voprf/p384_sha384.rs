@@ -2,7 +2,7 @@
 
 use p384::elliptic_curve::consts::U72;
 use p384::elliptic_curve::group::GroupEncoding;
-use p384::elliptic_curve::ops::{LinearCombination, MulByGeneratorVartime};
+use p384::elliptic_curve::ops::MulByGeneratorVartime;
 use p384::elliptic_curve::{BatchNormalize, Group, PrimeField};
 use p384::hash2curve::{ExpandMsgXmd, hash_from_bytes, hash_to_scalar};
 use p384::{AffinePoint, NistP384, ProjectivePoint, Scalar};
@@ -93,17 +93,11 @@ impl Suite for P384Sha384 {
     }
 
     fn lincomb_vartime(pairs: &[(ProjectivePoint, Scalar)]) -> Result<ProjectivePoint> {
-        // `LinearCombination` is only implemented for fixed-size arrays without
-        // `alloc`, so the sum is taken two terms at a time.
+        // Jacobian Straus–Shamir over MSM_TERMS terms at a time (one chain of
+        // doublings per chunk); public inputs only.
         let mut acc = ProjectivePoint::IDENTITY;
-        let mut chunks = pairs.chunks_exact(2);
-        for chunk in &mut chunks {
-            let pair: &[(ProjectivePoint, Scalar); 2] =
-                chunk.try_into().map_err(|_| Error::InvalidLength(ErrorField::Batch))?;
-            acc += ProjectivePoint::lincomb_vartime(pair);
-        }
-        if let [single] = chunks.remainder() {
-            acc += ProjectivePoint::lincomb_vartime(&[*single]);
+        for chunk in pairs.chunks(p384_jacobian::MSM_TERMS) {
+            acc += p384_jacobian::lincomb_vartime(chunk)?;
         }
         Ok(acc)
     }

@@ -115,8 +115,9 @@ fn challenge<S: Suite>(ctx: &Context<S>, pk: &S::ElementBytes, transcript: &[S::
 /// - `M = Σ d_i·C_i` involves only public values, so it is a variable-time
 ///   multi-scalar multiplication (interleaved wNAF, shared doublings);
 /// - `Z = k·M` and `t3 = t·M` share one precomputation for `M`
-///   ([`Suite::mul_same_base`]); for a single element, `M`, `Z` and `t3` are
-///   all multiples of `C_0` and share its precomputation instead;
+///   ([`Suite::prepare`]); for a single element, `M`, `Z` and `t3` are
+///   all multiples of `C_0` and share the precomputation that gave `D_0`
+///   (`base`, prepared by the caller, or here if `None`);
 /// - the blinded elements and the evaluated elements are hashed from their
 ///   existing encodings, and `M, Z, t2, t3` are serialized together with one
 ///   batch normalization (one field inversion on P-384 instead of four).
@@ -129,6 +130,7 @@ pub(crate) fn generate_proof<S: Suite>(
     blinded: &[Element<S>],
     evaluated: &[S::ElementBytes],
     nonce: &Zeroizing<S::Scalar>,
+    base: Option<&S::Prepared>,
 ) -> Result<Proof<S>> {
     if blinded.len() != evaluated.len() {
         return Err(Error::InvalidLength(Field::Batch));
@@ -139,12 +141,21 @@ pub(crate) fn generate_proof<S: Suite>(
     let seed = composite_seed(ctx, pk)?;
     let (m, z, t3) = if let ([b], [c]) = (blinded, evaluated) {
         // One element: M = d·B, Z = k·M = (k·d)·B and t3 = t·M = (t·d)·B are
-        // three multiples of B, computed from one precomputation for B. The
-        // scalars k·d and t·d are secret: constant-time multiplications.
+        // three multiples of B, computed from the precomputation for B that
+        // also gave C = k·B. The scalars k·d and t·d are secret: constant-time
+        // multiplications, wiped after use.
+        let prepared_here;
+        let prepared = match base {
+            Some(prepared) => prepared,
+            None => {
+                prepared_here = S::prepare(b.point())?;
+                &prepared_here
+            }
+        };
         let d = composite_scalar(ctx, &seed, 0, b.as_bytes(), c)?;
         let scalars = Zeroizing::new([d, d * *k, d * **nonce]);
         let mut out = [S::Point::default(); 3];
-        S::mul_same_base(b.point(), scalars.as_ref(), &mut out)?;
+        S::prepared_mul(prepared, scalars.as_ref(), &mut out)?;
         let [m, z, t3] = out;
         (m, z, t3)
     } else {
@@ -157,7 +168,7 @@ pub(crate) fn generate_proof<S: Suite>(
         // Z = k·M and t3 = t·M share the precomputation for M.
         let scalars = Zeroizing::new([*k, **nonce]);
         let mut out = [S::Point::default(); 2];
-        S::mul_same_base(&m, scalars.as_ref(), &mut out)?;
+        S::prepared_mul(&S::prepare(&m)?, scalars.as_ref(), &mut out)?;
         let [z, t3] = out;
         (m, z, t3)
     };

@@ -45,6 +45,7 @@ impl Suite for P384Sha384 {
     type ScalarBytes = [u8; 48];
     type ProofBytes = [u8; 96];
     type Output = [u8; 48];
+    type Prepared = p384_jacobian::Comb;
 
     fn hash_to_group(msg: &[&[u8]], dst: &[&[u8]]) -> Result<ProjectivePoint> {
         hash_from_bytes::<NistP384, ExpandMsgXmd<Sha384>>(msg, dst)
@@ -114,8 +115,12 @@ impl Suite for P384Sha384 {
         Ok(())
     }
 
-    fn mul_same_base(p: &ProjectivePoint, scalars: &[Scalar], out: &mut [ProjectivePoint]) -> Result<()> {
-        p384_jacobian::mul_same_base(p, scalars, out)
+    fn prepare(p: &ProjectivePoint) -> Result<p384_jacobian::Comb> {
+        p384_jacobian::Comb::new(p)
+    }
+
+    fn prepared_mul(comb: &p384_jacobian::Comb, scalars: &[Scalar], out: &mut [ProjectivePoint]) -> Result<()> {
+        p384_jacobian::prepared_mul(comb, scalars, out)
     }
 
     fn invert(s: &Scalar) -> Result<Scalar> {

@@ -199,19 +199,20 @@ pub trait Suite: sealed::Sealed + Copy + Clone + Debug + Default + Eq + Hash + S
         Ok(())
     }
 
-    /// `out_i = s_i·P` for one point and up to four scalars, constant time,
-    /// so that a suite can share the precomputation for `P`. `out` must have
-    /// the length of `scalars`.
+    /// Precomputation for several constant-time multiplications of one
+    /// point ([`Suite::prepared_mul`]).
     #[doc(hidden)]
-    fn mul_same_base(p: &Self::Point, scalars: &[Self::Scalar], out: &mut [Self::Point]) -> Result<()> {
-        if scalars.len() != out.len() || scalars.len() > 4 {
-            return Err(Error::InvalidLength(Field::Batch));
-        }
-        for (o, s) in out.iter_mut().zip(scalars) {
-            *o = *p * *s;
-        }
-        Ok(())
-    }
+    type Prepared;
+
+    /// Prepares `p` for [`Suite::prepared_mul`]; `InvalidElement` if the suite
+    /// needs a non-identity point.
+    #[doc(hidden)]
+    fn prepare(p: &Self::Point) -> Result<Self::Prepared>;
+
+    /// `out_i = s_i·P` for the prepared point and up to four scalars, constant
+    /// time. `out` must have the length of `scalars`.
+    #[doc(hidden)]
+    fn prepared_mul(p: &Self::Prepared, scalars: &[Self::Scalar], out: &mut [Self::Point]) -> Result<()>;
 
     /// `s⁻¹`, constant time; `InvalidScalar` for zero.
     #[doc(hidden)]

@@ -10,9 +10,10 @@ use super::suite::{ByteArray, Context, Suite, len2};
 use super::{Element, KeyPair, Proof, PublicKey};
 use crate::error::{Error, Field, Result};
 
-/// Terms handed to the suite's multi-scalar multiplication at once (the
-/// P-384 suite interleaves up to four over one chain of doublings).
-const LINCOMB_TERMS: usize = 4;
+/// Terms handed to the suite's multi-scalar multiplication at once: with
+/// `precomputed-tables` the P-384 suite interleaves up to four over one chain
+/// of doublings; the small-stack build sums pairs.
+const LINCOMB_TERMS: usize = if cfg!(feature = "precomputed-tables") { 4 } else { 2 };
 
 /// Accumulates `Σ s_i·P_i` over public data, feeding the suite's
 /// multi-scalar multiplication [`LINCOMB_TERMS`] terms at a time (no

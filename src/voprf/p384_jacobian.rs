@@ -16,6 +16,8 @@
 //! inversion (about the cost of 180 field multiplications with `p384`'s
 //! safegcd inversion), so every addition in the main loop is a mixed one.
 //! Nothing is static: a table is 8 affine points (768 bytes) on the stack.
+//! The variable-time multi-scalar multiplication at the end of the module
+//! needs more stack and is only built with `precomputed-tables`.
 
 use p384::elliptic_curve::ff::PrimeField;
 use p384::elliptic_curve::hazmat::FieldArithmetic;
@@ -412,17 +414,24 @@ pub(super) fn prepared_mul(comb: &Comb, scalars: &[Scalar], out: &mut [Projectiv
 
 // ---- Variable time, public inputs only --------------------------------------
 
+#[cfg(feature = "precomputed-tables")]
 /// wNAF width of [`lincomb_vartime`]: digits are odd and below 2^4 in
 /// absolute value, so each base needs `1·P, 3·P, …, 15·P`.
 const NAF_W: u32 = 5;
+#[cfg(feature = "precomputed-tables")]
 /// Odd multiples per base.
 const NAF_TABLE: usize = 1 << (NAF_W - 2);
+#[cfg(feature = "precomputed-tables")]
 /// A wNAF of a scalar below 2^384 has at most 385 digits.
 const NAF_DIGITS: usize = 385;
+#[cfg(feature = "precomputed-tables")]
 /// Most terms [`lincomb_vartime`] takes in one pass (one shared chain of
-/// doublings); the stack holds a table and a wNAF per term (about 1.2 KiB).
+/// doublings). Each term costs about 3.6 KiB of stack (wNAF, Jacobian and
+/// affine odd multiples, batch-inversion scratch), hence `precomputed-tables`
+/// only: the Cortex-M build keeps p384's two-term combination.
 pub(super) const MSM_TERMS: usize = 4;
 
+#[cfg(feature = "precomputed-tables")]
 /// Width-[`NAF_W`] non-adjacent form, least significant digit first. Variable
 /// time: public scalars only.
 fn naf_vartime(s: &Scalar) -> [i8; NAF_DIGITS] {
@@ -459,6 +468,7 @@ fn naf_vartime(s: &Scalar) -> [i8; NAF_DIGITS] {
     digits
 }
 
+#[cfg(feature = "precomputed-tables")]
 /// `acc + q` in variable time, exceptional cases included (the identity,
 /// `acc = q` needs a doubling, `acc = −q` gives `Z = 0`).
 fn add_vartime(acc: &Jacobian, q: &Affine) -> Jacobian {
@@ -469,6 +479,7 @@ fn add_vartime(acc: &Jacobian, q: &Affine) -> Jacobian {
     if bool::from(doubling) { acc.double() } else { sum }
 }
 
+#[cfg(feature = "precomputed-tables")]
 /// `Σ s_i·P_i` for at most [`MSM_TERMS`] terms: Straus–Shamir interleaving of
 /// width-5 NAFs over one chain of doublings, odd multiples normalized to
 /// affine form with one batch inversion so that every addition is mixed.
@@ -622,6 +633,7 @@ mod tests {
         assert_eq!(to_point(&mul(&table, &k)), -(p.double().double() + p.double()));
     }
 
+    #[cfg(feature = "precomputed-tables")]
     #[test]
     fn naf_reconstructs() {
         for k in (0..32).map(scalar).chain(special_scalars()) {
@@ -636,6 +648,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "precomputed-tables")]
     #[test]
     fn lincomb_matches_p384() {
         let points: [ProjectivePoint; 4] = core::array::from_fn(|i| point(70 + i as u64));

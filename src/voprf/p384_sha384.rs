@@ -93,12 +93,34 @@ impl Suite for P384Sha384 {
         ProjectivePoint::mul_by_generator_and_mul_add_vartime(a, b, p)
     }
 
+    #[cfg(feature = "precomputed-tables")]
     fn lincomb_vartime(pairs: &[(ProjectivePoint, Scalar)]) -> Result<ProjectivePoint> {
         // Jacobian Straus–Shamir over MSM_TERMS terms at a time (one chain of
-        // doublings per chunk); public inputs only.
+        // doublings per chunk); public inputs only. About 15 KiB of stack for
+        // four terms, so only with `precomputed-tables` (the feature that
+        // trades memory for speed).
         let mut acc = ProjectivePoint::IDENTITY;
         for chunk in pairs.chunks(p384_jacobian::MSM_TERMS) {
             acc += p384_jacobian::lincomb_vartime(chunk)?;
+        }
+        Ok(acc)
+    }
+
+    #[cfg(not(feature = "precomputed-tables"))]
+    fn lincomb_vartime(pairs: &[(ProjectivePoint, Scalar)]) -> Result<ProjectivePoint> {
+        // The small-stack path (microcontrollers): p384's `LinearCombination`
+        // is only implemented for fixed-size arrays without `alloc`, so the
+        // sum is taken two terms at a time.
+        use p384::elliptic_curve::ops::LinearCombination;
+        let mut acc = ProjectivePoint::IDENTITY;
+        let mut chunks = pairs.chunks_exact(2);
+        for chunk in &mut chunks {
+            let pair: &[(ProjectivePoint, Scalar); 2] =
+                chunk.try_into().map_err(|_| Error::InvalidLength(ErrorField::Batch))?;
+            acc += ProjectivePoint::lincomb_vartime(pair);
+        }
+        if let [single] = chunks.remainder() {
+            acc += ProjectivePoint::lincomb_vartime(&[*single]);
         }
         Ok(acc)
     }

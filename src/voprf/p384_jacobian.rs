@@ -362,10 +362,11 @@ impl Comb {
     /// and above, all multiples of 16 in tooth units) plus the part `L` from
     /// teeth below `j`, `|L| < 2^(64j)`; equality forces `L = 0` and
     /// `16·A = ±d`, so `d = 0`, which is the selected zero-digit case. In the
-    /// last round `V` can wrap around `n` (`k = n − 6` does: its last digit
-    /// is `−3` and the accumulator is `−3·P` just before it), so the last
-    /// round also computes `2·acc` and selects it on `H = r = 0` (six extra
-    /// doublings).
+    /// last round `V` can wrap around `n`: before tooth `j` it is
+    /// `k − Σ_(j'≥j) d_(16j')·2^(64j')`, which equals `d_(16j)·2^(64j)` modulo
+    /// `n` for some scalars (`COMB_DOUBLING_CASE` in the tests hits it at
+    /// tooth 2), so the last round also computes `2·acc` and selects it on
+    /// `H = r = 0` (six extra doublings).
     fn mul(&self, k: &Scalar) -> Jacobian {
         let mut digits = recode(k);
         let mut acc = Jacobian::IDENTITY;
@@ -697,12 +698,24 @@ mod tests {
         assert!(Comb::new(&ProjectivePoint::IDENTITY).is_err());
     }
 
+    /// A scalar whose comb multiplication meets the doubling case in the last
+    /// round, at tooth 2 (`d_32 = 1`, `d_48 = d_64 = d_80 = −8`, and
+    /// `k ≡ 2·2^128 − 8·(2^192 + 2^256 + 2^320) mod n`; found by search).
+    const COMB_DOUBLING_CASE: [u8; 48] = [
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0xc7, 0x63, 0x4d, 0x81, 0xf4, 0x37, 0x2d, 0xe1, 0x58, 0x1a, 0x0d, 0xb2,
+        0x48, 0xb0, 0xa7, 0x7a, 0xec, 0xec, 0x19, 0x6a, 0xcc, 0xc5, 0x29, 0x73,
+    ];
+
     #[test]
     fn comb_matches_p384() {
+        let doubling_case = Option::<Scalar>::from(Scalar::from_repr(COMB_DOUBLING_CASE.into())).unwrap();
+        let digits = recode(&doubling_case);
+        assert_eq!((digits[32], digits[48], digits[64], digits[80]), (1, -8, -8, -8));
         for i in 0..4 {
             let p = point(200 + i);
             let comb = Comb::new(&p).unwrap();
-            for k in (0..8).map(|j| scalar(300 * i + j)).chain(special_scalars()) {
+            for k in (0..8).map(|j| scalar(300 * i + j)).chain(special_scalars()).chain([doubling_case]) {
                 assert_eq!(to_point(&comb.mul(&k)), p * k, "k = {k:?}");
             }
             assert!(bool::from(comb.mul(&Scalar::ZERO).is_identity()));

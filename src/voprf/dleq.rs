@@ -10,17 +10,23 @@ use super::suite::{ByteArray, Context, Suite, len2};
 use super::{Element, KeyPair, Proof, PublicKey};
 use crate::error::{Error, Field, Result};
 
+/// Terms handed to the suite's multi-scalar multiplication at once: with
+/// `precomputed-tables` the P-384 suite interleaves up to four over one chain
+/// of doublings; the small-stack build sums pairs.
+const LINCOMB_TERMS: usize = if cfg!(feature = "precomputed-tables") { 4 } else { 2 };
+
 /// Accumulates `Σ s_i·P_i` over public data, feeding the suite's
-/// multi-scalar multiplication two terms at a time (no allocation).
+/// multi-scalar multiplication [`LINCOMB_TERMS`] terms at a time (no
+/// allocation).
 struct LincombVartime<S: Suite> {
-    buf: [(S::Point, S::Scalar); 2],
+    buf: [(S::Point, S::Scalar); LINCOMB_TERMS],
     len: usize,
     acc: S::Point,
 }
 
 impl<S: Suite> LincombVartime<S> {
     fn new() -> Self {
-        Self { buf: [(S::Point::default(), S::Scalar::default()); 2], len: 0, acc: S::Point::default() }
+        Self { buf: [(S::Point::default(), S::Scalar::default()); LINCOMB_TERMS], len: 0, acc: S::Point::default() }
     }
 
     fn push(&mut self, p: S::Point, s: S::Scalar) -> Result<()> {
@@ -109,6 +115,10 @@ fn challenge<S: Suite>(ctx: &Context<S>, pk: &S::ElementBytes, transcript: &[S::
 ///   `Σ d_i·D_i`, and the `D_i` are never deserialized;
 /// - `M = Σ d_i·C_i` involves only public values, so it is a variable-time
 ///   multi-scalar multiplication (interleaved wNAF, shared doublings);
+/// - `Z = k·M` and `t3 = t·M` share one precomputation for `M`
+///   ([`Suite::prepare`]); for a single element, `M`, `Z` and `t3` are
+///   all multiples of `C_0` and share the precomputation that gave `D_0`
+///   (`base`, prepared by the caller, or here if `None`);
 /// - the blinded elements and the evaluated elements are hashed from their
 ///   existing encodings, and `M, Z, t2, t3` are serialized together with one
 ///   batch normalization (one field inversion on P-384 instead of four).
@@ -121,6 +131,7 @@ pub(crate) fn generate_proof<S: Suite>(
     blinded: &[Element<S>],
     evaluated: &[S::ElementBytes],
     nonce: &Zeroizing<S::Scalar>,
+    base: Option<&S::Prepared>,
 ) -> Result<Proof<S>> {
     if blinded.len() != evaluated.len() {
         return Err(Error::InvalidLength(Field::Batch));
@@ -129,15 +140,40 @@ pub(crate) fn generate_proof<S: Suite>(
     let pk = key.public_key().as_bytes();
 
     let seed = composite_seed(ctx, pk)?;
-    let mut m = LincombVartime::<S>::new();
-    for (i, (c, d)) in blinded.iter().zip(evaluated).enumerate() {
-        let di = composite_scalar(ctx, &seed, i, c.as_bytes(), d)?;
-        m.push(*c.point(), di)?;
-    }
-    let m = m.finish()?;
-    let z = m * *k;
+    let (m, z, t3) = if let ([b], [c]) = (blinded, evaluated) {
+        // One element: M = d·B, Z = k·M = (k·d)·B and t3 = t·M = (t·d)·B are
+        // three multiples of B, computed from the precomputation for B that
+        // also gave C = k·B. The scalars k·d and t·d are secret: constant-time
+        // multiplications, wiped after use.
+        let prepared_here;
+        let prepared = match base {
+            Some(prepared) => prepared,
+            None => {
+                prepared_here = S::prepare(b.point())?;
+                &prepared_here
+            }
+        };
+        let d = composite_scalar(ctx, &seed, 0, b.as_bytes(), c)?;
+        let scalars = Zeroizing::new([d, d * *k, d * **nonce]);
+        let mut out = [S::Point::default(); 3];
+        S::prepared_mul(prepared, scalars.as_ref(), &mut out)?;
+        let [m, z, t3] = out;
+        (m, z, t3)
+    } else {
+        let mut m = LincombVartime::<S>::new();
+        for (i, (c, d)) in blinded.iter().zip(evaluated).enumerate() {
+            let di = composite_scalar(ctx, &seed, i, c.as_bytes(), d)?;
+            m.push(*c.point(), di)?;
+        }
+        let m = m.finish()?;
+        // Z = k·M and t3 = t·M share the precomputation for M.
+        let scalars = Zeroizing::new([*k, **nonce]);
+        let mut out = [S::Point::default(); 2];
+        S::prepared_mul(&S::prepare(&m)?, scalars.as_ref(), &mut out)?;
+        let [z, t3] = out;
+        (m, z, t3)
+    };
     let t2 = S::mul_base(nonce);
-    let t3 = m * **nonce;
 
     let mut transcript = [S::ElementBytes::ZERO; 4];
     S::serialize_elements(&[m, z, t2, t3], &mut transcript)?;

@@ -37,6 +37,7 @@
 
 mod dleq;
 pub mod oprf;
+mod p384_jacobian;
 mod p384_sha384;
 mod protocol;
 mod ristretto255_sha512;

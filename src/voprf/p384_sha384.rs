@@ -2,7 +2,7 @@
 
 use p384::elliptic_curve::consts::U72;
 use p384::elliptic_curve::group::GroupEncoding;
-use p384::elliptic_curve::ops::{LinearCombination, MulByGeneratorVartime};
+use p384::elliptic_curve::ops::MulByGeneratorVartime;
 use p384::elliptic_curve::{BatchNormalize, Group, PrimeField};
 use p384::hash2curve::{ExpandMsgXmd, hash_from_bytes, hash_to_scalar};
 use p384::{AffinePoint, NistP384, ProjectivePoint, Scalar};
@@ -11,6 +11,7 @@ use sha2::{Digest, Sha384};
 use subtle::Choice;
 use zeroize::Zeroize;
 
+use super::p384_jacobian;
 use super::suite::{Suite, check_sizes, sealed};
 use crate::error::{Error, Field as ErrorField, Result};
 
@@ -44,6 +45,7 @@ impl Suite for P384Sha384 {
     type ScalarBytes = [u8; 48];
     type ProofBytes = [u8; 96];
     type Output = [u8; 48];
+    type Prepared = p384_jacobian::Comb;
 
     fn hash_to_group(msg: &[&[u8]], dst: &[&[u8]]) -> Result<ProjectivePoint> {
         hash_from_bytes::<NistP384, ExpandMsgXmd<Sha384>>(msg, dst)
@@ -91,9 +93,25 @@ impl Suite for P384Sha384 {
         ProjectivePoint::mul_by_generator_and_mul_add_vartime(a, b, p)
     }
 
+    #[cfg(feature = "precomputed-tables")]
     fn lincomb_vartime(pairs: &[(ProjectivePoint, Scalar)]) -> Result<ProjectivePoint> {
-        // `LinearCombination` is only implemented for fixed-size arrays without
-        // `alloc`, so the sum is taken two terms at a time.
+        // Jacobian Straus–Shamir over MSM_TERMS terms at a time (one chain of
+        // doublings per chunk); public inputs only. About 15 KiB of stack for
+        // four terms, so only with `precomputed-tables` (the feature that
+        // trades memory for speed).
+        let mut acc = ProjectivePoint::IDENTITY;
+        for chunk in pairs.chunks(p384_jacobian::MSM_TERMS) {
+            acc += p384_jacobian::lincomb_vartime(chunk)?;
+        }
+        Ok(acc)
+    }
+
+    #[cfg(not(feature = "precomputed-tables"))]
+    fn lincomb_vartime(pairs: &[(ProjectivePoint, Scalar)]) -> Result<ProjectivePoint> {
+        // The small-stack path (microcontrollers): p384's `LinearCombination`
+        // is only implemented for fixed-size arrays without `alloc`, so the
+        // sum is taken two terms at a time.
+        use p384::elliptic_curve::ops::LinearCombination;
         let mut acc = ProjectivePoint::IDENTITY;
         let mut chunks = pairs.chunks_exact(2);
         for chunk in &mut chunks {
@@ -105,6 +123,26 @@ impl Suite for P384Sha384 {
             acc += ProjectivePoint::lincomb_vartime(&[*single]);
         }
         Ok(acc)
+    }
+
+    fn mul_serialize(k: &Scalar, points: &[ProjectivePoint], out: &mut [[u8; 49]]) -> Result<()> {
+        // Jacobian coordinates with affine tables (see `p384_jacobian`),
+        // NORMALIZE_BATCH points per inversion.
+        if points.len() != out.len() {
+            return Err(Error::InvalidLength(ErrorField::Batch));
+        }
+        for (inp, out) in points.chunks(NORMALIZE_BATCH).zip(out.chunks_mut(NORMALIZE_BATCH)) {
+            p384_jacobian::mul_serialize::<NORMALIZE_BATCH>(k, inp, out)?;
+        }
+        Ok(())
+    }
+
+    fn prepare(p: &ProjectivePoint) -> Result<p384_jacobian::Comb> {
+        p384_jacobian::Comb::new(p)
+    }
+
+    fn prepared_mul(comb: &p384_jacobian::Comb, scalars: &[Scalar], out: &mut [ProjectivePoint]) -> Result<()> {
+        p384_jacobian::prepared_mul(comb, scalars, out)
     }
 
     fn invert(s: &Scalar) -> Result<Scalar> {

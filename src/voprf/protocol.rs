@@ -80,10 +80,10 @@ pub(crate) fn evaluate_elements<S: Suite>(
     for (inp, out) in blinded.chunks(CHUNK).zip(evaluated.chunks_mut(CHUNK)) {
         let mut points = [S::Point::default(); CHUNK];
         for (p, c) in points.iter_mut().zip(inp) {
-            *p = *c.point() * *k;
+            *p = *c.point();
         }
         let points = points.get(..inp.len()).ok_or(Error::InvalidLength(Field::Batch))?;
-        S::serialize_elements(points, out)?;
+        S::mul_serialize(k, points, out)?;
     }
     Ok(())
 }
@@ -199,8 +199,30 @@ pub fn blind_evaluate<S: Suite, R: TryCryptoRng + ?Sized>(
 ) -> Result<Proof<S>> {
     check_batch(blinded.len(), &[evaluated.len()])?;
     let nonce = Zeroizing::new(S::random_scalar(rng)?);
+    evaluate_and_prove(key, blinded, evaluated, &nonce)
+}
+
+/// `BlindEvaluateBatch` and `GenerateProof` for a checked batch. A single
+/// element is prepared once ([`Suite::prepare`]) for `k·B` and for the three
+/// proof multiplications of `B`; larger batches evaluate each element once.
+fn evaluate_and_prove<S: Suite>(
+    key: &KeyPair<S>,
+    blinded: &[Element<S>],
+    evaluated: &mut [S::ElementBytes],
+    nonce: &Zeroizing<S::Scalar>,
+) -> Result<Proof<S>> {
+    let ctx = Context::new(Mode::Voprf);
+    if let ([b], [out]) = (blinded, &mut *evaluated) {
+        let prepared = S::prepare(b.point())?;
+        let mut c = [S::Point::default()];
+        S::prepared_mul(&prepared, core::slice::from_ref(key.secret_key().scalar()), &mut c)?;
+        S::serialize_elements(&c, core::slice::from_mut(out))?;
+        // C = k·B is sent to the client.
+        crate::ct::declassify(out);
+        return dleq::generate_proof(&ctx, key, blinded, evaluated, nonce, Some(&prepared));
+    }
     evaluate_elements(key.secret_key(), blinded, evaluated)?;
-    dleq::generate_proof(&Context::new(Mode::Voprf), key, blinded, evaluated, &nonce)
+    dleq::generate_proof(&ctx, key, blinded, evaluated, nonce, None)
 }
 
 /// [`blind_evaluate`] with an explicit proof nonce (the `r` of RFC 9497
@@ -219,8 +241,7 @@ pub fn blind_evaluate_with_nonce<S: Suite>(
     if bool::from(S::scalar_is_zero(&nonce)) {
         return Err(Error::InvalidScalar);
     }
-    evaluate_elements(key.secret_key(), blinded, evaluated)?;
-    dleq::generate_proof(&Context::new(Mode::Voprf), key, blinded, evaluated, &nonce)
+    evaluate_and_prove(key, blinded, evaluated, &nonce)
 }
 
 /// `FinalizeBatch` (RFC 9497 §3.3.2): verifies the proof over the whole batch,

@@ -59,6 +59,9 @@ impl Suite for Ristretto255Sha512 {
     type ScalarBytes = [u8; 32];
     type ProofBytes = [u8; 64];
     type Output = [u8; 64];
+    /// dalek's constant-time multiplication has no reusable precomputation
+    /// in its public API: the point itself.
+    type Prepared = RistrettoPoint;
 
     fn hash_to_group(msg: &[&[u8]], dst: &[&[u8]]) -> Result<RistrettoPoint> {
         // RFC 9497 §4.1: expand_message_xmd(SHA-512) to 64 bytes, then the
@@ -124,6 +127,20 @@ impl Suite for Ristretto255Sha512 {
             acc += p * s;
         }
         Ok(acc)
+    }
+
+    fn prepare(p: &RistrettoPoint) -> Result<RistrettoPoint> {
+        Ok(*p)
+    }
+
+    fn prepared_mul(p: &RistrettoPoint, scalars: &[Scalar], out: &mut [RistrettoPoint]) -> Result<()> {
+        if scalars.len() != out.len() || scalars.len() > 4 {
+            return Err(Error::InvalidLength(ErrorField::Batch));
+        }
+        for (o, s) in out.iter_mut().zip(scalars) {
+            *o = p * s;
+        }
+        Ok(())
     }
 
     fn invert(s: &Scalar) -> Result<Scalar> {

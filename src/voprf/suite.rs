@@ -179,6 +179,41 @@ pub trait Suite: sealed::Sealed + Copy + Clone + Debug + Default + Eq + Hash + S
     #[doc(hidden)]
     fn lincomb_vartime(pairs: &[(Self::Point, Self::Scalar)]) -> Result<Self::Point>;
 
+    /// `out_i = SerializeElement(k·P_i)` (RFC 9497 §3.3.1 `BlindEvaluate`),
+    /// constant time in `k`; `InvalidElement` if a result is the identity.
+    /// `out` must have the length of `points`.
+    #[doc(hidden)]
+    fn mul_serialize(k: &Self::Scalar, points: &[Self::Point], out: &mut [Self::ElementBytes]) -> Result<()> {
+        const CHUNK: usize = 8;
+        if points.len() != out.len() {
+            return Err(Error::InvalidLength(Field::Batch));
+        }
+        for (inp, out) in points.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
+            let mut products = [Self::Point::default(); CHUNK];
+            for (q, p) in products.iter_mut().zip(inp) {
+                *q = *p * *k;
+            }
+            let products = products.get(..inp.len()).ok_or(Error::InvalidLength(Field::Batch))?;
+            Self::serialize_elements(products, out)?;
+        }
+        Ok(())
+    }
+
+    /// Precomputation for several constant-time multiplications of one
+    /// point ([`Suite::prepared_mul`]).
+    #[doc(hidden)]
+    type Prepared;
+
+    /// Prepares `p` for [`Suite::prepared_mul`]; `InvalidElement` if the suite
+    /// needs a non-identity point.
+    #[doc(hidden)]
+    fn prepare(p: &Self::Point) -> Result<Self::Prepared>;
+
+    /// `out_i = s_i·P` for the prepared point and up to four scalars, constant
+    /// time. `out` must have the length of `scalars`.
+    #[doc(hidden)]
+    fn prepared_mul(p: &Self::Prepared, scalars: &[Self::Scalar], out: &mut [Self::Point]) -> Result<()>;
+
     /// `s⁻¹`, constant time; `InvalidScalar` for zero.
     #[doc(hidden)]
     fn invert(s: &Self::Scalar) -> Result<Self::Scalar>;

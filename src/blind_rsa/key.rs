@@ -177,7 +177,8 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
             return None;
         }
         let x = from_be::<L>(bytes)?;
-        let in_range = x.ct_lt(self.params.modulus().as_ref());
+        let mut in_range = x.ct_lt(self.params.modulus().as_ref());
+        crate::ct::declassify(&mut in_range); // wire inputs: public; the client's blind r: a rejection verdict
         Option::from(subtle::CtOption::new(x, in_range))
     }
 
@@ -306,6 +307,20 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     /// The matching public key (RFC 8017 §3.1).
     pub const fn public_key(&self) -> &RsaPublicKey<L, B> {
         &self.public
+    }
+
+    /// Marks p, q (with their Montgomery parameters), dP, dQ, qInv and R³ mod p, q as undefined for valgrind memcheck (the
+    /// `ctgrind` harness only; see `ctgrind/`).
+    #[cfg(feature = "ctgrind")]
+    #[doc(hidden)]
+    pub fn ctgrind_poison(&self) {
+        crate::ct::poison(&self.p);
+        crate::ct::poison(&self.q);
+        crate::ct::poison(&self.d_p);
+        crate::ct::poison(&self.d_q);
+        crate::ct::poison(&self.q_inv);
+        crate::ct::poison(&self.r3_p);
+        crate::ct::poison(&self.r3_q);
     }
 
     /// Parses a DER PKCS#8 `PrivateKeyInfo` (RFC 5208 §5, version 0, algorithm

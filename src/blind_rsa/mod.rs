@@ -250,10 +250,13 @@ impl Variant {
         em.zeroize();
         let m = FixedMontyForm::new(&m, pk.params());
         // RFC 9474 §4.2 step 3: m must be coprime to n.
-        if !bool::from(key::choice(m.invert().is_some())) {
+        let mut coprime = key::choice(m.invert().is_some());
+        crate::ct::declassify(&mut coprime); // verdict only: a message sharing a factor with n aborts
+        if !bool::from(coprime) {
             return Err(Error::InvalidValue(Field::Message));
         }
-        let z = m.mul(&pk.rsavp1(&blind.r)).retrieve();
+        let mut z = m.mul(&pk.rsavp1(&blind.r)).retrieve();
+        crate::ct::declassify(&mut z); // the blinded message is sent to the signer
         let mut out = [0u8; B];
         uint::to_be(&z, &mut out);
         Ok((out, RsaBlindingState { r_inv: blind.r_inv.retrieve() }))
@@ -277,7 +280,9 @@ impl Variant {
             return Err(Error::InvalidLength(Field::Message));
         }
         let z = pk.integer(blind_sig).ok_or(Error::Verification)?;
-        let s = FixedMontyForm::new(&z, pk.params()).mul(&FixedMontyForm::new(&state.r_inv, pk.params())).retrieve();
+        let mut s =
+            FixedMontyForm::new(&z, pk.params()).mul(&FixedMontyForm::new(&state.r_inv, pk.params())).retrieve();
+        crate::ct::declassify(&mut s); // the signature is the token's authenticator, shown at redemption
         let mut sig = [0u8; B];
         uint::to_be(&s, &mut sig);
         self.verify(pk, input, &sig)?;
@@ -300,7 +305,8 @@ impl Variant {
         let m = pk.rsavp1(&FixedMontyForm::new(&s, pk.params())).retrieve();
         let mut em = [0u8; B];
         uint::to_be(&m, &mut em);
-        let ok = pss::verify(&input.parts(), &mut em, 8 * B - 1, self.salt_len());
+        let mut ok = pss::verify(&input.parts(), &mut em, 8 * B - 1, self.salt_len());
+        crate::ct::declassify(&mut ok); // the verification verdict
         if bool::from(ok) { Ok(()) } else { Err(Error::Verification) }
     }
 }
@@ -318,7 +324,8 @@ impl<const L: usize> Blind<L> {
         let mut r = pk.integer(bytes)?;
         let mut r_mont = FixedMontyForm::new(&r, pk.params());
         let inv = r_mont.invert();
-        let ok = !r.ct_eq(&Uint::ZERO) & key::choice(inv.is_some());
+        let mut ok = !r.ct_eq(&Uint::ZERO) & key::choice(inv.is_some());
+        crate::ct::declassify(&mut ok); // rejection verdict for this candidate r, not its value
         r.zeroize();
         let out = subtle::CtOption::new(Self { r: r_mont, r_inv: *inv.as_inner_unchecked() }, ok);
         r_mont.as_montgomery_mut().zeroize();
@@ -349,7 +356,8 @@ pub fn blind_sign<const L: usize, const H: usize, const B: usize>(
     }
     let pk = sk.public_key();
     let m = pk.integer(blinded_msg).ok_or(Error::InvalidValue(Field::Message))?;
-    let s = sk.rsasp1_crt(&m);
+    let mut s = sk.rsasp1_crt(&m);
+    crate::ct::declassify(&mut s); // the blind signature is sent to the client
     let check = monty::pow_65537(&s, pk.params()).ct_eq(&m);
     if !bool::from(check) {
         return Err(Error::Verification);

@@ -62,7 +62,8 @@ impl SecretKey {
     /// rejection does not affect interoperability.
     pub fn from_bytes(bytes: &[u8; SCALAR_LEN]) -> Result<Self> {
         let scalar = Scalar::from_repr((*bytes).into());
-        let ok = scalar.is_some() & !scalar.map(|s| s.is_zero()).unwrap_or(Choice::from(1));
+        let mut ok = scalar.is_some() & !scalar.map(|s| s.is_zero()).unwrap_or(Choice::from(1));
+        crate::ct::declassify(&mut ok); // validity verdict: a parse error, or a rejection in `random`
         if bool::from(ok) { Ok(Self(scalar.unwrap_or(Scalar::ONE))) } else { Err(Error::InvalidScalar) }
     }
 
@@ -87,7 +88,17 @@ impl SecretKey {
 
     /// The public key `skS·G`.
     pub fn public_key(&self) -> PublicKey {
-        PublicKey((ProjectivePoint::GENERATOR * self.0).to_affine())
+        let mut pk = (ProjectivePoint::GENERATOR * self.0).to_affine();
+        crate::ct::declassify(&mut pk); // a public key is published
+        PublicKey(pk)
+    }
+
+    /// Marks the secret memory as undefined for valgrind memcheck (the
+    /// `ctgrind` harness only; see `ctgrind/`).
+    #[cfg(feature = "ctgrind")]
+    #[doc(hidden)]
+    pub fn ctgrind_poison(&self) {
+        crate::ct::poison(&self.0);
     }
 }
 
@@ -154,6 +165,14 @@ impl BlindKey {
     /// The encoding this blind uses.
     pub const fn encoding(&self) -> BlindKeyEncoding {
         self.encoding
+    }
+
+    /// Marks the blind's bytes as undefined for valgrind memcheck (the
+    /// `ctgrind` harness only; see `ctgrind/`).
+    #[cfg(feature = "ctgrind")]
+    #[doc(hidden)]
+    pub fn ctgrind_poison(&self) {
+        crate::ct::poison(&self.bytes);
     }
 
     /// The 48 raw bytes of the blind.
@@ -224,7 +243,9 @@ pub fn blind_scalar(bk: &BlindKey, ctx: &[u8]) -> Result<BlindScalar> {
     let u = hash_to_scalar::<NistP384, ExpandMsgXmd<Sha384>, L72>(&[bk.serialized(), &[0x00], ctx], &[DST])
         .map_err(|_| Error::InvalidScalar)?;
     let u = BlindScalar(u);
-    if bool::from(u.0.is_zero()) { Err(Error::InvalidScalar) } else { Ok(u) }
+    let mut zero = u.0.is_zero();
+    crate::ct::declassify(&mut zero); // verdict only (probability 2^-384): a zero blind is an error
+    if bool::from(zero) { Err(Error::InvalidScalar) } else { Ok(u) }
 }
 
 /// An ECDSA P-384 public key: a point other than the identity, serialized as a
@@ -247,7 +268,8 @@ impl PublicKey {
     }
 
     fn from_projective(p: ProjectivePoint) -> Result<Self> {
-        let affine = p.to_affine();
+        let mut affine = p.to_affine();
+        crate::ct::declassify(&mut affine); // blinded and unblinded public keys are public outputs
         if bool::from(affine.is_identity()) { Err(Error::InvalidElement) } else { Ok(Self(affine)) }
     }
 }
@@ -285,7 +307,9 @@ pub fn blind_secret_key(sk: &SecretKey, bk: &BlindKey, ctx: &[u8]) -> Result<Sec
     let u = blind_scalar(bk, ctx)?;
     let sk_r = SecretKey(sk.0 * u.0);
     // A product of two non-zero scalars modulo the prime n is non-zero.
-    if bool::from(sk_r.0.is_zero()) { Err(Error::InvalidScalar) } else { Ok(sk_r) }
+    let mut zero = sk_r.0.is_zero();
+    crate::ct::declassify(&mut zero); // verdict only, never true
+    if bool::from(zero) { Err(Error::InvalidScalar) } else { Ok(sk_r) }
 }
 
 /// An ECDSA P-384 signature `r ‖ s`, two 48-byte big-endian scalars (draft §6;
@@ -329,11 +353,15 @@ pub fn blind_key_sign<R: TryCryptoRng + ?Sized>(
     rng: &mut R,
 ) -> Result<Signature> {
     let sk_r = blind_secret_key(sk, bk, ctx)?;
-    let nz = NonZeroScalar::new(sk_r.0);
-    let nz = Option::<NonZeroScalar>::from(nz).ok_or(Error::InvalidScalar)?;
+    // `blind_secret_key` rejected zero, so this never falls back to one (a
+    // constant-time select instead of a branch on the secret's zero test).
+    let one = Option::<NonZeroScalar>::from(NonZeroScalar::new(Scalar::ONE)).ok_or(Error::InvalidScalar)?;
+    let nz = NonZeroScalar::new(sk_r.0).unwrap_or(one);
     let signing_key = p384::ecdsa::SigningKey::from(nz);
     let sig: p384::ecdsa::Signature = signing_key.sign_prehash_with_rng(rng, digest).map_err(|_| Error::Rng)?;
-    Ok(Signature(sig.to_bytes().into()))
+    let mut sig = Signature(sig.to_bytes().into());
+    crate::ct::declassify(&mut sig); // the signature is sent with the request
+    Ok(sig)
 }
 
 /// [`blind_key_sign`] over `SHA-384(message)`.

@@ -68,6 +68,14 @@ impl SecretKey {
         let (lo, _) = split64(&h);
         PublicKey::from_point(EdwardsPoint::mul_base_clamped(*lo))
     }
+
+    /// Marks the secret memory as undefined for valgrind memcheck (the
+    /// `ctgrind` harness only; see `ctgrind/`).
+    #[cfg(feature = "ctgrind")]
+    #[doc(hidden)]
+    pub fn ctgrind_poison(&self) {
+        crate::ct::poison(&self.0);
+    }
 }
 
 secret_newtype!(SecretKey);
@@ -104,7 +112,9 @@ impl BlindKey {
         let (lo, hi) = split64(&h);
         let s = BlindScalar(Scalar::from_bytes_mod_order(*lo));
         // s = 0 happens with probability 2⁻²⁵²; it would map every key to the identity.
-        if bool::from(s.0.ct_eq(&Scalar::ZERO)) {
+        let mut zero = s.0.ct_eq(&Scalar::ZERO);
+        crate::ct::declassify(&mut zero); // verdict only: a zero blind scalar is an error
+        if bool::from(zero) {
             return Err(Error::InvalidScalar);
         }
         Ok((s, Zeroizing::new(*hi)))
@@ -154,7 +164,8 @@ impl PublicKey {
         self.bytes
     }
 
-    fn from_point(point: EdwardsPoint) -> Self {
+    fn from_point(mut point: EdwardsPoint) -> Self {
+        crate::ct::declassify(&mut point); // public keys (blinded or not) are public outputs
         Self { bytes: point.compress().to_bytes(), point }
     }
 }
@@ -237,6 +248,7 @@ pub fn blind_key_sign(sk: &SecretKey, bk: &BlindKey, ctx: &[u8], message: &[u8])
     let (sig_r, sig_s) = sig.split_first_chunk_mut::<32>().ok_or(Error::BufferTooSmall)?;
     sig_r.copy_from_slice(big_r.as_bytes());
     sig_s.copy_from_slice(big_s.as_bytes());
+    crate::ct::declassify(&mut sig); // the signature is a public output
     Ok(Signature(sig))
 }
 

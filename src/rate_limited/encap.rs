@@ -174,6 +174,14 @@ impl EncapSecretKey {
     pub(crate) const fn hpke_secret_key(&self) -> &<Kem as hpke::Kem>::PrivateKey {
         &self.sk
     }
+
+    /// Marks the secret memory as undefined for valgrind memcheck (the
+    /// `ctgrind` harness only; see `ctgrind/`).
+    #[cfg(feature = "ctgrind")]
+    #[doc(hidden)]
+    pub fn ctgrind_poison(&self) {
+        crate::ct::poison(&self.sk);
+    }
 }
 
 impl ConstantTimeEq for EncapSecretKey {

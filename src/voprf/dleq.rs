@@ -173,12 +173,19 @@ pub(crate) fn generate_proof<S: Suite>(
         let [z, t3] = out;
         (m, z, t3)
     };
-    let t2 = S::mul_base(nonce);
+    let (mut m, mut z, mut t3) = (m, z, t3);
+    let mut t2 = S::mul_base(nonce);
+    // M = Σ d_i·B_i, Z = k·M, t2 = r·G and t3 = r·M are public: the verifier
+    // recomputes them as Σ d_i·B_i, Σ d_i·D_i, s·G + c·pkS and s·M + c·Z.
+    for p in [&mut m, &mut z, &mut t2, &mut t3] {
+        crate::ct::declassify(p);
+    }
 
     let mut transcript = [S::ElementBytes::ZERO; 4];
     S::serialize_elements(&[m, z, t2, t3], &mut transcript)?;
     let c = challenge(ctx, pk, &transcript)?;
-    let s = **nonce - c * *k;
+    let mut s = **nonce - c * *k;
+    crate::ct::declassify(&mut s); // the proof (c, s) is sent to the client
     Ok(Proof { c, s })
 }
 

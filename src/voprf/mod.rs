@@ -176,6 +176,14 @@ impl<S: Suite> SecretKey<S> {
     pub(crate) fn scalar(&self) -> &S::Scalar {
         &self.0
     }
+
+    /// Marks the secret memory as undefined for valgrind memcheck (the
+    /// `ctgrind` harness only; see `ctgrind/`).
+    #[cfg(feature = "ctgrind")]
+    #[doc(hidden)]
+    pub fn ctgrind_poison(&self) {
+        crate::ct::poison(&self.0);
+    }
 }
 
 impl<S: Suite> ConstantTimeEq for SecretKey<S> {
@@ -208,7 +216,9 @@ pub struct KeyPair<S: Suite> {
 impl<S: Suite> KeyPair<S> {
     /// Completes a private key with its public key (RFC 9497 §3.2).
     pub fn from_secret_key(secret: SecretKey<S>) -> Result<Self> {
-        let public = PublicKey(Element::from_point(S::mul_base(secret.scalar()))?);
+        let mut pk = S::mul_base(secret.scalar());
+        crate::ct::declassify(&mut pk); // the public key pkS = skS·G is published
+        let public = PublicKey(Element::from_point(pk)?);
         Ok(Self { secret, public })
     }
 
@@ -244,7 +254,9 @@ impl<S: Suite> Blind<S> {
     }
 
     pub(crate) fn new(s: S::Scalar) -> Result<Self> {
-        if bool::from(S::scalar_is_zero(&s)) {
+        let mut zero = S::scalar_is_zero(&s);
+        crate::ct::declassify(&mut zero); // verdict only: RandomScalar is never zero, an explicit zero is an error
+        if bool::from(zero) {
             return Err(Error::InvalidScalar);
         }
         Ok(Self(s))

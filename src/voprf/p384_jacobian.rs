@@ -294,9 +294,9 @@ pub(super) fn mul_serialize<const N: usize>(
     let mut normal = [Affine::default(); N];
     to_affine(&products, &mut normal);
     for ((o, a), p) in out.iter_mut().zip(&normal).zip(&products) {
-        let is_identity = p.is_identity();
+        let mut is_identity = p.is_identity();
         // Whether C_i = k·B_i is the identity is public: C_i is sent (or refused).
-        crate::ct::declassify(&is_identity);
+        crate::ct::declassify(&mut is_identity);
         if bool::from(is_identity) {
             return Err(Error::InvalidElement);
         }

@@ -2,7 +2,8 @@
 
 use p384::elliptic_curve::consts::U72;
 use p384::elliptic_curve::group::GroupEncoding;
-use p384::elliptic_curve::ops::MulByGeneratorVartime;
+use p384::elliptic_curve::ops::{MulByGeneratorVartime, ReduceNonZero};
+use p384::elliptic_curve::point::AffineCoordinates;
 use p384::elliptic_curve::{BatchNormalize, Group, PrimeField};
 use p384::hash2curve::{ExpandMsgXmd, hash_from_bytes, hash_to_scalar};
 use p384::{AffinePoint, NistP384, ProjectivePoint, Scalar};
@@ -27,10 +28,6 @@ impl sealed::Sealed for P384Sha384 {}
 /// Points are normalized to affine form in batches of this size, so that one
 /// field inversion serves up to this many elements.
 const NORMALIZE_BATCH: usize = 8;
-
-/// Upper bound on rejection-sampling rounds in `random_scalar`. A 48-byte string
-/// is rejected with probability below 2^-189, so reaching it means a broken RNG.
-const MAX_SAMPLING_ROUNDS: usize = 64;
 
 impl Suite for P384Sha384 {
     const ID: &'static str = "P384-SHA384";
@@ -67,21 +64,16 @@ impl Suite for P384Sha384 {
     }
 
     fn random_scalar<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Scalar> {
-        // Rejection sampling (RFC 9497 §4.7): only the number of rejected
-        // candidates is observable, never the accepted value.
+        // RFC 9497 §4.7 allows rejection sampling or reduction. A 384-bit
+        // string reduced into [1, n − 1] (`x mod (n − 1) + 1`, one constant-time
+        // conditional subtraction) is within statistical distance 2^-190 of
+        // uniform, the same order as the rejection probability of sampling;
+        // unlike a rejection loop nothing here branches on the bytes.
         let mut buf = [0u8; 48];
-        for _ in 0..MAX_SAMPLING_ROUNDS {
-            rng.try_fill_bytes(&mut buf).map_err(|_| Error::Rng)?;
-            let candidate = Scalar::from_repr(buf.into());
-            if let Some(s) = Option::<Scalar>::from(candidate)
-                && !bool::from(s.is_zero())
-            {
-                buf.zeroize();
-                return Ok(s);
-            }
-        }
+        rng.try_fill_bytes(&mut buf).map_err(|_| Error::Rng)?;
+        let s = <Scalar as ReduceNonZero<p384::FieldBytes>>::reduce_nonzero(&buf.into());
         buf.zeroize();
-        Err(Error::Rng)
+        Ok(s)
     }
 
     fn mul_base(s: &Scalar) -> ProjectivePoint {
@@ -147,7 +139,10 @@ impl Suite for P384Sha384 {
 
     fn invert(s: &Scalar) -> Result<Scalar> {
         // `Scalar::invert` is the constant-time inversion (not `invert_vartime`).
-        Option::from(s.invert()).ok_or(Error::InvalidScalar)
+        let inverse = s.invert();
+        let mut ok = inverse.is_some();
+        crate::ct::declassify(&mut ok); // verdict only: blinds are non-zero, a zero one is an error
+        if bool::from(ok) { Ok(inverse.unwrap_or(Scalar::ZERO)) } else { Err(Error::InvalidScalar) }
     }
 
     fn scalar_is_zero(s: &Scalar) -> Choice {
@@ -162,7 +157,9 @@ impl Suite for P384Sha384 {
         if points.len() != out.len() {
             return Err(Error::InvalidLength(ErrorField::Batch));
         }
-        if points.iter().any(|p| bool::from(p.is_identity())) {
+        let mut identity = points.iter().fold(Choice::from(0), |acc, p| acc | p.is_identity());
+        crate::ct::declassify(&mut identity); // verdict only: an identity aborts the protocol
+        if bool::from(identity) {
             return Err(Error::InvalidElement);
         }
         // Batch normalization: one field inversion per NORMALIZE_BATCH points
@@ -174,7 +171,7 @@ impl Suite for P384Sha384 {
             }
             let affine: [AffinePoint; NORMALIZE_BATCH] = ProjectivePoint::batch_normalize(&batch);
             for (o, a) in out_chunk.iter_mut().zip(affine.iter()) {
-                *o = a.to_bytes().into();
+                *o = compress(a);
             }
         }
         Ok(())
@@ -203,6 +200,18 @@ impl Suite for P384Sha384 {
     fn deserialize_scalar(bytes: &[u8; 48]) -> Result<Scalar> {
         Option::from(Scalar::from_repr((*bytes).into())).ok_or(Error::InvalidScalar)
     }
+}
+
+/// The compressed SEC1 encoding `0x02 | sgn(y) ‖ x` of a non-identity point,
+/// without branching on `y`: `sec1`'s `EncodedPoint` (behind `to_bytes`)
+/// validates the tag byte with a `match`, which leaks the parity of `y` for
+/// secret points (found by the ctgrind harness).
+fn compress(a: &AffinePoint) -> [u8; 49] {
+    let mut out = [0x02 | a.y_is_odd().unwrap_u8(); 49];
+    for (o, b) in out.iter_mut().skip(1).zip(a.x().iter()) {
+        *o = *b;
+    }
+    out
 }
 
 const _: () = assert!(check_sizes::<P384Sha384>());

@@ -43,7 +43,9 @@ pub(crate) fn derive_key_pair_in<S: Suite>(mode: Mode, seed: &[u8], info: &[u8])
 fn input_element<S: Suite>(ctx: &Context<S>, input: &[u8]) -> Result<S::Point> {
     len2(input.len(), Field::Message)?;
     let p = S::hash_to_group(&[input], &ctx.with_prefix(b"HashToGroup-"))?;
-    if bool::from(S::is_identity(&p)) {
+    let mut identity = S::is_identity(&p);
+    crate::ct::declassify(&mut identity); // verdict only: InvalidInputError aborts (RFC 9497 §3.3.1)
+    if bool::from(identity) {
         return Err(Error::InvalidElement);
     }
     Ok(p)
@@ -53,7 +55,9 @@ fn input_element<S: Suite>(ctx: &Context<S>, input: &[u8]) -> Result<S::Point> {
 pub(crate) fn blind_in<S: Suite>(mode: Mode, input: &[u8], blind: Blind<S>) -> Result<(Blind<S>, Element<S>)> {
     let ctx = Context::<S>::new(mode);
     let p = input_element(&ctx, input)?;
-    let blinded = Element::from_point(p * *blind.scalar())?;
+    let mut blinded = p * *blind.scalar();
+    crate::ct::declassify(&mut blinded); // the blinded element is sent to the server
+    let blinded = Element::from_point(blinded)?;
     Ok((blind, blinded))
 }
 
@@ -82,6 +86,7 @@ pub(crate) fn evaluate_elements<S: Suite>(
         for (p, c) in points.iter_mut().zip(inp) {
             *p = *c.point();
         }
+        crate::ct::declassify(&mut points); // the evaluated elements are sent to the client
         let points = points.get(..inp.len()).ok_or(Error::InvalidLength(Field::Batch))?;
         S::mul_serialize(k, points, out)?;
     }
@@ -277,5 +282,7 @@ pub fn evaluate<S: Suite>(key: &SecretKey<S>, input: &[u8]) -> Result<S::Output>
 /// (RFC 9578 §5.4 token verification); [`Error::Verification`] on mismatch.
 pub fn verify_output<S: Suite>(key: &SecretKey<S>, input: &[u8], output: &S::Output) -> Result<()> {
     let expected = Zeroizing::new(evaluate(key, input)?);
-    if bool::from(output_ct_eq::<S>(&expected, output)) { Ok(()) } else { Err(Error::Verification) }
+    let mut ok = output_ct_eq::<S>(&expected, output);
+    crate::ct::declassify(&mut ok); // the verification verdict: the token is accepted or not
+    if bool::from(ok) { Ok(()) } else { Err(Error::Verification) }
 }

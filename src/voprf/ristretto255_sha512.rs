@@ -94,7 +94,9 @@ impl Suite for Ristretto255Sha512 {
         for _ in 0..MAX_SAMPLING_ROUNDS {
             rng.try_fill_bytes(&mut buf).map_err(|_| Error::Rng)?;
             let s = Scalar::from_bytes_mod_order_wide(&buf);
-            if !bool::from(s.ct_eq(&Scalar::ZERO)) {
+            let mut zero = s.ct_eq(&Scalar::ZERO);
+            crate::ct::declassify(&mut zero); // rejection verdict (probability 2^-252), not the value
+            if !bool::from(zero) {
                 buf.zeroize();
                 return Ok(s);
             }
@@ -145,7 +147,9 @@ impl Suite for Ristretto255Sha512 {
 
     fn invert(s: &Scalar) -> Result<Scalar> {
         // `Scalar::invert` is a fixed addition chain: constant time.
-        if bool::from(s.ct_eq(&Scalar::ZERO)) {
+        let mut zero = s.ct_eq(&Scalar::ZERO);
+        crate::ct::declassify(&mut zero); // verdict only: blinds are non-zero, a zero one is an error
+        if bool::from(zero) {
             return Err(Error::InvalidScalar);
         }
         Ok(s.invert())
@@ -164,7 +168,9 @@ impl Suite for Ristretto255Sha512 {
             return Err(Error::InvalidLength(ErrorField::Batch));
         }
         for (o, p) in out.iter_mut().zip(points) {
-            if bool::from(Self::is_identity(p)) {
+            let mut identity = Self::is_identity(p);
+            crate::ct::declassify(&mut identity); // verdict only: an identity aborts the protocol
+            if bool::from(identity) {
                 return Err(Error::InvalidElement);
             }
             *o = p.compress().to_bytes();

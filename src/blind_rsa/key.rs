@@ -5,7 +5,7 @@
 use core::fmt;
 
 use crypto_bigint::modular::{FixedMontyForm, FixedMontyParams};
-use crypto_bigint::{NonZero, Odd, U64, U1024, U2048, U4096, Uint};
+use crypto_bigint::{NonZero, Odd, U1024, U2048, U4096, Uint};
 use sha2::{Digest, Sha256};
 use subtle::{Choice, ConstantTimeEq, ConstantTimeLess};
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -23,8 +23,6 @@ use crate::error::{Error, Field, Result};
 /// RFC 9474 Appendix A).
 pub const PUBLIC_EXPONENT: u32 = 65537;
 const E_BYTES: [u8; 3] = [0x01, 0x00, 0x01];
-/// Bit length of e, public: bounds the constant-time exponentiation.
-const E_BITS: u32 = 17;
 
 /// DER `AlgorithmIdentifier` for id-RSASSA-PSS (1.2.840.113549.1.1.10) with
 /// RSASSA-PSS-params {SHA-384, MGF1-SHA-384, saltLength 48} and the hash
@@ -182,9 +180,10 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
     }
 
     /// RSAVP1 (RFC 8017 §5.2.2) with e = 65537, i.e. `x^e mod n`, in Montgomery
-    /// form. Constant time in `x` (the exponent and its bit length are public).
+    /// form: sixteen squarings and one product. Constant time in `x`.
     pub(crate) fn rsavp1(&self, x: &FixedMontyForm<L>) -> FixedMontyForm<L> {
-        x.pow_bounded_exp(&U64::from_u32(PUBLIC_EXPONENT), E_BITS)
+        let x_e = monty::mul(&monty::pow_65536_mont(x.as_montgomery(), &self.params), x.as_montgomery(), &self.params);
+        FixedMontyForm::from_montgomery(x_e, &self.params)
     }
 }
 

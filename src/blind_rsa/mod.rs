@@ -30,7 +30,7 @@
 //!   even though s and m are public.
 //! - Client: the blind r is sampled by rejection (a rejected candidate reveals
 //!   only that it was rejected), rᵉ uses the constant-time exponentiation with
-//!   the public 17-bit length of e, and r⁻¹ the constant-time safegcd inversion.
+//!   sixteen squarings and one product, and r⁻¹ the constant-time safegcd inversion.
 //!   The EMSA-PSS encoding and the final verification are constant time in the
 //!   message and the signature.
 //! - DER parsing branches on tags and lengths (and on the public modulus).
@@ -297,7 +297,8 @@ impl Variant {
     ) -> Result<()> {
         self.check_input(input)?;
         let s = pk.integer(sig).ok_or(Error::Verification)?;
-        let m = pk.rsavp1(&FixedMontyForm::new(&s, pk.params())).retrieve();
+        // RSAVP1 (RFC 8017 §5.2.2): s^65537 mod n, plain in and out.
+        let m = monty::pow_65537(&s, pk.params());
         let mut em = [0u8; B];
         uint::to_be(&m, &mut em);
         let ok = pss::verify(&input.parts(), &mut em, 8 * B - 1, self.salt_len());

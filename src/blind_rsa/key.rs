@@ -178,13 +178,6 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
         let in_range = x.ct_lt(self.params.modulus().as_ref());
         Option::from(subtle::CtOption::new(x, in_range))
     }
-
-    /// RSAVP1 (RFC 8017 §5.2.2) with e = 65537, i.e. `x^e mod n`, in Montgomery
-    /// form: sixteen squarings and one product. Constant time in `x`.
-    pub(crate) fn rsavp1(&self, x: &FixedMontyForm<L>) -> FixedMontyForm<L> {
-        let x_e = monty::mul(&monty::pow_65536_mont(x.as_montgomery(), &self.params), x.as_montgomery(), &self.params);
-        FixedMontyForm::from_montgomery(x_e, &self.params)
-    }
 }
 
 impl PublicKey {

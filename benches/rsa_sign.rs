@@ -1,10 +1,21 @@
-//! Measurement harness for the issuer's RSA-2048 private operation
-//! (`blind_rsa::blind_sign`), for profiling: wall time and instruction counts.
+//! Measurement harness for the RSA-2048 operations of token type 0x0002, for
+//! profiling: wall time and instruction counts. `PAT_PERF_OP` picks the
+//! operation (default `sign`):
+//!
+//! - `sign`: the issuer's private operation `blind_rsa::blind_sign`;
+//! - `blind`: the client request `blind_rsa::blind` (PSS encoding, blind
+//!   sampling, rᵉ, r⁻¹), with a seeded generator so that runs repeat;
+//! - `blind_with`: `blind_rsa::blind_with` (explicit salt and r, as in the vectors);
+//! - `finalize`: `blind_rsa::finalize` (unblinding and PSS verification);
+//!   each call needs a fresh state from `blind_with`, whose instructions are
+//!   counted too (subtract a `blind_with` run);
+//! - `verify`: `blind_rsa::verify` (the origin's check).
 //!
 //! ```sh
 //! # wall time: median of PAT_PERF_ITERS (default 2000) single calls
 //! cargo bench --bench rsa_sign
-//! # instructions per blind_sign (deterministic): run under callgrind with
+//! PAT_PERF_OP=verify cargo bench --bench rsa_sign
+//! # instructions per call (deterministic): run under callgrind with
 //! # PAT_PERF_ITERS=21 and =1 and divide the difference by 20
 //! PAT_PERF_ITERS=21 valgrind --tool=callgrind --dump-instr=no target/release/deps/rsa_sign-<hash>
 //! ```
@@ -18,7 +29,7 @@
 )]
 
 use core::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use std::vec::Vec;
 
 use pat::blind_rsa::{self, PublicKey, SecretKey};
@@ -28,6 +39,42 @@ const PATGO_TYPE2: &str = "tests/vectors/pat-go/tokens/type2/type2-issuance-test
 
 fn hex(s: &str) -> Vec<u8> {
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+}
+
+/// xorshift64*, seeded: reproducible blinds for instruction counts (never for real use).
+struct SeededRng(u64);
+
+impl rand_core::TryRng for SeededRng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok((self.try_next_u64()? >> 32) as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        Ok(self.0.wrapping_mul(0x2545_f491_4f6c_dd1d))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for chunk in dst.chunks_mut(8) {
+            let x = self.try_next_u64()?.to_le_bytes();
+            chunk.copy_from_slice(&x[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
+
+impl rand_core::TryCryptoRng for SeededRng {}
+
+fn time(iters: usize, mut f: impl FnMut()) -> Vec<Duration> {
+    let mut times = Vec::with_capacity(iters);
+    for _ in 0..iters {
+        let start = Instant::now();
+        f();
+        times.push(start.elapsed());
+    }
+    times.sort();
+    times
 }
 
 fn main() {
@@ -40,18 +87,46 @@ fn main() {
     let request = hex(v["token_request"].as_str().unwrap());
     let blinded = &request[3..];
     let expected = hex(v["token_response"].as_str().unwrap());
+    let token = hex(v["token"].as_str().unwrap());
+    let (input, authenticator) = token.split_at(98);
+    let salt: [u8; blind_rsa::SALT_LEN] = hex(v["salt"].as_str().unwrap()).try_into().unwrap();
+    let r: [u8; blind_rsa::MODULUS_LEN] = hex(v["blind"].as_str().unwrap()).try_into().unwrap();
     assert_eq!(sk.public_key(), &pk);
 
     let iters: usize = std::env::var("PAT_PERF_ITERS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
-    let mut times = Vec::with_capacity(iters);
-    for _ in 0..iters {
-        let start = Instant::now();
-        let sig = blind_rsa::blind_sign(black_box(&sk), black_box(blinded)).unwrap();
-        times.push(start.elapsed());
-        assert_eq!(&sig[..], expected.as_slice());
-    }
-    times.sort();
+    let op = std::env::var("PAT_PERF_OP").unwrap_or_else(|_| "sign".into());
+    let mut rng = SeededRng(0x0123_4567_89ab_cdef);
+    let times = match op.as_str() {
+        "sign" => time(iters, || {
+            let sig = blind_rsa::blind_sign(black_box(&sk), black_box(blinded)).unwrap();
+            assert_eq!(&sig[..], expected.as_slice());
+        }),
+        "blind" => time(iters, || {
+            black_box(blind_rsa::blind(black_box(&pk), black_box(input), &mut rng).unwrap());
+        }),
+        "blind_with" => time(iters, || {
+            black_box(blind_rsa::blind_with(black_box(&pk), black_box(input), &salt, &r).unwrap());
+        }),
+        // Each call also runs `blind_with` for a fresh state: its wall time is
+        // left out, its instructions are not (subtract the `blind_with` count).
+        "finalize" => {
+            let mut times = Vec::with_capacity(iters);
+            for _ in 0..iters {
+                let (_, state) = blind_rsa::blind_with(&pk, input, &salt, &r).unwrap();
+                let start = Instant::now();
+                let sig = blind_rsa::finalize(black_box(&pk), black_box(input), state, black_box(&expected)).unwrap();
+                times.push(start.elapsed());
+                assert_eq!(&sig[..], authenticator);
+            }
+            times.sort();
+            times
+        }
+        "verify" => time(iters, || {
+            blind_rsa::verify(black_box(&pk), black_box(input), black_box(authenticator)).unwrap();
+        }),
+        other => panic!("unknown PAT_PERF_OP {other} (sign, blind, blind_with, finalize, verify)"),
+    };
     let median = times[times.len() / 2];
     let p10 = times[times.len() / 10];
-    println!("blind_sign RSA-2048: {iters} calls, median {median:?}, p10 {p10:?}, min {:?}", times[0]);
+    println!("{op} RSA-2048: {iters} calls, median {median:?}, p10 {p10:?}, min {:?}", times[0]);
 }

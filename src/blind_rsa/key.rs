@@ -5,7 +5,7 @@
 use core::fmt;
 
 use crypto_bigint::modular::{FixedMontyForm, FixedMontyParams};
-use crypto_bigint::{NonZero, Odd, U64, U1024, U2048, U4096, Uint};
+use crypto_bigint::{NonZero, Odd, U1024, U2048, U4096, Uint};
 use sha2::{Digest, Sha256};
 use subtle::{Choice, ConstantTimeEq, ConstantTimeLess};
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -23,8 +23,6 @@ use crate::error::{Error, Field, Result};
 /// RFC 9474 Appendix A).
 pub const PUBLIC_EXPONENT: u32 = 65537;
 const E_BYTES: [u8; 3] = [0x01, 0x00, 0x01];
-/// Bit length of e, public: bounds the constant-time exponentiation.
-const E_BITS: u32 = 17;
 
 /// DER `AlgorithmIdentifier` for id-RSASSA-PSS (1.2.840.113549.1.1.10) with
 /// RSASSA-PSS-params {SHA-384, MGF1-SHA-384, saltLength 48} and the hash
@@ -180,12 +178,6 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
         let mut in_range = x.ct_lt(self.params.modulus().as_ref());
         crate::ct::declassify(&mut in_range); // wire inputs: public; the client's blind r: a rejection verdict
         Option::from(subtle::CtOption::new(x, in_range))
-    }
-
-    /// RSAVP1 (RFC 8017 §5.2.2) with e = 65537, i.e. `x^e mod n`, in Montgomery
-    /// form. Constant time in `x` (the exponent and its bit length are public).
-    pub(crate) fn rsavp1(&self, x: &FixedMontyForm<L>) -> FixedMontyForm<L> {
-        x.pow_bounded_exp(&U64::from_u32(PUBLIC_EXPONENT), E_BITS)
     }
 }
 
@@ -490,11 +482,13 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     /// | before: `rem`, `FixedMontyForm::new`/`pow` (4-bit window, CIOS squarings), `pow_bounded_exp` check | 16.05 M | 848 µs |
     /// | Karatsuba square + REDC, 5-bit window, no division, 16-squaring check | 14.03 M | 761 µs |
     /// | + lookup masks outside the AND/OR loop, no per-product stack wipes | 13.22 M | 749 µs |
+    /// | + product-scanning `monty::mul`/`square` with unrolled columns (same build: 12.99 M before) | 11.31 M | see bench-peers/RESULTS.md |
     ///
-    /// (Window sizes with everything else equal: 4 bits 13.38 M, 5 bits
-    /// 13.22 M, 6 bits 13.59 M instructions.) Where the 13.2 M go: REDC 45 %,
-    /// Karatsuba squaring 25 %, `FixedMontyForm::mul` (window and table
-    /// products, Garner) 18 %, table lookups 5 %, the 2048-bit check 3 %.
+    /// (Window sizes with everything else equal, before the column kernel:
+    /// 4 bits 13.38 M, 5 bits 13.22 M, 6 bits 13.59 M instructions.) Where the
+    /// 11.3 M go: `monty::square` 74 % (about 3.9 k instructions per 1024-bit
+    /// square), `monty::mul` 19 % (window and table products, Garner, the
+    /// check), table lookups and window extraction 5 %.
     ///
     /// Commands (see `benches/rsa_sign.rs`): the instruction count is the
     /// difference between `PAT_PERF_ITERS=21` and `PAT_PERF_ITERS=1` runs of

@@ -29,12 +29,17 @@
 //!   fault check sᵉ = m is sixteen squarings and one product, constant time
 //!   even though s and m are public.
 //! - Client: the blind r is sampled by rejection (a rejected candidate reveals
-//!   only that it was rejected), rᵉ uses the constant-time exponentiation with
-//!   the public 17-bit length of e, and r⁻¹ the constant-time safegcd inversion.
+//!   only that it was rejected) and read directly as a Montgomery form; rᵉ is
+//!   sixteen squarings and one product. r⁻¹ comes from one *blinded*
+//!   variable-time inversion: of w = m·r·u for a fresh secret uniformly random
+//!   u, which makes w uniform and independent of m and r, so the inversion's
+//!   timing reveals nothing about them (the argument is in `blind_core`); it
+//!   also checks that m is coprime to n. The known-answer entry points (no
+//!   RNG for u) use the constant-time safegcd inversion instead.
 //!   The EMSA-PSS encoding and the final verification are constant time in the
 //!   message and the signature.
 //! - DER parsing branches on tags and lengths (and on the public modulus).
-//!   No `_vartime` arithmetic is used anywhere, not even on public data.
+//!   The only `_vartime` arithmetic is the blinded inversion above.
 //!
 //! No function here allocates, panics or uses `unsafe`.
 
@@ -77,7 +82,7 @@ pub type BlindSignature = [u8; MODULUS_LEN];
 pub type Signature = [u8; MODULUS_LEN];
 
 /// The client's secret between [`blind`] and [`finalize`]: the inverse r⁻¹ of
-/// the blind (RFC 9474 §4.2 `inv`).
+/// the blind (RFC 9474 §4.2 `inv`), held in Montgomery form r⁻¹·R mod n.
 ///
 /// Not `Copy`, zeroized on drop; `Debug` prints only the type name.
 pub struct RsaBlindingState<const L: usize> {
@@ -203,18 +208,36 @@ impl Variant {
         let mut salt = [0u8; SALT_LEN];
         let salt = salt.get_mut(..self.salt_len()).ok_or(Error::InvalidKey)?;
         rng.try_fill_bytes(salt).map_err(|_| Error::Rng)?;
-
-        let mut candidate = [0u8; B];
+        let mut m = self.encode::<L, B>(input, salt)?;
+        let mut result = Err(Error::Rng);
+        // One round unless m·r·u is not invertible: never for honest keys
+        // unless m shares a factor with n (then the error below).
         for _ in 0..MAX_BLIND_ATTEMPTS {
-            rng.try_fill_bytes(&mut candidate).map_err(|_| Error::Rng)?;
-            let blind = Blind::new(pk, &candidate);
-            candidate.zeroize();
-            // Branches only on whether this candidate is rejected.
-            if let Some(blind) = blind {
-                return self.blind_inner(pk, input, salt, &blind);
+            let (mut r, mut u) = match (random_residue(pk, rng), random_residue(pk, rng)) {
+                (Ok(r), Ok(u)) => (r, u),
+                (Err(e), _) | (_, Err(e)) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            let blinded = blind_core(pk, &m, &r, Some(&u));
+            r.zeroize();
+            u.zeroize();
+            if let Some(out) = blinded {
+                result = Ok(out);
+                break;
+            }
+            // RFC 9474 §4.2 step 3: m must be coprime to n; otherwise r or u
+            // was not (a factor of n found by chance) and new ones are drawn.
+            let mut coprime = key::choice(FixedMontyForm::new(&m, pk.params()).invert().is_some());
+            crate::ct::declassify(&mut coprime); // verdict only: a message sharing a factor with n aborts
+            if !bool::from(coprime) {
+                result = Err(Error::InvalidValue(Field::Message));
+                break;
             }
         }
-        Err(Error::Rng)
+        m.zeroize();
+        result
     }
 
     /// `Blind` (RFC 9474 §4.2) with an explicit salt (sLen bytes) and blind r
@@ -231,35 +254,26 @@ impl Variant {
         if salt.len() != self.salt_len() {
             return Err(Error::InvalidLength(Field::Message));
         }
-        let blind = Blind::new(pk, r).ok_or(Error::InvalidValue(Field::Message))?;
-        self.blind_inner(pk, input, salt, &blind)
+        let mut r = pk.integer(r).ok_or(Error::InvalidValue(Field::Message))?;
+        let mut m = self.encode::<L, B>(input, salt)?;
+        let mut r_mont = monty::mul(&r, pk.params().r2(), pk.params());
+        // Without an inversion blind: the constant-time inversion of m·r.
+        let out = blind_core(pk, &m, &r_mont, None).ok_or(Error::InvalidValue(Field::Message));
+        for x in [&mut r, &mut m, &mut r_mont] {
+            x.zeroize();
+        }
+        out
     }
 
-    fn blind_inner<const L: usize, const B: usize>(
-        self,
-        pk: &RsaPublicKey<L, B>,
-        input: &PreparedMessage<'_>,
-        salt: &[u8],
-        blind: &Blind<L>,
-    ) -> Result<([u8; B], RsaBlindingState<L>)> {
+    /// `m = OS2IP(EMSA-PSS-ENCODE(input, salt))` (RFC 9474 §4.2 steps 1–2).
+    fn encode<const L: usize, const B: usize>(self, input: &PreparedMessage<'_>, salt: &[u8]) -> Result<Uint<L>> {
         self.check_input(input)?;
         let mut em = [0u8; B];
         pss::encode(&input.parts(), salt, 8 * B - 1, &mut em)?;
         // emBits = modBits − 1, so m < 2^(8B−1) < n.
-        let m = uint::from_be::<L>(&em).ok_or(Error::InvalidKey)?;
+        let m = uint::from_be::<L>(&em).ok_or(Error::InvalidKey);
         em.zeroize();
-        let m = FixedMontyForm::new(&m, pk.params());
-        // RFC 9474 §4.2 step 3: m must be coprime to n.
-        let mut coprime = key::choice(m.invert().is_some());
-        crate::ct::declassify(&mut coprime); // verdict only: a message sharing a factor with n aborts
-        if !bool::from(coprime) {
-            return Err(Error::InvalidValue(Field::Message));
-        }
-        let mut z = m.mul(&pk.rsavp1(&blind.r)).retrieve();
-        crate::ct::declassify(&mut z); // the blinded message is sent to the signer
-        let mut out = [0u8; B];
-        uint::to_be(&z, &mut out);
-        Ok((out, RsaBlindingState { r_inv: blind.r_inv.retrieve() }))
+        m
     }
 
     /// `Finalize` (RFC 9474 §4.4): `sig = blind_sig·r⁻¹ mod n`, returned only
@@ -280,8 +294,8 @@ impl Variant {
             return Err(Error::InvalidLength(Field::Message));
         }
         let z = pk.integer(blind_sig).ok_or(Error::Verification)?;
-        let mut s =
-            FixedMontyForm::new(&z, pk.params()).mul(&FixedMontyForm::new(&state.r_inv, pk.params())).retrieve();
+        // z·(r⁻¹·R)·R⁻¹ = z·r⁻¹: one Montgomery product with the stored form.
+        let mut s = monty::mul(&z, &state.r_inv, pk.params());
         crate::ct::declassify(&mut s); // the signature is the token's authenticator, shown at redemption
         let mut sig = [0u8; B];
         uint::to_be(&s, &mut sig);
@@ -302,7 +316,8 @@ impl Variant {
     ) -> Result<()> {
         self.check_input(input)?;
         let s = pk.integer(sig).ok_or(Error::Verification)?;
-        let m = pk.rsavp1(&FixedMontyForm::new(&s, pk.params())).retrieve();
+        // RSAVP1 (RFC 8017 §5.2.2): s^65537 mod n, plain in and out.
+        let m = monty::pow_65537(&s, pk.params());
         let mut em = [0u8; B];
         uint::to_be(&m, &mut em);
         let mut ok = pss::verify(&input.parts(), &mut em, 8 * B - 1, self.salt_len());
@@ -311,33 +326,100 @@ impl Variant {
     }
 }
 
-/// A blind r and its inverse, in Montgomery form.
-struct Blind<const L: usize> {
-    r: FixedMontyForm<L>,
-    r_inv: FixedMontyForm<L>,
+/// A uniformly random nonzero residue x·R mod n, read directly as the
+/// Montgomery form of x: since x·R ↦ x is a bijection of [1, n), x is uniform
+/// in [1, n) as well and no conversion product is needed. Rejection sampling
+/// of `B` random bytes; a rejected candidate reveals only that it was ≥ n or
+/// zero. [`Error::Rng`] if the generator fails or after
+/// [`MAX_BLIND_ATTEMPTS`] rejections.
+fn random_residue<const L: usize, const B: usize, R: TryCryptoRng + ?Sized>(
+    pk: &RsaPublicKey<L, B>,
+    rng: &mut R,
+) -> Result<Uint<L>> {
+    let mut candidate = [0u8; B];
+    for _ in 0..MAX_BLIND_ATTEMPTS {
+        rng.try_fill_bytes(&mut candidate).map_err(|_| Error::Rng)?;
+        let x = pk.integer(&candidate);
+        candidate.zeroize();
+        // Branches only on whether this candidate is rejected.
+        if let Some(mut x) = x {
+            let mut nonzero = !x.ct_eq(&Uint::ZERO);
+            crate::ct::declassify(&mut nonzero); // rejection verdict for this candidate, not its value
+            if bool::from(nonzero) {
+                return Ok(x);
+            }
+            x.zeroize();
+        }
+    }
+    Err(Error::Rng)
 }
 
-impl<const L: usize> Blind<L> {
-    /// Accepts `bytes` as r if it is `B` bytes, 0 < r < n and r is invertible
-    /// mod n. Constant time; the `Option` reveals only acceptance.
-    fn new<const B: usize>(pk: &RsaPublicKey<L, B>, bytes: &[u8]) -> Option<Self> {
-        let mut r = pk.integer(bytes)?;
-        let mut r_mont = FixedMontyForm::new(&r, pk.params());
-        let inv = r_mont.invert();
-        let mut ok = !r.ct_eq(&Uint::ZERO) & key::choice(inv.is_some());
-        crate::ct::declassify(&mut ok); // rejection verdict for this candidate r, not its value
-        r.zeroize();
-        let out = subtle::CtOption::new(Self { r: r_mont, r_inv: *inv.as_inner_unchecked() }, ok);
-        r_mont.as_montgomery_mut().zeroize();
-        Option::from(out)
-    }
-}
-
-impl<const L: usize> Drop for Blind<L> {
-    fn drop(&mut self) {
-        self.r.as_montgomery_mut().zeroize();
-        self.r_inv.as_montgomery_mut().zeroize();
-    }
+/// `blinded_msg = m·rᵉ mod n` and the state r⁻¹ (RFC 9474 §4.2 steps 3–6)
+/// for the plain m and the blind in Montgomery form `r_mont` = r·R, or `None`
+/// if m·r is not invertible mod n.
+///
+/// - rᵉ·R is sixteen squarings of r·R and one product with it; one product
+///   with the plain m then leaves Montgomery form: m·rᵉ.
+/// - r⁻¹ and the check that m is coprime to n (step 3) share one inversion,
+///   of m·r: r⁻¹ = m·(m·r)⁻¹.
+/// - With an inversion blind `u_mont` (u·R for a fresh secret u, uniformly
+///   random in [1, n)), the inversion is variable time, of w = m·r·u; see
+///   the comment at the call. Without one (the known-answer path), it is the
+///   constant-time safegcd inversion of m·r.
+///
+/// The state keeps r⁻¹ in Montgomery form, r⁻¹·R, so that `Finalize` is one
+/// Montgomery product with the plain blind signature.
+fn blind_core<const L: usize, const B: usize>(
+    pk: &RsaPublicKey<L, B>,
+    m: &Uint<L>,
+    r_mont: &Uint<L>,
+    u_mont: Option<&Uint<L>>,
+) -> Option<([u8; B], RsaBlindingState<L>)> {
+    let params = pk.params();
+    let mut r_e = monty::mul(&monty::pow_65536_mont(r_mont, params), r_mont, params);
+    let mut z = monty::mul(&r_e, m, params);
+    crate::ct::declassify(&mut z); // the blinded message is sent to the signer
+    r_e.zeroize();
+    // m·(r·R)·R⁻¹ = m·r, plain.
+    let mut mr = monty::mul(m, r_mont, params);
+    // (m·r)⁻¹·R² in both branches. An inverter given the raw value x treats it
+    // as the Montgomery form of x·R⁻¹ and returns (x·R⁻¹)⁻¹·R = x⁻¹·R².
+    let mr_inv = match u_mont {
+        Some(u_mont) => {
+            // Blinded variable-time inversion. w = m·r·u (plain). u is a
+            // fresh secret drawn uniformly from [1, n) independently of m
+            // and r, and for a fixed unit m·r the map u ↦ m·r·u permutes the
+            // units mod n; so w is uniformly distributed over the units
+            // (non-units occur with probability ≈ 2^-1023 and are rejected)
+            // and independent of m, of r and of everything the protocol
+            // publishes (blinded_msg = m·rᵉ does not involve u). Timing,
+            // branches and memory accesses of the inversion of w therefore
+            // carry no information about m or r; u never reaches
+            // variable-time code, and (m·r)⁻¹ = u·w⁻¹ is a constant-time
+            // product. Hence w is declassified here.
+            let mut w = monty::mul(&mr, u_mont, params);
+            crate::ct::declassify(&mut w);
+            let mut w_inv = FixedMontyForm::from_montgomery(w, params).invert_vartime().into_option()?;
+            // (m·r·u)⁻¹·R² · u·R · R⁻¹ = (m·r)⁻¹·R².
+            let mr_inv = monty::mul(w_inv.as_montgomery(), u_mont, params);
+            w_inv.as_montgomery_mut().zeroize();
+            Some(mr_inv)
+        }
+        None => {
+            let inv = FixedMontyForm::from_montgomery(mr, params).invert();
+            let mut ok = key::choice(inv.is_some());
+            crate::ct::declassify(&mut ok); // verdict only: m·r not invertible aborts (known-answer path)
+            Option::from(subtle::CtOption::new(*inv.as_inner_unchecked().as_montgomery(), ok))
+        }
+    };
+    mr.zeroize();
+    let mut mr_inv = mr_inv?;
+    // (m·r)⁻¹·R² · m · R⁻¹ = r⁻¹·R.
+    let r_inv = monty::mul(&mr_inv, m, params);
+    mr_inv.zeroize();
+    let mut out = [0u8; B];
+    uint::to_be(&z, &mut out);
+    Some((out, RsaBlindingState { r_inv }))
 }
 
 /// `BlindSign` (RFC 9474 §4.3): `s = RSASP1(sk, m)` for `m = OS2IP(blinded_msg)`,

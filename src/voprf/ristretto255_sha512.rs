@@ -121,12 +121,11 @@ impl Suite for Ristretto255Sha512 {
         // is faster than a one-term wNAF built on the public point API
         // (about 24 µs against 38 µs here), and constant time does no harm.
         let mut acc = RistrettoPoint::identity();
-        let mut chunks = pairs.chunks_exact(straus::MAX_TERMS);
-        for chunk in &mut chunks {
-            acc += straus::lincomb_vartime(chunk).ok_or(Error::InvalidLength(ErrorField::Batch))?;
-        }
-        for (p, s) in chunks.remainder() {
-            acc += p * s;
+        for chunk in pairs.chunks(straus::MAX_TERMS) {
+            acc += match chunk {
+                [(p, s)] => p * s,
+                _ => straus::lincomb_vartime(chunk).ok_or(Error::InvalidLength(ErrorField::Batch))?,
+            };
         }
         Ok(acc)
     }
@@ -210,8 +209,10 @@ mod straus {
     use curve25519_dalek::scalar::Scalar;
     use curve25519_dalek::traits::Identity;
 
-    /// Most terms in one interleaved pass.
-    pub(super) const MAX_TERMS: usize = 2;
+    /// Most terms in one interleaved pass: eight (about 12 KiB of stack for
+    /// the tables and digits) where `precomputed-tables` trades memory for
+    /// speed, two on the small-stack build.
+    pub(super) const MAX_TERMS: usize = if cfg!(feature = "precomputed-tables") { 8 } else { 2 };
     /// NAF width.
     const W: u32 = 5;
     /// Odd multiples 1·P, 3·P, …, (2^(W-1) − 1)·P.
@@ -368,5 +369,26 @@ mod tests {
         }
         let zero = Ristretto255Sha512::lincomb_vartime(&[(g, Scalar::ZERO)]).unwrap();
         assert_eq!(zero, RistrettoPoint::identity());
+    }
+
+    #[test]
+    fn lincomb_every_length_across_chunks() {
+        // 0 to 2·MAX_TERMS + 1 terms, with repeated and opposite points, zero
+        // and negated scalars: every chunking of the interleaved pass.
+        let g = RistrettoPoint::mul_base(&test_scalar(2000));
+        let points = [g, -g, g + g, RistrettoPoint::mul_base(&test_scalar(2001)), g];
+        let pairs: [(RistrettoPoint, Scalar); 2 * straus::MAX_TERMS + 1] = core::array::from_fn(|i| {
+            let s = if i % 5 == 3 { Scalar::ZERO } else { test_scalar(3000 + i as u64) };
+            (points[i % points.len()], if i % 3 == 1 { -s } else { s })
+        });
+        for len in 0..=pairs.len() {
+            let expected = pairs[..len].iter().fold(RistrettoPoint::identity(), |acc, (p, s)| acc + p * s);
+            let got = Ristretto255Sha512::lincomb_vartime(&pairs[..len]).unwrap();
+            assert_eq!(got.compress(), expected.compress(), "{len} terms");
+        }
+        // Terms that cancel: s·P + s·(−P).
+        let s = test_scalar(7);
+        let cancel = Ristretto255Sha512::lincomb_vartime(&[(g, s), (-g, s)]).unwrap();
+        assert_eq!(cancel, RistrettoPoint::identity());
     }
 }

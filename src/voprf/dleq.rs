@@ -11,10 +11,10 @@ use super::{Element, KeyPair, Proof, PublicKey};
 use crate::error::{Error, Field, Result};
 
 /// Terms handed to the suite's multi-scalar multiplication at once: with
-/// `precomputed-tables` the ristretto255 suite interleaves up to eight over
-/// one chain of doublings (P-384 four, splitting the eight itself); the
+/// `precomputed-tables` the ristretto255 suite interleaves up to sixteen over
+/// one chain of doublings (P-384 four, splitting the sixteen itself); the
 /// small-stack build sums pairs.
-const LINCOMB_TERMS: usize = if cfg!(feature = "precomputed-tables") { 8 } else { 2 };
+const LINCOMB_TERMS: usize = if cfg!(feature = "precomputed-tables") { 16 } else { 2 };
 
 /// Accumulates `Σ s_i·P_i` over public data, feeding the suite's
 /// multi-scalar multiplication [`LINCOMB_TERMS`] terms at a time (no

@@ -209,10 +209,10 @@ mod straus {
     use curve25519_dalek::scalar::Scalar;
     use curve25519_dalek::traits::Identity;
 
-    /// Most terms in one interleaved pass: eight (about 12 KiB of stack for
+    /// Most terms in one interleaved pass: sixteen (about 24 KiB of stack for
     /// the tables and digits) where `precomputed-tables` trades memory for
     /// speed, two on the small-stack build.
-    pub(super) const MAX_TERMS: usize = if cfg!(feature = "precomputed-tables") { 8 } else { 2 };
+    pub(super) const MAX_TERMS: usize = if cfg!(feature = "precomputed-tables") { 16 } else { 2 };
     /// NAF width.
     const W: u32 = 5;
     /// Odd multiples 1·P, 3·P, …, (2^(W-1) − 1)·P.

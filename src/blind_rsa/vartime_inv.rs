@@ -162,7 +162,10 @@ fn update_fg(f: &mut Limbs, g: &mut Limbs, len: usize, t: Matrix) {
     let (u, v, q, r) = (i128::from(t.u), i128::from(t.v), i128::from(t.q), i128::from(t.r));
     let (mut cf, mut cg) = (0i128, 0i128);
     let mut prev: Option<(&mut i64, &mut i64)> = None;
-    for (fi, gi) in f.iter_mut().zip(g.iter_mut()).take(len) {
+    let (Some(f), Some(g)) = (f.get_mut(..len), g.get_mut(..len)) else {
+        return;
+    };
+    for (fi, gi) in f.iter_mut().zip(g.iter_mut()) {
         let (a, b) = (i128::from(*fi), i128::from(*gi));
         cf += u * a + v * b;
         cg += q * a + r * b;
@@ -205,7 +208,10 @@ fn update_de(d: &mut Limbs, e: &mut Limbs, n: &Limbs, n_inv: u64, len: usize, t:
     let (md, me) = (i128::from(md), i128::from(me));
     let (mut cd, mut ce) = (0i128, 0i128);
     let mut prev: Option<(&mut i64, &mut i64)> = None;
-    for ((di, ei), &ni) in d.iter_mut().zip(e.iter_mut()).zip(n.iter()).take(len) {
+    let (Some(d), Some(e), Some(n)) = (d.get_mut(..len), e.get_mut(..len), n.get(..len)) else {
+        return;
+    };
+    for ((di, ei), &ni) in d.iter_mut().zip(e.iter_mut()).zip(n.iter()) {
         let (a, b, m) = (i128::from(*di), i128::from(*ei), i128::from(ni));
         cd += u * a + v * b + md * m;
         ce += q * a + r * b + me * m;

@@ -39,7 +39,8 @@
 //!   The EMSA-PSS encoding and the final verification are constant time in the
 //!   message and the signature.
 //! - DER parsing branches on tags and lengths (and on the public modulus).
-//!   The only `_vartime` arithmetic is the blinded inversion above.
+//!   The only variable-time arithmetic is the blinded inversion above
+//!   (`vartime_inv`: batched divsteps on 62-bit words).
 //!
 //! No function here allocates, panics or uses `unsafe`.
 
@@ -52,6 +53,7 @@ mod key;
 mod monty;
 mod pss;
 mod uint;
+mod vartime_inv;
 
 use crypto_bigint::modular::FixedMontyForm;
 use crypto_bigint::{U2048, Uint};
@@ -399,10 +401,20 @@ fn blind_core<const L: usize, const B: usize>(
             // product. Hence w is declassified here.
             let mut w = monty::mul(&mr, u_mont, params);
             crate::ct::declassify(&mut w);
-            let mut w_inv = FixedMontyForm::from_montgomery(w, params).invert_vartime().into_option()?;
+            let mut w_inv = if vartime_inv::fits::<L>() {
+                // Plain w⁻¹, then ·R² by two products with R² mod n.
+                let mut x = vartime_inv::invert(&w, params.modulus().as_ref())?;
+                let mut x_r = monty::mul(&x, params.r2(), params);
+                x.zeroize();
+                let x_r2 = monty::mul(&x_r, params.r2(), params);
+                x_r.zeroize();
+                x_r2
+            } else {
+                *FixedMontyForm::from_montgomery(w, params).invert_vartime().into_option()?.as_montgomery()
+            };
             // (m·r·u)⁻¹·R² · u·R · R⁻¹ = (m·r)⁻¹·R².
-            let mr_inv = monty::mul(w_inv.as_montgomery(), u_mont, params);
-            w_inv.as_montgomery_mut().zeroize();
+            let mr_inv = monty::mul(&w_inv, u_mont, params);
+            w_inv.zeroize();
             Some(mr_inv)
         }
         None => {

@@ -110,21 +110,18 @@ fn rsa_needles() -> Vec<Vec<u8>> {
 }
 
 /// r⁻¹ = (n + 1)/2 for the blind r = 2, as stored (little-endian 2048-bit).
+/// The client state for r = 2: r⁻¹ = (n + 1)/2, held in Montgomery form,
+/// r⁻¹·2^2048 mod n (the same value for 32- and 64-bit limbs).
 fn r_inv_needle(n: &[u8; 256]) -> Vec<u8> {
-    let mut be = [0u8; 256];
-    let mut carry = 0u8;
-    for (o, b) in be.iter_mut().zip(n) {
-        *o = (b >> 1) | (carry << 7);
-        carry = b & 1;
+    use crypto_bigint::{NonZero, U2048};
+    let n = U2048::from_be_slice(n);
+    // (n + 1)/2 = ⌊n/2⌋ + 1 for odd n.
+    let mut x = n.shr_vartime(1).wrapping_add(&U2048::ONE);
+    let n = NonZero::new(n).unwrap();
+    for _ in 0..2048 {
+        x = x.add_mod(&x, &n);
     }
-    for o in be.iter_mut().rev() {
-        let (v, overflow) = o.overflowing_add(1);
-        *o = v;
-        if !overflow {
-            break;
-        }
-    }
-    limbs_le(&be, 256)
+    limbs_le(x.to_be_bytes().as_ref(), 256)
 }
 
 const TWO: [u8; 256] = {

@@ -55,6 +55,35 @@ mod pss;
 mod uint;
 mod vartime_inv;
 
+/// The reproducible generator of the `monty` and `vartime_inv` tests.
+#[cfg(test)]
+#[allow(clippy::cast_possible_truncation)]
+mod test_rng {
+    use crypto_bigint::{Limb, Uint, Word};
+
+    /// xorshift64 (test only: reproducible inputs).
+    pub(super) struct XorShift(pub(super) u64);
+
+    impl XorShift {
+        pub(super) fn next(&mut self) -> u64 {
+            let mut x = self.0;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            self.0 = x;
+            x
+        }
+
+        pub(super) fn uint<const N: usize>(&mut self) -> Uint<N> {
+            let mut limbs = [Limb::ZERO; N];
+            for l in &mut limbs {
+                l.0 = self.next() as Word;
+            }
+            Uint::new(limbs)
+        }
+    }
+}
+
 use crypto_bigint::modular::FixedMontyForm;
 use crypto_bigint::{U2048, Uint};
 use rand_core::TryCryptoRng;

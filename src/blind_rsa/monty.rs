@@ -409,27 +409,9 @@ mod tests {
     use crypto_bigint::modular::FixedMontyForm;
     use crypto_bigint::{NonZero, Odd, U256, U1024, U2048};
 
-    /// xorshift64 (test only: reproducible inputs).
-    struct XorShift(u64);
+    use super::super::test_rng::XorShift;
 
     impl XorShift {
-        fn next(&mut self) -> u64 {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            x
-        }
-
-        fn uint<const N: usize>(&mut self) -> Uint<N> {
-            let mut limbs = [Limb::ZERO; N];
-            for l in &mut limbs {
-                l.0 = self.next() as Word;
-            }
-            Uint::new(limbs)
-        }
-
         /// An odd modulus; `full` sets the top bit (like an RSA prime),
         /// otherwise the top limb is small.
         fn modulus<const N: usize>(&mut self, full: bool) -> FixedMontyParams<N> {

@@ -332,29 +332,11 @@ mod tests {
     use crypto_bigint::modular::{FixedMontyForm, FixedMontyParams};
     use crypto_bigint::{NonZero, Odd, U64, U256, U2048};
 
-    /// xorshift64 (test only: reproducible inputs).
-    struct XorShift(u64);
+    use super::super::test_rng::XorShift;
 
     impl XorShift {
-        fn next(&mut self) -> u64 {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            x
-        }
-
-        fn uint<const N: usize>(&mut self) -> Uint<N> {
-            let mut limbs = [Limb::ZERO; N];
-            for l in &mut limbs {
-                l.0 = self.next() as Word;
-            }
-            Uint::new(limbs)
-        }
-
         /// An odd modulus with `bits` significant bits (top bit set).
-        fn modulus<const N: usize>(&mut self, bits: u32) -> Uint<N> {
+        fn modulus_bits<const N: usize>(&mut self, bits: u32) -> Uint<N> {
             let mut m = self.uint::<N>();
             m = m.shr(Uint::<N>::BITS - bits);
             m = m.bitor(&Uint::ONE.shl(bits - 1)).bitor(&Uint::ONE);
@@ -386,7 +368,7 @@ mod tests {
         for i in 0..2000u32 {
             // Full-width moduli mostly, and some narrower ones.
             let bits = if i % 4 == 3 { 2048 - (i % 700) } else { 2048 };
-            let n = rng.modulus::<{ U2048::LIMBS }>(bits);
+            let n = rng.modulus_bits::<{ U2048::LIMBS }>(bits);
             let w = rng.uint::<{ U2048::LIMBS }>().rem_vartime(&NonZero::new(n).unwrap());
             check(&w, &n);
         }
@@ -395,7 +377,7 @@ mod tests {
     #[test]
     fn edge_cases_2048() {
         let mut rng = XorShift(7);
-        let n = rng.modulus::<{ U2048::LIMBS }>(2048);
+        let n = rng.modulus_bits::<{ U2048::LIMBS }>(2048);
         let nz = NonZero::new(n).unwrap();
         let one = U2048::ONE;
         check(&one, &n);
@@ -415,8 +397,8 @@ mod tests {
         // Even modulus: rejected.
         assert_eq!(invert(&one, &U2048::from_u64(10)), None);
         // Non-invertible: w shares a factor with n = p·q.
-        let p = rng.modulus::<{ U2048::LIMBS }>(1024);
-        let q = rng.modulus::<{ U2048::LIMBS }>(1024);
+        let p = rng.modulus_bits::<{ U2048::LIMBS }>(1024);
+        let q = rng.modulus_bits::<{ U2048::LIMBS }>(1024);
         let pq = p.wrapping_mul(&q);
         assert_eq!(invert(&p, &pq), None);
         assert_eq!(invert(&q.wrapping_mul(&U2048::from_u64(5)), &pq), None);
@@ -430,13 +412,13 @@ mod tests {
         let mut rng = XorShift(12345);
         for _ in 0..2000 {
             let bits = 2 + (rng.next() % 63) as u32;
-            let n = rng.modulus::<{ U64::LIMBS }>(bits);
+            let n = rng.modulus_bits::<{ U64::LIMBS }>(bits);
             let w = rng.uint::<{ U64::LIMBS }>();
             check(&w.rem_vartime(&NonZero::new(n).unwrap()), &n);
         }
         for _ in 0..500 {
             let bits = 2 + (rng.next() % 255) as u32;
-            let n = rng.modulus::<{ U256::LIMBS }>(bits);
+            let n = rng.modulus_bits::<{ U256::LIMBS }>(bits);
             let w = rng.uint::<{ U256::LIMBS }>().rem_vartime(&NonZero::new(n).unwrap());
             check(&w, &n);
             // Common factor 3 when n is a multiple of 3 (no wrap-around:

@@ -1,14 +1,14 @@
 //! Declassification points for the constant-time checks.
 //!
-//! The valgrind secret-poisoning harness (`ctgrind/`, issue #10) marks every
+//! The valgrind secret-poisoning harness (`ctgrind/`) marks every
 //! secret as undefined memory; a value derived from secrets that the protocol
 //! makes public (an output, or a rejection-sampling verdict that reveals
 //! nothing) must be marked defined again before code branches on it. Each call
 //! of [`declassify`] is such a point, and every call site is listed with its
 //! reason in `ctgrind/DECLASSIFIED.md` (checked by `tests/declassified.rs`).
-//! Without the `ctgrind` feature both functions do nothing.
+//! Without `--cfg pat_ctgrind` both functions do nothing.
 
-/// Marks `value` as public from here on. A no-op without the `ctgrind` feature.
+/// Marks `value` as public from here on. A no-op without `--cfg pat_ctgrind`.
 ///
 /// It takes `&mut` on purpose: with `&T` the compiler may keep using a copy
 /// of the value held in a register (an immutable binding cannot change), and
@@ -18,21 +18,21 @@
 /// `P384Sha384::invert` was still reported after being marked.)
 #[inline(always)]
 pub(crate) fn declassify<T: ?Sized>(value: &mut T) {
-    #[cfg(feature = "ctgrind")]
+    #[cfg(pat_ctgrind)]
     mark(value, crabgrind::memcheck::MemState::Defined);
-    #[cfg(not(feature = "ctgrind"))]
+    #[cfg(not(pat_ctgrind))]
     let _ = value;
 }
 
 /// Marks `value` as secret (undefined memory for memcheck), for the harness's
 /// `ctgrind_poison` hooks on the secret key types.
-#[cfg(feature = "ctgrind")]
+#[cfg(pat_ctgrind)]
 #[inline(always)]
 pub(crate) fn poison<T: ?Sized>(value: &T) {
     mark(value, crabgrind::memcheck::MemState::Undefined);
 }
 
-#[cfg(feature = "ctgrind")]
+#[cfg(pat_ctgrind)]
 #[inline(always)]
 fn mark<T: ?Sized>(value: &T, state: crabgrind::memcheck::MemState) {
     // Outside valgrind the client request is a no-op that reports `NoValgrind`.

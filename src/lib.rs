@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
+// docs.rs: items behind a feature say so (`doc_cfg` includes the former `doc_auto_cfg`).
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "std")]
 extern crate std;
@@ -24,9 +26,6 @@ pub use codec::{Decode, Encode};
 pub use error::{Error, Field, Result};
 pub use token::{Token, TokenInput, TokenRef};
 pub use token_type::{TokenKind, TokenType};
-
-#[cfg(feature = "vectors")]
-pub mod vectors;
 
 /// The operating system's random number generator (feature `std`): a
 /// `rand_core::TryCryptoRng` whose failures surface as errors, never panics.

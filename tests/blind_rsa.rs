@@ -1,6 +1,5 @@
 //! RFC 9474 blind RSA: known-answer tests (RFC 9474 Appendix A, RFC 9578
 //! Appendix A.2, pat-go type 2 vectors) and negative tests.
-#![cfg(feature = "vectors")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use std::vec::Vec;
@@ -10,15 +9,13 @@ use pat::blind_rsa::{self, MODULUS_LEN, PreparedMessage, PublicKey, PublicKey409
 use pat::{Error, Field};
 use serde_json::Value;
 
-const RFC9474: &str = "tests/vectors/rfc/rfc9474-blind-rsa.json";
-const RFC9578: &str = "tests/vectors/rfc/rfc9578-issuance.json";
-const PATGO_TYPE2: &str = "tests/vectors/pat-go/tokens/type2/type2-issuance-test-vectors.json";
-const PATGO_TYPE2_RUST: &str = "tests/vectors/pat-go/tokens/type2/type2-issuance-test-vectors.rust.json";
+mod common;
+use common::{field, hex, hex_of, load};
 
-fn hex(s: &str) -> Vec<u8> {
-    assert!(s.len().is_multiple_of(2), "odd-length hex");
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex digit")).collect()
-}
+const RFC9474: &str = "rfc/rfc9474-blind-rsa.json";
+const RFC9578: &str = "rfc/rfc9578-issuance.json";
+const PATGO_TYPE2: &str = "pat-go/tokens/type2/type2-issuance-test-vectors.json";
+const PATGO_TYPE2_RUST: &str = "pat-go/tokens/type2/type2-issuance-test-vectors.rust.json";
 
 /// Big-endian integer hex as printed in RFC 9474 (possibly an odd number of
 /// digits), left-padded to `len` bytes.
@@ -30,15 +27,6 @@ fn hex_int(s: &str, len: usize) -> Vec<u8> {
     let mut out = vec![0u8; len - raw.len()];
     out.extend_from_slice(raw);
     out
-}
-
-fn load(path: &str) -> Value {
-    let text = std::fs::read_to_string(path).expect(path);
-    serde_json::from_str(&text).expect("JSON")
-}
-
-fn field(v: &Value, key: &str) -> Vec<u8> {
-    hex(v[key].as_str().unwrap_or_else(|| panic!("missing {key}")))
 }
 
 fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
@@ -574,10 +562,6 @@ fn crt_matches_full_exponent() {
         let sig = blind_rsa::blind_sign(&sk, m.to_be_bytes().as_slice()).unwrap();
         assert_eq!(U2048::from_be_slice(&sig), expected);
     }
-}
-
-fn hex_of(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[test]

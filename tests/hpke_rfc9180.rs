@@ -2,7 +2,6 @@
 //! AES-128-GCM, base mode) through the rate-limited origin encryption's HPKE
 //! wrapper: DeriveKeyPair, and (feature `hazmat`) the single-shot seal/open of
 //! the first message and the exports.
-#![cfg(feature = "vectors")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -15,27 +14,16 @@ use pat::rate_limited::EncapSecretKey;
 use pat::rate_limited::encap;
 use serde_json::Value;
 
-fn vectors() -> Value {
-    let path = format!("{}/tests/vectors/rfc/rfc9180-hpke-x25519-sha256-aes128gcm.json", env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn hex(s: &str) -> Vec<u8> {
-    assert!(s.len().is_multiple_of(2), "odd hex length");
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
-
-fn bytes(v: &Value, key: &str) -> Vec<u8> {
-    hex(v[key].as_str().unwrap_or_else(|| panic!("missing {key}")))
-}
+mod common;
+use common::{field, load};
 
 fn arr<const N: usize>(v: &Value, key: &str) -> [u8; N] {
-    bytes(v, key).try_into().unwrap_or_else(|_| panic!("{key} length"))
+    field(v, key).try_into().unwrap_or_else(|_| panic!("{key} length"))
 }
 
 #[test]
 fn suite_and_derive_key_pair() {
-    let v = vectors();
+    let v = load("rfc/rfc9180-hpke-x25519-sha256-aes128gcm.json");
     assert_eq!(v["mode"], 0);
     assert_eq!(v["kem_id"], u64::from(encap::KEM_ID));
     assert_eq!(v["kdf_id"], u64::from(encap::KDF_ID));
@@ -63,16 +51,16 @@ mod hazmat {
     /// the exports do not depend on the sequence number.
     #[test]
     fn seal_open_and_exports() {
-        let v = vectors();
+        let v = load("rfc/rfc9180-hpke-x25519-sha256-aes128gcm.json");
         let sk_r = EncapSecretKey::derive(0, &arr(&v, "ikmR"));
-        let info = bytes(&v, "info");
+        let info = field(&v, "info");
         let encryptions = v["encryptions"].as_array().unwrap();
         assert_eq!(encryptions.len(), 6);
         let first = &encryptions[0];
         assert_eq!(first["seq"], 0);
-        let pt = bytes(first, "pt");
-        let aad = bytes(first, "aad");
-        let ct = bytes(first, "ct");
+        let pt = field(first, "pt");
+        let aad = field(first, "aad");
+        let ct = field(first, "ct");
 
         let mut buf = pt.clone();
         let mut export = [0u8; 32];
@@ -83,7 +71,7 @@ mod hazmat {
 
         let exports = v["exports"].as_array().unwrap();
         assert_eq!(exports.len(), 3);
-        assert_eq!(export.to_vec(), bytes(&exports[0], "exported_value"));
+        assert_eq!(export.to_vec(), field(&exports[0], "exported_value"));
         for e in exports {
             let l = usize::try_from(e["L"].as_u64().unwrap()).unwrap();
             let mut exported = vec![0u8; l];
@@ -97,21 +85,21 @@ mod hazmat {
                 body,
                 tag.try_into().unwrap(),
                 &mut out,
-                &bytes(e, "exporter_context"),
+                &field(e, "exporter_context"),
                 &mut exported,
             )
             .unwrap();
             assert_eq!(out, pt);
-            assert_eq!(exported, bytes(e, "exported_value"));
+            assert_eq!(exported, field(e, "exported_value"));
         }
 
         // A later sequence number's ciphertext does not open as the first message.
         let later = &encryptions[1];
-        let ct1 = bytes(later, "ct");
+        let ct1 = field(later, "ct");
         let (body, tag) = ct1.split_at(ct1.len() - 16);
         let mut out = vec![0u8; body.len()];
         assert_eq!(
-            open_base(&sk_r, &enc, &info, &bytes(later, "aad"), body, tag.try_into().unwrap(), &mut out, b"", &mut [])
+            open_base(&sk_r, &enc, &info, &field(later, "aad"), body, tag.try_into().unwrap(), &mut out, b"", &mut [])
                 .unwrap_err(),
             pat::Error::Verification
         );

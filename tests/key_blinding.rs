@@ -1,6 +1,5 @@
 //! Key blinding (draft-irtf-cfrg-signature-key-blinding) against pat-go's
 //! type-3 blinding vectors and the draft's own vectors, plus negative tests.
-#![cfg(feature = "vectors")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -11,36 +10,9 @@
 
 use pat::Error;
 use pat::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
-use serde_json::Value;
 
-fn load(path: &str) -> Value {
-    let text = std::fs::read_to_string(format!("{}/tests/vectors/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    serde_json::from_str(&text).unwrap()
-}
-
-fn hex(s: &str) -> Vec<u8> {
-    assert!(s.len().is_multiple_of(2), "odd hex length");
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
-
-/// The draft's vectors through the same checks as pat-go's files (the
-/// `pat::vectors` harness is the single source of the checks: pkS from skS,
-/// pkR, UnblindPublicKey, the blinded secret's public key, the signature under
-/// pkR and not pkS, a fresh signature; Ed25519 signatures byte for byte).
-/// pat-go's own files run through `tests/vectors.rs`.
-#[cfg(feature = "vectors")]
-#[test]
-fn draft_key_blinding_vectors() {
-    use pat::vectors::{self, Kind};
-    let file = load("rfc/key-blinding.json");
-    for (kind, cases, count) in
-        [(Kind::Type3Ed25519Blinding, &file["ed25519"], 4), (Kind::Type3EcdsaBlinding, &file["ecdsa_p384_sha384"], 2)]
-    {
-        let report = vectors::verify(kind, cases).unwrap();
-        assert_eq!(report.failures, [], "{kind}");
-        assert_eq!(report.passed, count, "{kind}");
-    }
-}
+mod common;
+use common::hex;
 
 /// The P-384 group order n, big-endian.
 const P384_ORDER: &str =

@@ -2,7 +2,6 @@
 //! written by `scripts/negative-vectors.py`): every malformed message must be
 //! refused with exactly the error the file names (`A|B` allows either), on
 //! every architecture the suite runs on.
-#![cfg(feature = "vectors")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -22,25 +21,18 @@ use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
 use pat::types::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse};
 use pat::types::private::{self, PrivateTokenType};
 use pat::types::{public, rate_limited};
-use pat::vectors::decode_hex;
 use pat::voprf::{ByteArray, KeyPair, Suite};
 use pat::{Error, OsRng, TokenChallenge, TokenRef};
 use rand_core::UnwrapErr;
 use serde_json::Value;
 
-fn load(path: &str) -> Value {
-    let text = std::fs::read_to_string(format!("{}/tests/vectors/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    serde_json::from_str(&text).unwrap()
-}
-
-fn hex(v: &Value, field: &str) -> Vec<u8> {
-    decode_hex(v[field].as_str().unwrap()).unwrap()
-}
+mod common;
+use common::{field, load};
 
 /// Issuer and client of case 0 of a private-token file.
 fn private_parties<T: PrivateTokenType>(file: &str) -> (private::Issuer<T>, private::Client<T>, Value) {
     let case = load(file)[0].clone();
-    let sk = <<T::Suite as Suite>::ScalarBytes>::from_slice(&hex(&case, "skS")).unwrap();
+    let sk = <<T::Suite as Suite>::ScalarBytes>::from_slice(&field(&case, "skS")).unwrap();
     let issuer =
         private::Issuer::new(KeyPair::from_secret_key(pat::voprf::SecretKey::from_bytes(&sk).unwrap()).unwrap());
     let client = issuer.client();
@@ -55,17 +47,17 @@ fn evaluate<T: PrivateTokenType>(file: &str, bytes: &[u8]) -> pat::Result<()> {
 
 fn finalize<T: PrivateTokenType>(file: &str, bytes: &[u8]) -> pat::Result<()> {
     let (_, client, case) = private_parties::<T>(file);
-    let challenge_bytes = hex(&case, "token_challenge");
+    let challenge_bytes = field(&case, "token_challenge");
     let challenge = TokenChallenge::decode(&challenge_bytes).unwrap();
-    let nonce: [u8; 32] = hex(&case, "nonce").try_into().unwrap();
-    let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(&hex(&case, "blind")).unwrap();
+    let nonce: [u8; 32] = field(&case, "nonce").try_into().unwrap();
+    let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(&field(&case, "blind")).unwrap();
     let (_, state) = client.request_with(&challenge, &nonce, &blind).unwrap();
     client.finalize(state, &private::TokenResponse::<T>::decode(bytes)?).map(drop)
 }
 
 fn rsa_issuer() -> (public::Issuer, public::Client, Value) {
     let case = load("pat-go/tokens/type2/type2-issuance-test-vectors.json")[0].clone();
-    let pem = String::from_utf8(hex(&case, "skS")).unwrap();
+    let pem = String::from_utf8(field(&case, "skS")).unwrap();
     let issuer = public::Issuer::new(SecretKey::from_pkcs8_pem(&pem).unwrap());
     let client = public::Client::new(issuer.public_key().clone());
     (issuer, client, case)
@@ -93,16 +85,16 @@ fn check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
         }
         "type2_finalize" => {
             let (_, client, case) = rsa_issuer();
-            let challenge_bytes = hex(&case, "token_challenge");
+            let challenge_bytes = field(&case, "token_challenge");
             let challenge = TokenChallenge::decode(&challenge_bytes).unwrap();
             let mut blind = [0u8; 256];
-            let r = hex(&case, "blind");
+            let r = field(&case, "blind");
             blind[256 - r.len()..].copy_from_slice(&r);
             let (_, state) = client
                 .request_with(
                     &challenge,
-                    &hex(&case, "nonce").try_into().unwrap(),
-                    &hex(&case, "salt").try_into().unwrap(),
+                    &field(&case, "nonce").try_into().unwrap(),
+                    &field(&case, "salt").try_into().unwrap(),
                     &blind,
                 )
                 .unwrap();
@@ -133,7 +125,7 @@ fn every_malformed_message_is_refused_with_its_error() {
     for (i, case) in cases.iter().enumerate() {
         let kind = case["kind"].as_str().unwrap();
         let expected = case["error"].as_str().unwrap();
-        let bytes = hex(case, "hex");
+        let bytes = field(case, "hex");
         *per_message.entry(message(kind)).or_default() += 1;
         let got: Result<(), Error> = check(kind, &bytes);
         let ok = match &got {

@@ -1,6 +1,5 @@
 //! Rate-limited issuance primitives (token type 0x0003) against pat-go's type-3
 //! vectors and RFC 9180, plus round trips and negative tests.
-#![cfg(feature = "vectors")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -20,22 +19,11 @@ use pat::{Decode, Encode, Error, Field};
 use serde_json::Value;
 use subtle::ConstantTimeEq;
 
-fn load(path: &str) -> Value {
-    let text = std::fs::read_to_string(format!("{}/tests/vectors/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    serde_json::from_str(&text).unwrap()
-}
-
-fn hex(s: &str) -> Vec<u8> {
-    assert!(s.len().is_multiple_of(2), "odd hex length");
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
-
-fn bytes(v: &Value, key: &str) -> Vec<u8> {
-    hex(v[key].as_str().unwrap_or_else(|| panic!("missing {key}")))
-}
+mod common;
+use common::{field, load};
 
 fn arr<const N: usize>(v: &Value, key: &str) -> [u8; N] {
-    bytes(v, key).try_into().unwrap_or_else(|_| panic!("{key} length"))
+    field(v, key).try_into().unwrap_or_else(|_| panic!("{key} length"))
 }
 
 fn num(v: &Value, key: &str) -> u64 {
@@ -110,13 +98,13 @@ fn pat_go_origin_encryption() {
             expected_aad.extend_from_slice(&u16::try_from(num(case, field)).unwrap().to_be_bytes());
         }
         expected_aad.extend_from_slice(&request_key);
-        expected_aad.extend_from_slice(&bytes(case, "issuer_encap_key_id"));
+        expected_aad.extend_from_slice(&field(case, "issuer_encap_key_id"));
         assert_eq!(origin_encryption::aad(sk.encap_key(), &request_key).to_vec(), expected_aad);
 
         // Decryption, the plaintext fields, the padding and the export are
         // checked by the `pat::vectors` harness (tests/vectors.rs); here, the
         // failures.
-        let encrypted = bytes(case, "encrypted_token_request");
+        let encrypted = field(case, "encrypted_token_request");
         assert_eq!(encrypted.len(), origin_encryption::MIN_ENCRYPTED_REQUEST_LEN);
 
         // Other labels, another request key, another key: opaque failures.

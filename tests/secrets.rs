@@ -11,7 +11,6 @@
 //! only borrows caller-owned bytes, `Copy` on purpose) and `TokenRef` (borrows
 //! the caller's buffer; it is checked for its `Debug` only). The vector
 //! harness (`pat::vectors`) and the CLI are test and tool code.
-#![cfg(feature = "vectors")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

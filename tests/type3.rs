@@ -1,6 +1,5 @@
 //! Type 0x0003 (rate-limited tokens) through every role — client, attester,
 //! issuer, attester, client, origin — and every way the flow can fail.
-#![cfg(feature = "vectors")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

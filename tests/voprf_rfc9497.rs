@@ -3,7 +3,6 @@
 //! The known-answer tests need the explicit-blind and explicit-nonce entry
 //! points and the JSON loader: the `vectors` feature, which the crate's
 //! dev-dependency on itself turns on for every `cargo test`.
-#![cfg(feature = "vectors")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use core::convert::Infallible;
@@ -15,12 +14,10 @@ use pat::{Error, Field};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-const VECTORS: &str = include_str!("vectors/rfc/rfc9497-voprf.json");
+mod common;
+use common::hex;
 
-fn hex(s: &str) -> Vec<u8> {
-    assert!(s.len().is_multiple_of(2), "odd-length hex");
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex digit")).collect()
-}
+const VECTORS: &str = include_str!("vectors/rfc/rfc9497-voprf.json");
 
 fn arr<A: ByteArray>(s: &str) -> A {
     A::from_slice(&hex(s)).expect("length")

@@ -16,7 +16,6 @@
 //! DHKEM(X25519, HKDF-SHA256), whose public API returns the HKDF-derived
 //! shared secret, never the raw DH output the Wycheproof vectors give; testing
 //! it would need `x25519-dalek` as a further dev-dependency.
-#![cfg(feature = "vectors")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

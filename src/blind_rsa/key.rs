@@ -303,7 +303,7 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
 
     /// Marks p, q (with their Montgomery parameters), dP, dQ, qInv and R³ mod p, q as undefined for valgrind memcheck (the
     /// `ctgrind` harness only; see `ctgrind/`).
-    #[cfg(feature = "ctgrind")]
+    #[cfg(pat_ctgrind)]
     #[doc(hidden)]
     pub fn ctgrind_poison(&self) {
         crate::ct::poison(&self.p);

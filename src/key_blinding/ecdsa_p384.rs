@@ -95,7 +95,7 @@ impl SecretKey {
 
     /// Marks the secret memory as undefined for valgrind memcheck (the
     /// `ctgrind` harness only; see `ctgrind/`).
-    #[cfg(feature = "ctgrind")]
+    #[cfg(pat_ctgrind)]
     #[doc(hidden)]
     pub fn ctgrind_poison(&self) {
         crate::ct::poison(&self.0);
@@ -169,7 +169,7 @@ impl BlindKey {
 
     /// Marks the blind's bytes as undefined for valgrind memcheck (the
     /// `ctgrind` harness only; see `ctgrind/`).
-    #[cfg(feature = "ctgrind")]
+    #[cfg(pat_ctgrind)]
     #[doc(hidden)]
     pub fn ctgrind_poison(&self) {
         crate::ct::poison(&self.bytes);

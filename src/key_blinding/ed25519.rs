@@ -71,7 +71,7 @@ impl SecretKey {
 
     /// Marks the secret memory as undefined for valgrind memcheck (the
     /// `ctgrind` harness only; see `ctgrind/`).
-    #[cfg(feature = "ctgrind")]
+    #[cfg(pat_ctgrind)]
     #[doc(hidden)]
     pub fn ctgrind_poison(&self) {
         crate::ct::poison(&self.0);

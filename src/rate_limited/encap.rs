@@ -177,7 +177,7 @@ impl EncapSecretKey {
 
     /// Marks the secret memory as undefined for valgrind memcheck (the
     /// `ctgrind` harness only; see `ctgrind/`).
-    #[cfg(feature = "ctgrind")]
+    #[cfg(pat_ctgrind)]
     #[doc(hidden)]
     pub fn ctgrind_poison(&self) {
         crate::ct::poison(&self.sk);

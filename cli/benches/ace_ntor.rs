@@ -32,9 +32,6 @@
     clippy::indexing_slicing
 )]
 
-#[path = "../src/bin/pat/cycles.rs"]
-mod cycles;
-
 use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
 use curve25519_dalek::montgomery::MontgomeryPoint;
 use curve25519_dalek::scalar::Scalar;
@@ -46,7 +43,7 @@ use sha2::Sha256;
 use stats_alloc::{INSTRUMENTED_SYSTEM, StatsAlloc};
 use subtle::ConstantTimeEq;
 
-use cycles::{Config, Counter, Measurement};
+use pat_cli::cycles::{self, Config, Counter, Measurement};
 
 #[global_allocator]
 static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;

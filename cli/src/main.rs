@@ -1,4 +1,4 @@
-//! `pat`: the command-line tool of the `pat` crate.
+//! `pat`: the command-line tool of the `pat` library (package `pat-privacypass`).
 //!
 //! - `pat demo`: every implemented token type end to end, in process.
 //! - `pat vectors verify [--kind KIND] FILE...`: check vector files.
@@ -9,14 +9,13 @@
 #![allow(clippy::std_instead_of_core)] // a std binary
 
 mod bench;
-mod cycles;
 mod demo;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use pat::vectors::{self, Kind};
+use pat_vectors::{self as vectors, Kind};
 use stats_alloc::{INSTRUMENTED_SYSTEM, StatsAlloc};
 
 /// Counts heap allocations for `pat bench`.

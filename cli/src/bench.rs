@@ -1,5 +1,5 @@
 //! `pat bench`: cycle counts of every role of every token type, by the method
-//! of [`crate::cycles`], with the fixtures of `pat demo`. Operation names
+//! of [`pat_cli::cycles`], with the fixtures of `pat demo`. Operation names
 //! follow pat-go's benchmarks (`type1/ClientRequest`, ...).
 
 use std::io::Write as _;
@@ -13,11 +13,11 @@ use pat::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
 use pat::types::private::PrivateTokenType;
 use pat::types::rate_limited as t3;
 
-use crate::cycles::{self, Config, Counter, Measurement};
 use crate::demo::{
     AmortizedFixture, BATCH, BATCH_WIRE, BatchedFixture, ORIGIN, PrivateFixture, PublicFixture, RateLimitedFixture,
     Result, rng,
 };
+use pat_cli::cycles::{self, Config, Counter, Measurement};
 
 /// Options of `pat bench`.
 #[derive(clap::Args)]

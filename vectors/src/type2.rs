@@ -14,10 +14,10 @@ use base64ct::{Base64, Encoding};
 use serde_json::{Value, json};
 
 use super::{Case, VectorError, encode_hex, expect_eq};
-use crate::blind_rsa::{MODULUS_LEN, PKCS8_MAX_LEN, PublicKey, SecretKey};
-use crate::challenge::TokenChallenge;
-use crate::codec::{Decode, Encode};
-use crate::types::public::{Client, Issuer, Origin};
+use pat::blind_rsa::{MODULUS_LEN, PKCS8_MAX_LEN, PublicKey, SecretKey};
+use pat::challenge::TokenChallenge;
+use pat::codec::{Decode, Encode};
+use pat::types::public::{Client, Issuer, Origin};
 
 pub(crate) fn left_pad(bytes: &[u8]) -> Option<[u8; MODULUS_LEN]> {
     let mut out = [0u8; MODULUS_LEN];
@@ -54,12 +54,12 @@ pub(crate) fn verify(case: &Case<'_>) -> Result<Result<(), String>, VectorError>
         expect_eq("token_request", &encode(&req)?, &request)?;
 
         let issuer = Issuer::new(sk);
-        let parsed = crate::types::public::TokenRequest::decode(&request).map_err(|e| format!("token_request: {e}"))?;
+        let parsed = pat::types::public::TokenRequest::decode(&request).map_err(|e| format!("token_request: {e}"))?;
         let resp = issuer.evaluate(&parsed).map_err(|e| format!("evaluate: {e}"))?;
         expect_eq("token_response", &encode(&resp)?, &response)?;
 
         let parsed =
-            crate::types::public::TokenResponse::decode(&response).map_err(|e| format!("token_response: {e}"))?;
+            pat::types::public::TokenResponse::decode(&response).map_err(|e| format!("token_response: {e}"))?;
         let tok = client.finalize(state, &parsed).map_err(|e| format!("finalize: {e}"))?;
         expect_eq("token", &encode(&tok)?, &token)?;
         Origin::new(pk).verify(&tok, &challenge).map_err(|e| format!("origin verify: {e}"))
@@ -85,8 +85,8 @@ pub(crate) fn pem(der: &[u8]) -> String {
 }
 
 pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
-    let rng_err = |e: crate::Error| VectorError::Format(format!("generation failed: {e}"));
-    let mut rng = rand_core::UnwrapErr(crate::OsRng);
+    let rng_err = |e: pat::Error| VectorError::Format(format!("generation failed: {e}"));
+    let mut rng = rand_core::UnwrapErr(pat::OsRng);
     let sk = SecretKey::generate(&mut rng).map_err(rng_err)?;
     let mut der = zeroize::Zeroizing::new([0u8; PKCS8_MAX_LEN]);
     let n = sk.to_pkcs8_der(der.as_mut_slice()).map_err(rng_err)?;

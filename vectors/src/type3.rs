@@ -23,30 +23,30 @@ use std::vec::Vec;
 use serde_json::{Value, json};
 
 use super::{Case, VectorError, encode_hex, expect_eq};
-use crate::codec::{Decode, Encode};
-use crate::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
-use crate::rate_limited::alias;
-use crate::rate_limited::encap::{self, EncapKey, EncapSecretKey};
-use crate::rate_limited::inner_request::{BLINDED_MSG_LEN, InnerTokenRequest};
-use crate::rate_limited::origin_encryption::{self, ENC_LEN, REQUEST_KEY_LEN};
-use crate::rate_limited::{Labels, TOKEN_TYPE};
+use pat::codec::{Decode, Encode};
+use pat::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
+use pat::rate_limited::alias;
+use pat::rate_limited::encap::{self, EncapKey, EncapSecretKey};
+use pat::rate_limited::inner_request::{BLINDED_MSG_LEN, InnerTokenRequest};
+use pat::rate_limited::origin_encryption::{self, ENC_LEN, REQUEST_KEY_LEN};
+use pat::rate_limited::{Labels, TOKEN_TYPE};
 
 /// The message every pat-go blinding vector signs.
 const MESSAGE: &[u8] = b"hello world";
 /// The origin name of pat-go's origin-encryption vector.
 const ORIGIN_NAME: &[u8] = b"test.example";
 
-fn err(what: &str) -> impl Fn(crate::Error) -> String + '_ {
+fn err(what: &str) -> impl Fn(pat::Error) -> String + '_ {
     move |e| format!("{what}: {e}")
 }
 
-fn gen_err(e: crate::Error) -> VectorError {
+fn gen_err(e: pat::Error) -> VectorError {
     VectorError::Format(format!("generation failed: {e}"))
 }
 
 fn random<const N: usize>() -> [u8; N] {
     let mut out = [0u8; N];
-    rand_core::Rng::fill_bytes(&mut rand_core::UnwrapErr(crate::OsRng), &mut out);
+    rand_core::Rng::fill_bytes(&mut rand_core::UnwrapErr(pat::OsRng), &mut out);
     out
 }
 
@@ -94,14 +94,14 @@ pub(crate) fn verify_ecdsa(case: &Case<'_>) -> Result<Result<(), String>, Vector
         if ecdsa::verify(&pk_s, &message, &sig).is_ok() {
             return Err("signature also verifies under pkS".into());
         }
-        let mut rng = rand_core::UnwrapErr(crate::OsRng);
+        let mut rng = rand_core::UnwrapErr(pat::OsRng);
         let fresh = ecdsa::blind_key_sign_message(&sk, &bk, &ctx, &message, &mut rng).map_err(err("BlindKeySign"))?;
         ecdsa::verify(&pk_r, &message, &fresh).map_err(err("fresh signature under pkR"))
     })())
 }
 
 pub(crate) fn generate_ecdsa(count: usize) -> Result<Vec<Value>, VectorError> {
-    let mut rng = rand_core::UnwrapErr(crate::OsRng);
+    let mut rng = rand_core::UnwrapErr(pat::OsRng);
     (0..count)
         .map(|i| {
             let sk = ecdsa::SecretKey::random(&mut rng).map_err(gen_err)?;
@@ -156,7 +156,7 @@ pub(crate) fn verify_ed25519(case: &Case<'_>) -> Result<Result<(), String>, Vect
 }
 
 pub(crate) fn generate_ed25519(count: usize) -> Result<Vec<Value>, VectorError> {
-    let mut rng = rand_core::UnwrapErr(crate::OsRng);
+    let mut rng = rand_core::UnwrapErr(pat::OsRng);
     (0..count)
         .map(|i| {
             let sk = ed25519::SecretKey::random(&mut rng).map_err(gen_err)?;
@@ -235,7 +235,7 @@ pub(crate) fn verify_origin_encryption(case: &Case<'_>) -> Result<Result<(), Str
 }
 
 pub(crate) fn generate_origin_encryption(count: usize) -> Result<Vec<Value>, VectorError> {
-    let mut rng = rand_core::UnwrapErr(crate::OsRng);
+    let mut rng = rand_core::UnwrapErr(pat::OsRng);
     (0..count)
         .map(|_| {
             let seed = random::<32>();
@@ -307,7 +307,7 @@ pub(crate) fn verify_anon_origin_id(case: &Case<'_>) -> Result<Result<(), String
 }
 
 pub(crate) fn generate_anon_origin_id(count: usize) -> Result<Vec<Value>, VectorError> {
-    let mut rng = rand_core::UnwrapErr(crate::OsRng);
+    let mut rng = rand_core::UnwrapErr(pat::OsRng);
     let ctx: &[u8] = b"";
     (0..count)
         .map(|_| {

@@ -26,15 +26,15 @@ use serde_json::{Map, Value, json};
 use super::private::random_blind;
 use super::type2::{encode, left_pad, pem};
 use super::{Case, VectorError, encode_hex, expect_eq};
-use crate::blind_rsa::{MODULUS_LEN, PKCS8_MAX_LEN, PublicKey, SecretKey};
-use crate::challenge::TokenChallenge;
-use crate::codec::Decode;
-use crate::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenType};
-use crate::types::batched::{
+use pat::blind_rsa::{MODULUS_LEN, PKCS8_MAX_LEN, PublicKey, SecretKey};
+use pat::challenge::TokenChallenge;
+use pat::codec::Decode;
+use pat::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenType};
+use pat::types::batched::{
     BatchState, GenericBatchTokenRequest, GenericBatchTokenResponse, GenericToken, GenericTokenResponse, Issuer,
 };
-use crate::types::{private, public};
-use crate::voprf::{ByteArray, KeyPair, Suite};
+use pat::types::{private, public};
+use pat::voprf::{ByteArray, KeyPair, Suite};
 
 /// The largest batch the harness handles (the files have one or two entries).
 const CAPACITY: usize = 16;
@@ -91,7 +91,7 @@ struct Clients {
 
 fn private_issuer<T: private::PrivateTokenType>(e: &Entry) -> Result<private::Issuer<T>, String> {
     let sk = <<T::Suite as Suite>::ScalarBytes>::from_slice(&e.sk).ok_or("skS: wrong length")?;
-    let sk = crate::voprf::SecretKey::<T::Suite>::from_bytes(&sk).map_err(|e| format!("skS: {e}"))?;
+    let sk = pat::voprf::SecretKey::<T::Suite>::from_bytes(&sk).map_err(|e| format!("skS: {e}"))?;
     let issuer = private::Issuer::<T>::new(KeyPair::from_secret_key(sk).map_err(|e| format!("skS: {e}"))?);
     expect_eq("pkS", issuer.token_key().as_ref(), &e.pk)?;
     Ok(issuer)
@@ -133,7 +133,7 @@ fn private_push<'c, T: private::PrivateTokenType>(
 ) -> Result<(), String>
 where
     private::Client<T>:
-        crate::types::batched::BatchClient<Request = private::TokenRequest<T>, State = private::RequestState<T>>,
+        pat::types::batched::BatchClient<Request = private::TokenRequest<T>, State = private::RequestState<T>>,
 {
     let client = client.ok_or("missing client")?;
     let challenge = TokenChallenge::decode(&e.challenge).map_err(|e| format!("token_challenge: {e}"))?;
@@ -184,7 +184,7 @@ fn check(entries: &[Entry], request: &[u8], response: &[u8]) -> Result<(), Strin
     let parsed = GenericBatchTokenRequest::decode(request).map_err(|e| format!("token_request: {e}"))?;
     let issuer = Issuer { private_p384: &keys.p384, public_rsa2048: &keys.rsa, private_ristretto255: &keys.r255 };
     let mut out = std::vec![0u8; parsed.max_response_len()];
-    let mut rng = rand_core::UnwrapErr(crate::OsRng);
+    let mut rng = rand_core::UnwrapErr(pat::OsRng);
     let outcome = issuer.evaluate::<CAPACITY, _>(&parsed, &mut out, &mut rng).map_err(|e| format!("evaluate: {e}"))?;
     let fresh = out.get(..outcome.len).ok_or("evaluate: bad length")?;
     let again = finalize(entries, &clients, fresh, "the fresh response")?;
@@ -276,8 +276,8 @@ fn private_key<T: private::PrivateTokenType>(
 
 pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
     let fail = |e: String| VectorError::Format(format!("generation failed: {e}"));
-    let lib = |e: crate::Error| fail(e.to_string());
-    let mut rng = rand_core::UnwrapErr(crate::OsRng);
+    let lib = |e: pat::Error| fail(e.to_string());
+    let mut rng = rand_core::UnwrapErr(pat::OsRng);
     // One RSA key per file, as in pat-go's files.
     let sk = SecretKey::generate(&mut rng).map_err(lib)?;
     let mut der = zeroize::Zeroizing::new([0u8; PKCS8_MAX_LEN]);

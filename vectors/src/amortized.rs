@@ -13,11 +13,11 @@ use serde_json::{Value, json};
 use super::private::{challenge_for, random_blind};
 use super::type2::encode;
 use super::{Case, VectorError, encode_hex, expect_eq};
-use crate::challenge::TokenChallenge;
-use crate::codec::Decode;
-use crate::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
-use crate::types::private::{Issuer, PrivateTokenType};
-use crate::voprf::{ByteArray, KeyPair, SecretKey, Suite};
+use pat::challenge::TokenChallenge;
+use pat::codec::Decode;
+use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use pat::types::private::{Issuer, PrivateTokenType};
+use pat::voprf::{ByteArray, KeyPair, SecretKey, Suite};
 
 /// The largest batch the harness handles (the files have 3 or 5).
 const CAPACITY: usize = 64;
@@ -69,7 +69,7 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
         // A fresh batch evaluation of the parsed request gives the same tokens.
         let parsed = AmortizedTokenRequest::<T>::decode(&request).map_err(|e| format!("token_request: {e}"))?;
         let mut out = std::vec![0u8; response.len()];
-        let mut rng = rand_core::UnwrapErr(crate::OsRng);
+        let mut rng = rand_core::UnwrapErr(pat::OsRng);
         let n =
             issuer.evaluate_batch::<CAPACITY, _>(&parsed, &mut out, &mut rng).map_err(|e| format!("evaluate: {e}"))?;
         let fresh = AmortizedTokenResponse::<T>::decode(out.get(..n).unwrap_or_default())
@@ -85,8 +85,8 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
 }
 
 pub(crate) fn generate<T: PrivateTokenType>(count: usize) -> Result<Vec<Value>, VectorError> {
-    let fail = |e: crate::Error| VectorError::Format(format!("generation failed: {e}"));
-    let mut rng = rand_core::UnwrapErr(crate::OsRng);
+    let fail = |e: pat::Error| VectorError::Format(format!("generation failed: {e}"));
+    let mut rng = rand_core::UnwrapErr(pat::OsRng);
     let mut cases = Vec::with_capacity(count);
     for i in 0..count {
         let mut random = [0u8; 64];

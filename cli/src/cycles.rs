@@ -20,8 +20,6 @@
 //! `stats_alloc`'s instrumented allocator), read just outside the two counter
 //! reads, so the setup is never counted.
 
-#![allow(dead_code)] // each of the two users takes what it needs
-
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -48,6 +46,12 @@ impl Unit {
 pub struct Counter {
     start_ticks: u64,
     start: Instant,
+}
+
+impl Default for Counter {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Counter {

@@ -11,9 +11,9 @@ use std::string::String;
 use serde_json::{Value, json};
 
 use super::{Case, VectorError, encode_hex, expect_eq};
-use crate::challenge::TokenChallenge;
-use crate::token::TokenInput;
-use crate::token_type::TokenKind;
+use pat::challenge::TokenChallenge;
+use pat::token::TokenInput;
+use pat::token_type::TokenKind;
 
 pub(crate) fn verify(case: &Case<'_>) -> Result<Result<(), String>, VectorError> {
     let type_bytes = case.hex_array::<2>(&["token_type"])?;

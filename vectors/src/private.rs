@@ -13,10 +13,10 @@ use serde_json::{Value, json};
 
 use super::type2::encode;
 use super::{Case, VectorError, encode_hex, expect_eq};
-use crate::challenge::TokenChallenge;
-use crate::codec::Decode;
-use crate::types::private::{Issuer, PrivateTokenType, TokenRequest, TokenResponse};
-use crate::voprf::{ByteArray, SecretKey, Suite};
+use pat::challenge::TokenChallenge;
+use pat::codec::Decode;
+use pat::types::private::{Issuer, PrivateTokenType, TokenRequest, TokenResponse};
+use pat::voprf::{ByteArray, SecretKey, Suite};
 
 pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), String>, VectorError> {
     let sk = case.hex(&["skS", "sk_s"])?;
@@ -36,7 +36,7 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
 
     Ok((|| {
         let key = SecretKey::<T::Suite>::from_bytes(&sk).map_err(|e| format!("skS: {e}"))?;
-        let issuer = Issuer::<T>::new(crate::voprf::KeyPair::from_secret_key(key).map_err(|e| format!("skS: {e}"))?);
+        let issuer = Issuer::<T>::new(pat::voprf::KeyPair::from_secret_key(key).map_err(|e| format!("skS: {e}"))?);
         expect_eq("pkS", issuer.token_key().as_ref(), &pk)?;
         let challenge = TokenChallenge::decode(&challenge_bytes).map_err(|e| format!("token_challenge: {e}"))?;
         let client = issuer.client();
@@ -51,7 +51,7 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
         // A fresh evaluation of the parsed request gives the same token.
         let (_, state) = client.request_with(&challenge, &nonce, &blind).map_err(|e| format!("request: {e}"))?;
         let parsed = TokenRequest::<T>::decode(&request).map_err(|e| format!("token_request: {e}"))?;
-        let mut rng = rand_core::UnwrapErr(crate::OsRng);
+        let mut rng = rand_core::UnwrapErr(pat::OsRng);
         let resp = issuer.evaluate(&parsed, &mut rng).map_err(|e| format!("evaluate: {e}"))?;
         let again = client.finalize(state, &resp).map_err(|e| format!("finalize: {e}"))?;
         expect_eq("token (fresh evaluation)", &encode(&again)?, &token)?;
@@ -65,7 +65,7 @@ pub(crate) fn random_blind<T: PrivateTokenType>(rng: &mut impl rand_core::Rng) -
     loop {
         let mut b = <<T::Suite as Suite>::ScalarBytes>::ZERO;
         rng.fill_bytes(b.as_mut());
-        if crate::voprf::blind_with::<T::Suite>(b"probe", &b).is_ok() {
+        if pat::voprf::blind_with::<T::Suite>(b"probe", &b).is_ok() {
             return b;
         }
     }
@@ -80,8 +80,8 @@ pub(crate) fn challenge_for<T: PrivateTokenType>(i: usize, ctx: &[u8; 32]) -> Re
 }
 
 pub(crate) fn generate<T: PrivateTokenType>(count: usize) -> Result<Vec<Value>, VectorError> {
-    let fail = |e: crate::Error| VectorError::Format(format!("generation failed: {e}"));
-    let mut rng = rand_core::UnwrapErr(crate::OsRng);
+    let fail = |e: pat::Error| VectorError::Format(format!("generation failed: {e}"));
+    let mut rng = rand_core::UnwrapErr(pat::OsRng);
     let mut cases = Vec::with_capacity(count);
     for i in 0..count {
         let mut random = [0u8; 32 + 32 + 32];

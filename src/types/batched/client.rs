@@ -1,0 +1,308 @@
+//! The client side of generic batches (draft §6.1, §6.3): the entries made
+//! by the per-type clients, kept with their secret states in caller-chosen
+//! capacity, the batch request they encode to, and the finalization of each
+//! present response entry with its own type's procedure.
+
+use core::fmt;
+
+use heapless::Vec;
+
+use super::wire::{prefixed_len, write_prefix};
+use super::{GenericBatchTokenResponse, GenericTokenResponse};
+use crate::codec::{Encode, Writer};
+use crate::error::{Error, Field, Result};
+use crate::token::TokenRef;
+use crate::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
+use crate::types::{private, public, truncated_key_id};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::private::Client<super::PrivateP384> {}
+    impl Sealed for super::private::Client<super::PrivateRistretto255> {}
+    impl Sealed for super::public::Client {}
+}
+
+/// A per-type client whose requests can join a generic batch: the clients of
+/// types 0x0001, 0x0002 and 0x0005.
+pub trait BatchClient: sealed::Sealed {
+    /// The type's TokenRequest.
+    type Request;
+    /// The type's secret request state.
+    type State;
+
+    /// Pairs a request made by this client with its state, as one batch entry.
+    /// A request or state for another key is [`Error::KeyIdMismatch`].
+    fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>>;
+}
+
+/// One entry of a [`BatchState`]: the client it was made with, the request and
+/// its secret state.
+pub struct PendingEntry<'c>(Pending<'c>);
+
+// Inline on purpose: the caller's `N` bounds the storage, nothing is boxed.
+#[allow(clippy::large_enum_variant)]
+enum Pending<'c> {
+    PrivateP384(
+        &'c private::Client<PrivateP384>,
+        private::TokenRequest<PrivateP384>,
+        private::RequestState<PrivateP384>,
+    ),
+    PublicRsa2048(&'c public::Client, public::TokenRequest, public::RequestState),
+    PrivateRistretto255(
+        &'c private::Client<PrivateRistretto255>,
+        private::TokenRequest<PrivateRistretto255>,
+        private::RequestState<PrivateRistretto255>,
+    ),
+}
+
+impl PendingEntry<'_> {
+    /// The token type.
+    pub const fn kind(&self) -> TokenKind {
+        match self.0 {
+            Pending::PrivateP384(..) => TokenKind::PrivateP384,
+            Pending::PublicRsa2048(..) => TokenKind::PublicRsa2048,
+            Pending::PrivateRistretto255(..) => TokenKind::PrivateRistretto255,
+        }
+    }
+
+    fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
+        match &self.0 {
+            Pending::PrivateP384(_, r, _) => r.encode_into(w),
+            Pending::PublicRsa2048(_, r, _) => r.encode_into(w),
+            Pending::PrivateRistretto255(_, r, _) => r.encode_into(w),
+        }
+    }
+
+    fn encoded_len(&self) -> usize {
+        match &self.0 {
+            Pending::PrivateP384(_, r, _) => r.encoded_len(),
+            Pending::PublicRsa2048(_, r, _) => r.encoded_len(),
+            Pending::PrivateRistretto255(_, r, _) => r.encoded_len(),
+        }
+    }
+}
+
+/// The request state wipes its secrets on drop.
+impl zeroize::ZeroizeOnDrop for PendingEntry<'_> {}
+
+impl fmt::Debug for PendingEntry<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PendingEntry").field("kind", &self.kind()).finish_non_exhaustive()
+    }
+}
+
+fn check_key(key_id: &[u8; 32], truncated: u8, input_key_id: &[u8; 32]) -> Result<()> {
+    if truncated != truncated_key_id(key_id) || input_key_id != key_id {
+        return Err(Error::KeyIdMismatch);
+    }
+    Ok(())
+}
+
+impl BatchClient for private::Client<PrivateP384> {
+    type Request = private::TokenRequest<PrivateP384>;
+    type State = private::RequestState<PrivateP384>;
+
+    fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
+        check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
+        Ok(PendingEntry(Pending::PrivateP384(self, request, state)))
+    }
+}
+
+impl BatchClient for public::Client {
+    type Request = public::TokenRequest;
+    type State = public::RequestState;
+
+    fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
+        check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
+        Ok(PendingEntry(Pending::PublicRsa2048(self, request, state)))
+    }
+}
+
+impl BatchClient for private::Client<PrivateRistretto255> {
+    type Request = private::TokenRequest<PrivateRistretto255>;
+    type State = private::RequestState<PrivateRistretto255>;
+
+    fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
+        check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
+        Ok(PendingEntry(Pending::PrivateRistretto255(self, request, state)))
+    }
+}
+
+/// A token of any type a generic batch issues.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenericToken {
+    /// Type 0x0001.
+    PrivateP384(<PrivateP384 as private::PrivateTokenType>::Token),
+    /// Type 0x0002.
+    PublicRsa2048(public::PublicToken),
+    /// Type 0x0005.
+    PrivateRistretto255(<PrivateRistretto255 as private::PrivateTokenType>::Token),
+}
+
+/// The token wipes its authenticator on drop.
+impl zeroize::ZeroizeOnDrop for GenericToken {}
+
+impl GenericToken {
+    /// The token type.
+    pub fn kind(&self) -> TokenKind {
+        self.as_ref().kind()
+    }
+
+    /// A borrowed view (RFC 9577 §2.2).
+    pub fn as_ref(&self) -> TokenRef<'_> {
+        match self {
+            Self::PrivateP384(t) => t.as_ref(),
+            Self::PublicRsa2048(t) => t.as_ref(),
+            Self::PrivateRistretto255(t) => t.as_ref(),
+        }
+    }
+}
+
+impl Encode for GenericToken {
+    fn encoded_len(&self) -> usize {
+        self.as_ref().encoded_len()
+    }
+
+    fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
+        self.as_ref().encode_into(w)
+    }
+}
+
+/// The client's side of a generic batch (draft §6.1, §6.3): up to `N`
+/// entries of any mix of types 0x0001, 0x0002 and 0x0005, each with the
+/// client it was made with and its secret state (wiped on drop).
+pub struct BatchState<'c, const N: usize> {
+    entries: Vec<PendingEntry<'c>, N>,
+}
+
+impl<const N: usize> Default for BatchState<'_, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> Drop for BatchState<'_, N> {
+    fn drop(&mut self) {
+        crate::types::wipe_vec(&mut self.entries);
+    }
+}
+
+/// Every entry's secret state wipes itself on drop; then the whole storage is
+/// zeroed.
+impl<const N: usize> zeroize::ZeroizeOnDrop for BatchState<'_, N> {}
+
+impl<const N: usize> fmt::Debug for BatchState<'_, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BatchState").field("entries", &self.entries).finish()
+    }
+}
+
+impl<'c, const N: usize> BatchState<'c, N> {
+    /// An empty batch.
+    pub const fn new() -> Self {
+        Self { entries: Vec::new() }
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the batch has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries, in request order.
+    pub fn entries(&self) -> &[PendingEntry<'c>] {
+        &self.entries
+    }
+
+    /// Appends an entry made by a per-type `Client::request` (or
+    /// `request_with`): `batch.push(&client, client.request(&challenge, rng)?)`.
+    /// A full batch is [`Error::CapacityExceeded`]; a request for another key
+    /// than `client`'s is [`Error::KeyIdMismatch`].
+    pub fn push<C: BatchClient>(&mut self, client: &'c C, (request, state): (C::Request, C::State)) -> Result<()> {
+        if self.entries.is_full() {
+            return Err(Error::CapacityExceeded);
+        }
+        let entry = client.entry(request, state)?;
+        self.entries.push(entry).map_err(|_| Error::CapacityExceeded)
+    }
+
+    /// The GenericBatchTokenRequest to send.
+    pub const fn request(&self) -> BatchRequest<'_, 'c, N> {
+        BatchRequest { state: self }
+    }
+
+    /// Finalizes every present entry with its own type's procedure (draft
+    /// §6.3) and returns, in request order, `Some(token)` or `None` for an
+    /// entry the issuer left absent.
+    ///
+    /// The response must have one entry per request ([`Error::InvalidLength`]
+    /// `(`[`Field::Batch`]`)`) and each present entry the requested type
+    /// ([`Error::WrongTokenType`]); both are checked before any
+    /// cryptography. A proof or signature that does not verify fails the
+    /// whole batch with [`Error::Verification`].
+    pub fn finalize(mut self, response: &GenericBatchTokenResponse<'_>) -> Result<Vec<Option<GenericToken>, N>> {
+        if response.len() != self.entries.len() {
+            return Err(Error::InvalidLength(Field::Batch));
+        }
+        for (entry, resp) in self.entries.iter().zip(response.iter()) {
+            if let Some(resp) = resp?
+                && resp.kind() != entry.kind()
+            {
+                return Err(Error::WrongTokenType { expected: entry.kind().code(), found: resp.kind().code() });
+            }
+        }
+        let mut tokens = Vec::new();
+        for (entry, resp) in core::mem::take(&mut self.entries).into_iter().zip(response.iter()) {
+            let expected = entry.kind().code();
+            let token = match (entry.0, resp?) {
+                (_, None) => None,
+                (Pending::PrivateP384(c, _, s), Some(GenericTokenResponse::PrivateP384(r))) => {
+                    Some(GenericToken::PrivateP384(c.finalize(s, &r)?))
+                }
+                (Pending::PublicRsa2048(c, _, s), Some(GenericTokenResponse::PublicRsa2048(r))) => {
+                    Some(GenericToken::PublicRsa2048(c.finalize(s, &r)?))
+                }
+                (Pending::PrivateRistretto255(c, _, s), Some(GenericTokenResponse::PrivateRistretto255(r))) => {
+                    Some(GenericToken::PrivateRistretto255(c.finalize(s, &r)?))
+                }
+                (_, Some(resp)) => return Err(Error::WrongTokenType { expected, found: resp.kind().code() }),
+            };
+            tokens.push(token).map_err(|_| Error::CapacityExceeded)?;
+        }
+        Ok(tokens)
+    }
+}
+
+/// The wire form of a [`BatchState`]'s request (a GenericBatchTokenRequest,
+/// draft §6.1).
+#[derive(Clone, Copy)]
+pub struct BatchRequest<'s, 'c, const N: usize> {
+    state: &'s BatchState<'c, N>,
+}
+
+impl<const N: usize> fmt::Debug for BatchRequest<'_, '_, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BatchRequest").field("len", &self.state.len()).finish()
+    }
+}
+
+impl<const N: usize> BatchRequest<'_, '_, N> {
+    fn body_len(&self) -> usize {
+        self.state.entries.iter().map(PendingEntry::encoded_len).sum()
+    }
+}
+
+impl<const N: usize> Encode for BatchRequest<'_, '_, N> {
+    fn encoded_len(&self) -> usize {
+        prefixed_len(self.body_len())
+    }
+
+    fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
+        write_prefix(w, self.body_len())?;
+        self.state.entries.iter().try_for_each(|e| e.encode_into(w))
+    }
+}

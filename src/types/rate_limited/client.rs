@@ -1,0 +1,281 @@
+//! The client of type 0x0003 (draft "Client-to-Attester Request",
+//! "Attester-to-Client Response"): it builds the signed TokenRequest with the
+//! HPKE-encrypted inner request, and turns the issuer's encrypted response
+//! into a token.
+
+use core::fmt;
+
+use rand_core::TryCryptoRng;
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+
+use super::{Config, HEADER_LEN, RESPONSE_LEN, RateLimitedToken, SIGNATURE_LEN, digest, request_len};
+use crate::blind_rsa::{self, BlindingState, MODULUS_LEN, PublicKey};
+use crate::challenge::TokenChallenge;
+use crate::codec::Writer;
+use crate::error::{Error, Field, Result};
+use crate::key_blinding::ecdsa_p384::{self as ecdsa, BlindKey};
+use crate::rate_limited::TOKEN_TYPE;
+use crate::rate_limited::alias::{self, CTX_CLIENT};
+use crate::rate_limited::encap::{ENCAP_KEY_ID_LEN, EncapKey};
+use crate::rate_limited::inner_request::InnerTokenRequest;
+use crate::rate_limited::origin_encryption::{self, ENC_LEN, EncapSecret};
+use crate::rate_limited::response;
+use crate::token::{Token, TokenInput};
+use crate::token_type::{NONCE_LEN, TokenKind};
+use crate::types::random_nonce;
+
+/// What the client keeps between [`Client::request`] and [`Client::finalize`]:
+/// the token input, the RSA blind inverse, the HPKE response secret and
+/// `request_blind`. Every secret is wiped on drop; `Debug` shows only the
+/// token input.
+pub struct ClientState {
+    input: TokenInput,
+    blinding: BlindingState,
+    encap: EncapSecret,
+    request_blind: BlindKey,
+}
+
+impl ClientState {
+    /// The token input the request covers.
+    pub const fn input(&self) -> &TokenInput {
+        &self.input
+    }
+
+    /// `request_blind`, which the client sends to its attester with the
+    /// request (draft "Client-to-Attester Request"). Secret towards everyone
+    /// else: with it and the client key, the request links to the client.
+    pub const fn request_blind(&self) -> &BlindKey {
+        &self.request_blind
+    }
+}
+
+impl ZeroizeOnDrop for ClientState {}
+
+impl fmt::Debug for ClientState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientState").field("input", &self.input).finish_non_exhaustive()
+    }
+}
+
+/// Explicit values for everything [`Client::request`] draws at random except
+/// the ECDSA signing hedge (feature `hazmat`; known-answer tests only: reusing
+/// any of them links requests or breaks the encryption).
+#[cfg(feature = "hazmat")]
+#[derive(Clone, Copy)]
+pub struct RequestRandomness<'a> {
+    /// The token nonce.
+    pub nonce: &'a [u8; NONCE_LEN],
+    /// The PSS salt.
+    pub salt: &'a [u8; blind_rsa::SALT_LEN],
+    /// The RSA blind r (big-endian, in [1, n) and invertible).
+    pub blind: &'a [u8; MODULUS_LEN],
+    /// `request_blind` (48 bytes).
+    pub request_blind: &'a [u8; ecdsa::SCALAR_LEN],
+    /// The HPKE ephemeral key seed: the ephemeral key is `DeriveKeyPair(ikm_e)`.
+    pub ikm_e: &'a [u8; ENC_LEN],
+}
+
+#[cfg(feature = "hazmat")]
+impl fmt::Debug for RequestRandomness<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("RequestRandomness")
+    }
+}
+
+/// The client side of type 0x0003 (draft "Client-to-Attester Request",
+/// "Attester-to-Client Response"): its long-term ECDSA P-384 secret and the
+/// issuer's encapsulation and token keys.
+pub struct Client {
+    secret: ecdsa::SecretKey,
+    client_key: ecdsa::PublicKey,
+    encap_key: EncapKey,
+    encap_key_id: [u8; ENCAP_KEY_ID_LEN],
+    token_key: PublicKey,
+    config: Config,
+}
+
+/// The ECDSA secret key wipes itself on drop.
+impl ZeroizeOnDrop for Client {}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("client_key", &self.client_key)
+            .field("encap_key", &self.encap_key)
+            .field("token_key", &self.token_key)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// A client with its long-term secret, the issuer's `EncapKey` and RSA token
+    /// key, and pat-go's wire choices.
+    pub fn new(secret: ecdsa::SecretKey, encap_key: EncapKey, token_key: PublicKey) -> Self {
+        let client_key = secret.public_key();
+        let encap_key_id = encap_key.id();
+        Self { secret, client_key, encap_key, encap_key_id, token_key, config: Config::PAT_GO }
+    }
+
+    /// The same client with other wire choices.
+    #[must_use]
+    pub const fn with_config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The client's public key, which its attester knows (the draft's Client Key).
+    pub const fn client_key(&self) -> &ecdsa::PublicKey {
+        &self.client_key
+    }
+
+    /// The issuer's token key.
+    pub const fn token_key(&self) -> &PublicKey {
+        &self.token_key
+    }
+
+    fn input(&self, challenge: &TokenChallenge<'_>, nonce: &[u8; NONCE_LEN]) -> Result<TokenInput> {
+        if challenge.token_type() != TOKEN_TYPE {
+            return Err(Error::WrongTokenType { expected: TOKEN_TYPE, found: challenge.token_type() });
+        }
+        Ok(TokenInput::new(TokenKind::RateLimitedRsa2048, nonce, &challenge.digest(), self.token_key.key_id()))
+    }
+
+    /// Checks the origin name and returns the exact slice of `out` the request
+    /// will fill.
+    fn request_buffer<'o>(origin_name: &[u8], out: &'o mut [u8]) -> Result<&'o mut [u8]> {
+        let total = request_len(origin_name.len())?;
+        if origin_name.last() == Some(&0) {
+            return Err(Error::InvalidValue(Field::OriginName));
+        }
+        out.get_mut(..total).ok_or(Error::BufferTooSmall)
+    }
+
+    /// Builds a TokenRequest for `challenge` and `origin_name` into the front of
+    /// `out` and returns its length with the state for [`Client::finalize`]
+    /// (draft "Client-to-Attester Request"). Nonce, salt, RSA blind,
+    /// `request_blind`, the HPKE ephemeral key and the ECDSA hedge are fresh.
+    ///
+    /// `out` needs [`request_len`]`(origin_name.len())` bytes (520 for names up
+    /// to 32 bytes). Errors: [`Error::WrongTokenType`] for a challenge of
+    /// another type; [`Error::InvalidLength`]/[`Error::InvalidValue`] with
+    /// [`Field::OriginName`] for a name longer than [`MAX_ORIGIN_NAME_LEN`] or
+    /// ending in a zero byte; [`Error::BufferTooSmall`]; [`Error::Rng`]. Nothing
+    /// is written to `out` before these checks, and if a later step fails the
+    /// request's bytes in `out` are zeroed.
+    ///
+    /// The origin name is not checked against the challenge's `origin_info`.
+    ///
+    /// [`MAX_ORIGIN_NAME_LEN`]: super::MAX_ORIGIN_NAME_LEN
+    pub fn request<R: TryCryptoRng + ?Sized>(
+        &self,
+        challenge: &TokenChallenge<'_>,
+        origin_name: &[u8],
+        rng: &mut R,
+        out: &mut [u8],
+    ) -> Result<(usize, ClientState)> {
+        let out = Self::request_buffer(origin_name, out)?;
+        let input = self.input(challenge, &random_nonce(rng)?)?;
+        let (blinded, blinding) = blind_rsa::blind(&self.token_key, input.as_bytes(), rng)?;
+        let request_blind = BlindKey::random(rng, self.config.blind_encoding)?;
+        let mut ikm_e = Zeroizing::new([0u8; ENC_LEN]);
+        rng.try_fill_bytes(ikm_e.as_mut()).map_err(|_| Error::Rng)?;
+        self.assemble(input, &blinded, blinding, request_blind, origin_name, &ikm_e, out, rng)
+    }
+
+    /// [`Client::request`] with explicit nonce, salt, RSA blind,
+    /// `request_blind` and HPKE ephemeral seed (feature `hazmat`; known-answer
+    /// tests only). `rng` only hedges the ECDSA signature.
+    #[cfg(feature = "hazmat")]
+    pub fn request_with<R: TryCryptoRng + ?Sized>(
+        &self,
+        challenge: &TokenChallenge<'_>,
+        origin_name: &[u8],
+        fixed: &RequestRandomness<'_>,
+        rng: &mut R,
+        out: &mut [u8],
+    ) -> Result<(usize, ClientState)> {
+        let out = Self::request_buffer(origin_name, out)?;
+        let input = self.input(challenge, fixed.nonce)?;
+        let (blinded, blinding) = blind_rsa::blind_with(&self.token_key, input.as_bytes(), fixed.salt, fixed.blind)?;
+        let request_blind = BlindKey::with_encoding(fixed.request_blind, self.config.blind_encoding);
+        self.assemble(input, &blinded, blinding, request_blind, origin_name, fixed.ikm_e, out, rng)
+    }
+
+    /// Writes the request into `out` (exactly its length); zeroes `out` on error.
+    #[allow(clippy::too_many_arguments)]
+    fn assemble<R: TryCryptoRng + ?Sized>(
+        &self,
+        input: TokenInput,
+        blinded: &[u8; MODULUS_LEN],
+        blinding: BlindingState,
+        request_blind: BlindKey,
+        origin_name: &[u8],
+        ikm_e: &[u8; ENC_LEN],
+        out: &mut [u8],
+        rng: &mut R,
+    ) -> Result<(usize, ClientState)> {
+        let total = out.len();
+        match self.fill(blinded, &request_blind, origin_name, ikm_e, out, rng) {
+            Ok(encap) => Ok((total, ClientState { input, blinding, encap, request_blind })),
+            Err(e) => {
+                out.zeroize();
+                Err(e)
+            }
+        }
+    }
+
+    fn fill<R: TryCryptoRng + ?Sized>(
+        &self,
+        blinded: &[u8; MODULUS_LEN],
+        request_blind: &BlindKey,
+        origin_name: &[u8],
+        ikm_e: &[u8; ENC_LEN],
+        out: &mut [u8],
+        rng: &mut R,
+    ) -> Result<EncapSecret> {
+        let (header, rest) = out.split_first_chunk_mut::<HEADER_LEN>().ok_or(Error::BufferTooSmall)?;
+        let (ciphertext, signature) = rest.split_last_chunk_mut::<SIGNATURE_LEN>().ok_or(Error::BufferTooSmall)?;
+
+        let request_key = alias::request_key(&self.client_key, request_blind, CTX_CLIENT)?.to_bytes();
+        let inner =
+            InnerTokenRequest::new(self.config.key_id_byte.truncate(self.token_key.key_id()), blinded, origin_name)?;
+        let (n, encap) = origin_encryption::encrypt_with_ikm(
+            &self.encap_key,
+            &request_key,
+            &inner,
+            &self.config.labels,
+            ikm_e,
+            ciphertext,
+        )?;
+        let len = u16::try_from(n).map_err(|_| Error::InvalidLength(Field::EncryptedTokenRequest))?;
+        if n != ciphertext.len() {
+            return Err(Error::InvalidLength(Field::EncryptedTokenRequest));
+        }
+        let mut w = Writer::new(header);
+        w.u16(TOKEN_TYPE)?;
+        w.put(&request_key)?;
+        w.put(&self.encap_key_id)?;
+        w.u16(len)?;
+
+        let digest = digest(header, ciphertext);
+        let sig = ecdsa::blind_key_sign(&self.secret, request_blind, CTX_CLIENT, &digest, rng)?;
+        *signature = sig.to_bytes();
+        Ok(encap)
+    }
+
+    /// Decrypts the issuer's `encrypted_token_response` (288 bytes), unblinds
+    /// the signature and verifies it before returning the token (draft
+    /// "Attester-to-Client Response", RFC 9474 §4.4). A wrong length is
+    /// [`Error::InvalidLength`]; a response that does not decrypt or a
+    /// signature that does not verify is [`Error::Verification`].
+    pub fn finalize(&self, state: ClientState, encrypted_token_response: &[u8]) -> Result<RateLimitedToken> {
+        let response = <&[u8; RESPONSE_LEN]>::try_from(encrypted_token_response)
+            .map_err(|_| Error::InvalidLength(Field::Message))?;
+        let ClientState { input, blinding, encap, request_blind } = state;
+        drop(request_blind);
+        let blind_sig = Zeroizing::new(response::decrypt_response(&encap, response)?);
+        let sig = blind_rsa::finalize(&self.token_key, input.as_bytes(), blinding, blind_sig.as_slice())?;
+        Token::new(input, sig)
+    }
+}

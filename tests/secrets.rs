@@ -1,4 +1,4 @@
-//! Issue #10 part 3: every secret-holding type is `ZeroizeOnDrop` and not
+//! Every secret-holding type is `ZeroizeOnDrop` and not
 //! `Copy` (checked at compile time), and its `Debug` output, plain and
 //! pretty, shows none of the secret's bytes (as hex, either case, or as a
 //! decimal array, in either byte order) but a redaction marker: the bare type

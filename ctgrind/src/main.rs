@@ -1,4 +1,4 @@
-//! ctgrind-style secret poisoning for `pat` (issue #10).
+//! ctgrind-style secret poisoning for `pat`
 //!
 //! Run under `valgrind -q --error-exitcode=42 --track-origins=yes`: every
 //! secret is marked as undefined memory after it has been parsed and

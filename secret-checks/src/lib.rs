@@ -1,4 +1,4 @@
-//! Memory checks for `pat`'s secret types (issue #10, part 3).
+//! Memory checks for `pat`'s secret types: wiped after drop.
 //!
 //! `pat` forbids `unsafe`, so the check that a secret is really gone from
 //! memory after its destructor ran lives here: [`drop_and_read`] moves a value

@@ -1,5 +1,5 @@
-//! dudect timing benches for pat's secret-dependent operations (issue #10,
-//! part 4). Too noisy for CI; run by hand, release build:
+//! dudect timing benches for pat's secret-dependent operations. Too noisy
+//! for CI; run by hand, release build:
 //!
 //! ```sh
 //! cargo run --release --locked --manifest-path secret-checks/Cargo.toml --bin dudect

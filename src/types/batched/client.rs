@@ -37,7 +37,28 @@ pub trait BatchClient: sealed::Sealed {
 
 /// One entry of a [`BatchState`]: the client it was made with, the request and
 /// its secret state.
-pub struct PendingEntry<'c>(Pending<'c>);
+pub struct PendingEntry<'c> {
+    kind: TokenKind,
+    pending: Pending<'c>,
+}
+
+type P384Entry<'c> =
+    (&'c private::Client<PrivateP384>, private::TokenRequest<PrivateP384>, private::RequestState<PrivateP384>);
+type RsaEntry<'c> = (&'c public::Client, public::TokenRequest, public::RequestState);
+type R255Entry<'c> = (
+    &'c private::Client<PrivateRistretto255>,
+    private::TokenRequest<PrivateRistretto255>,
+    private::RequestState<PrivateRistretto255>,
+);
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
+}
+
+/// Words of the [`Pending::Wiped`] variant: as many as the largest entry's
+/// fields fill, so that it covers the tail every smaller variant leaves.
+const WIPE_WORDS: usize =
+    max(max(size_of::<P384Entry<'static>>(), size_of::<RsaEntry<'static>>()), size_of::<R255Entry<'static>>()) / 8;
 
 // Inline on purpose: the caller's `N` bounds the storage, nothing is boxed.
 #[allow(clippy::large_enum_variant)]
@@ -53,36 +74,65 @@ enum Pending<'c> {
         private::TokenRequest<PrivateRistretto255>,
         private::RequestState<PrivateRistretto255>,
     ),
+    /// What a [`PendingEntry`] holds once it is dropped or finalized; never
+    /// observable through the public API.
+    Wiped([u64; WIPE_WORDS]),
 }
 
-impl PendingEntry<'_> {
-    /// The token type.
-    pub const fn kind(&self) -> TokenKind {
-        match self.0 {
-            Pending::PrivateP384(..) => TokenKind::PrivateP384,
+impl<'c> PendingEntry<'c> {
+    fn new(pending: Pending<'c>) -> Self {
+        let kind = match pending {
+            Pending::PrivateP384(..) | Pending::Wiped(_) => TokenKind::PrivateP384,
             Pending::PublicRsa2048(..) => TokenKind::PublicRsa2048,
             Pending::PrivateRistretto255(..) => TokenKind::PrivateRistretto255,
-        }
+        };
+        Self { kind, pending }
+    }
+
+    /// The token type.
+    pub const fn kind(&self) -> TokenKind {
+        self.kind
+    }
+
+    /// Moves the pending entry out, leaving the wiped placeholder.
+    fn take(&mut self) -> Pending<'c> {
+        core::mem::replace(&mut self.pending, Pending::Wiped([0; WIPE_WORDS]))
     }
 
     fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
-        match &self.0 {
+        match &self.pending {
             Pending::PrivateP384(_, r, _) => r.encode_into(w),
             Pending::PublicRsa2048(_, r, _) => r.encode_into(w),
             Pending::PrivateRistretto255(_, r, _) => r.encode_into(w),
+            Pending::Wiped(_) => Err(Error::InvalidLength(Field::Batch)),
         }
     }
 
     fn encoded_len(&self) -> usize {
-        match &self.0 {
+        match &self.pending {
             Pending::PrivateP384(_, r, _) => r.encoded_len(),
             Pending::PublicRsa2048(_, r, _) => r.encoded_len(),
             Pending::PrivateRistretto255(_, r, _) => r.encoded_len(),
+            Pending::Wiped(_) => 0,
         }
     }
 }
 
-/// The request state wipes its secrets on drop.
+/// Dropping the entry's fields wipes the request state; writing the wiped
+/// variant over the whole slot then clears what the fields' destructors
+/// cannot reach: the tail a smaller variant leaves, which holds whatever stale
+/// bytes (secrets included) the moves of the entry carried along.
+impl Drop for PendingEntry<'_> {
+    fn drop(&mut self) {
+        use zeroize::Zeroize as _;
+        drop(self.take());
+        if let Pending::Wiped(words) = &mut self.pending {
+            words.zeroize();
+        }
+    }
+}
+
+/// The request state wipes its secrets on drop, and the entry its whole slot.
 impl zeroize::ZeroizeOnDrop for PendingEntry<'_> {}
 
 impl fmt::Debug for PendingEntry<'_> {
@@ -104,7 +154,7 @@ impl BatchClient for private::Client<PrivateP384> {
 
     fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
         check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
-        Ok(PendingEntry(Pending::PrivateP384(self, request, state)))
+        Ok(PendingEntry::new(Pending::PrivateP384(self, request, state)))
     }
 }
 
@@ -114,7 +164,7 @@ impl BatchClient for public::Client {
 
     fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
         check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
-        Ok(PendingEntry(Pending::PublicRsa2048(self, request, state)))
+        Ok(PendingEntry::new(Pending::PublicRsa2048(self, request, state)))
     }
 }
 
@@ -124,7 +174,7 @@ impl BatchClient for private::Client<PrivateRistretto255> {
 
     fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
         check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
-        Ok(PendingEntry(Pending::PrivateRistretto255(self, request, state)))
+        Ok(PendingEntry::new(Pending::PrivateRistretto255(self, request, state)))
     }
 }
 
@@ -256,9 +306,9 @@ impl<'c, const N: usize> BatchState<'c, N> {
             }
         }
         let mut tokens = Vec::new();
-        for (entry, resp) in core::mem::take(&mut self.entries).into_iter().zip(response.iter()) {
+        for (mut entry, resp) in core::mem::take(&mut self.entries).into_iter().zip(response.iter()) {
             let expected = entry.kind().code();
-            let token = match (entry.0, resp?) {
+            let token = match (entry.take(), resp?) {
                 (_, None) => None,
                 (Pending::PrivateP384(c, _, s), Some(GenericTokenResponse::PrivateP384(r))) => {
                     Some(GenericToken::PrivateP384(c.finalize(s, &r)?))

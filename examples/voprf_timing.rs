@@ -72,14 +72,8 @@ fn main() {
     let h = RistrettoPoint::mul_base(&Scalar::from(67890u64));
     let a = Scalar::from_bytes_mod_order([7; 32]);
     let b = Scalar::from_bytes_mod_order([9; 32]);
-    time("ristretto s*M + c*Z straus vartime", 2000, || {
-        core::hint::black_box(Ristretto255Sha512::lincomb_vartime(&[(g, a), (h, b)]).unwrap());
-    });
     time("ristretto s*M + c*Z two CT mults", 2000, || {
         core::hint::black_box(g * a + h * b);
-    });
-    time("ristretto s*M straus vartime 1 term", 2000, || {
-        core::hint::black_box(Ristretto255Sha512::lincomb_vartime(&[(g, a)]).unwrap());
     });
     time("ristretto s*M CT mult", 2000, || {
         core::hint::black_box(g * a);

@@ -51,7 +51,7 @@ fn finalize<T: PrivateTokenType>(file: &str, bytes: &[u8]) -> pat::Result<()> {
     let challenge = TokenChallenge::decode(&challenge_bytes).unwrap();
     let nonce: [u8; 32] = field(&case, "nonce").try_into().unwrap();
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(&field(&case, "blind")).unwrap();
-    let (_, state) = client.request_with(&challenge, &nonce, &blind).unwrap();
+    let (_, state) = private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap();
     client.finalize(state, &private::TokenResponse::<T>::decode(bytes)?).map(drop)
 }
 
@@ -90,14 +90,14 @@ fn check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
             let mut blind = [0u8; 256];
             let r = field(&case, "blind");
             blind[256 - r.len()..].copy_from_slice(&r);
-            let (_, state) = client
-                .request_with(
-                    &challenge,
-                    &field(&case, "nonce").try_into().unwrap(),
-                    &field(&case, "salt").try_into().unwrap(),
-                    &blind,
-                )
-                .unwrap();
+            let (_, state) = public::hazmat::request_with(
+                &client,
+                &challenge,
+                &field(&case, "nonce").try_into().unwrap(),
+                &field(&case, "salt").try_into().unwrap(),
+                &blind,
+            )
+            .unwrap();
             client.finalize(state, &public::TokenResponse::decode(bytes)?).map(drop)
         }
         "amortized1_request" => AmortizedTokenRequest::<PrivateP384>::decode(bytes).map(drop),

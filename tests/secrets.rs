@@ -26,7 +26,8 @@ use pat::blind_rsa::{self, SecretKey};
 use pat::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
 use pat::rate_limited::{EncapSecret, EncapSecretKey};
 use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::rate_limited::{self as t3, OriginKey, RequestRandomness};
+use pat::types::rate_limited::hazmat::RequestRandomness;
+use pat::types::rate_limited::{self as t3, OriginKey};
 use pat::types::{amortized, batched, private, public};
 use pat::voprf::{self, P384Sha384, Ristretto255Sha512};
 use pat::{Token, TokenChallenge, TokenInput, TokenKind, TokenRef};
@@ -269,25 +270,25 @@ fn debug_never_prints_a_secret() {
     check("SecretKey", &key255(), &[&sk255]);
     check("KeyPair", &voprf::KeyPair::from_secret_key(key384()).unwrap(), &[&sk384]);
     check("KeyPair", &voprf::KeyPair::from_secret_key(key255()).unwrap(), &[&sk255]);
-    check("Blind", &voprf::blind_with::<P384Sha384>(b"input", &bl384).unwrap().0, &[&bl384]);
-    check("Blind", &voprf::blind_with::<Ristretto255Sha512>(b"input", &bl255).unwrap().0, &[&bl255]);
+    check("Blind", &voprf::hazmat::blind_with::<P384Sha384>(b"input", &bl384).unwrap().0, &[&bl384]);
+    check("Blind", &voprf::hazmat::blind_with::<Ristretto255Sha512>(b"input", &bl255).unwrap().0, &[&bl255]);
 
     // Types 0x0001 and 0x0005: request states, issuers, amortized batches.
     let issuer384 = private::Issuer::<PrivateP384>::new(voprf::KeyPair::from_secret_key(key384()).unwrap());
     let issuer255 = private::Issuer::<PrivateRistretto255>::new(voprf::KeyPair::from_secret_key(key255()).unwrap());
     let (client384, client255) = (issuer384.client(), issuer255.client());
     let (ch1, ch5) = (challenge(1), challenge(5));
-    let state384 = client384.request_with(&ch1, &[7; 32], &bl384).unwrap().1;
-    let state255 = client255.request_with(&ch5, &[7; 32], &bl255).unwrap().1;
+    let state384 = private::hazmat::request_with(&client384, &ch1, &[7; 32], &bl384).unwrap().1;
+    let state255 = private::hazmat::request_with(&client255, &ch5, &[7; 32], &bl255).unwrap().1;
     check("RequestState", &state384, &[&bl384]);
     check("RequestState", &state255, &[&bl255]);
     check("Issuer", &issuer384, &[&sk384]);
     check("Issuer", &issuer255, &[&sk255]);
     let (bl384b, bl255b) = (p384_scalar(5), r255_scalar(6));
     let batch384: amortized::BatchState<PrivateP384, 4> =
-        client384.request_batch_with(&ch1, &[[1; 32], [2; 32]], &[bl384, bl384b]).unwrap();
+        amortized::hazmat::request_batch_with(&client384, &ch1, &[[1; 32], [2; 32]], &[bl384, bl384b]).unwrap();
     let batch255: amortized::BatchState<PrivateRistretto255, 4> =
-        client255.request_batch_with(&ch5, &[[1; 32], [2; 32]], &[bl255, bl255b]).unwrap();
+        amortized::hazmat::request_batch_with(&client255, &ch5, &[[1; 32], [2; 32]], &[bl255, bl255b]).unwrap();
     check("BatchState", &batch384, &[&bl384, &bl384b]);
     check("BatchState", &batch255, &[&bl255, &bl255b]);
 
@@ -298,18 +299,18 @@ fn debug_never_prints_a_secret() {
     let pk = rsa_key().public_key().clone();
     let r_inv = half_plus_one(pk.modulus());
     let salt = arr::<48>(8);
-    check("RsaBlindingState", &blind_rsa::blind_with(&pk, b"msg", &salt, &TWO).unwrap().1, &[&r_inv]);
+    check("RsaBlindingState", &blind_rsa::hazmat::blind_with(&pk, b"msg", &salt, &TWO).unwrap().1, &[&r_inv]);
     let issuer2 = public::Issuer::new(rsa_key());
     let client2 = public::Client::new(pk.clone());
     let ch2 = challenge(2);
     check("Issuer", &issuer2, &rsa_refs);
-    check("RequestState", &client2.request_with(&ch2, &[7; 32], &salt, &TWO).unwrap().1, &[&r_inv]);
+    check("RequestState", &public::hazmat::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1, &[&r_inv]);
 
     // Generic batches.
     let mut batch = batched::BatchState::<'_, 4>::new();
-    batch.push(&client384, client384.request_with(&ch1, &[3; 32], &bl384).unwrap()).unwrap();
-    batch.push(&client2, client2.request_with(&ch2, &[3; 32], &salt, &TWO).unwrap()).unwrap();
-    batch.push(&client255, client255.request_with(&ch5, &[3; 32], &bl255).unwrap()).unwrap();
+    batch.push(&client384, private::hazmat::request_with(&client384, &ch1, &[3; 32], &bl384).unwrap()).unwrap();
+    batch.push(&client2, public::hazmat::request_with(&client2, &ch2, &[3; 32], &salt, &TWO).unwrap()).unwrap();
+    batch.push(&client255, private::hazmat::request_with(&client255, &ch5, &[3; 32], &bl255).unwrap()).unwrap();
     for entry in batch.entries() {
         check("PendingEntry", entry, &[&bl384, &bl255, &r_inv]);
     }
@@ -355,7 +356,15 @@ fn debug_never_prints_a_secret() {
     let fixed =
         RequestRandomness { nonce: &[7; 32], salt: &salt, blind: &TWO, request_blind: &request_blind, ikm_e: &ikm_e };
     let mut out = vec![0u8; 1024];
-    let (_, state3) = client3.request_with(&challenge(3), b"origin.example", &fixed, &mut rng(), &mut out).unwrap();
+    let (_, state3) = pat::types::rate_limited::hazmat::request_with(
+        &client3,
+        &challenge(3),
+        b"origin.example",
+        &fixed,
+        &mut rng(),
+        &mut out,
+    )
+    .unwrap();
     check("ClientState", &state3, &[&r_inv, &request_blind, &ikm_e]);
     check("Attester", &t3::Attester::<4>::new(t3::Policy { max_tokens: 1, window: 1 }), &[]);
 

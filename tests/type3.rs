@@ -15,11 +15,12 @@ use pat::codec::{Decode, Encode};
 use pat::key_blinding::ecdsa_p384::{self as ecdsa, BlindKeyEncoding};
 use pat::rate_limited::alias::{self, CTX_CLIENT, CTX_ISSUER};
 use pat::rate_limited::encap::EncapSecretKey;
-use pat::rate_limited::origin_encryption::{self, hazmat};
 use pat::rate_limited::{KeyIdByte, Labels, inner_request};
+use pat::rate_limited::{hazmat, origin_encryption};
+use pat::types::rate_limited::hazmat::RequestRandomness;
 use pat::types::rate_limited::{
     self as t3, Attester, Client, ClientState, Config, Issuer, Origin, OriginKey, Policy, RateLimitedToken,
-    RequestRandomness, TokenRequest,
+    TokenRequest,
 };
 use pat::{Error, Field, TokenChallenge};
 
@@ -626,8 +627,24 @@ fn deterministic_request_and_redacted_debug() {
         RequestRandomness { nonce: &[1; 32], salt: &[2; 48], blind: &r, request_blind: &[3; 48], ikm_e: &[4; 32] };
     let mut a = vec![0u8; 520];
     let mut b = vec![0u8; 520];
-    let (_, sa) = client.request_with(&challenge(), b"origin.example", &fixed, &mut rng(), &mut a).unwrap();
-    let (_, sb) = client.request_with(&challenge(), b"origin.example", &fixed, &mut rng(), &mut b).unwrap();
+    let (_, sa) = pat::types::rate_limited::hazmat::request_with(
+        &client,
+        &challenge(),
+        b"origin.example",
+        &fixed,
+        &mut rng(),
+        &mut a,
+    )
+    .unwrap();
+    let (_, sb) = pat::types::rate_limited::hazmat::request_with(
+        &client,
+        &challenge(),
+        b"origin.example",
+        &fixed,
+        &mut rng(),
+        &mut b,
+    )
+    .unwrap();
     // Everything but the hedged signature is reproducible.
     assert_eq!(a[..424], b[..424]);
     assert_ne!(a[424..], b[424..]);

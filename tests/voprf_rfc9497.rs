@@ -104,7 +104,7 @@ fn run_voprf_vector<S: Suite>(block: &Value, v: &Value) -> usize {
     let mut blinds: Vec<Blind<S>> = Vec::new();
     let mut blinded: Vec<Element<S>> = Vec::new();
     for ((input, b), expected) in inputs.iter().zip(strs(v, "blind")).zip(strs(v, "blinded_element")) {
-        let (blind, elem) = voprf::blind_with::<S>(input, &arr(b)).unwrap();
+        let (blind, elem) = voprf::hazmat::blind_with::<S>(input, &arr(b)).unwrap();
         assert_eq!(elem.as_bytes().as_ref(), &hex(expected)[..], "{name} blinded_element");
         blinds.push(blind);
         blinded.push(elem);
@@ -112,8 +112,9 @@ fn run_voprf_vector<S: Suite>(block: &Value, v: &Value) -> usize {
 
     // BlindEvaluate with the given proof nonce: evaluation elements and proof byte for byte.
     let mut evaluated = vec![S::ElementBytes::ZERO; n];
-    let proof = voprf::blind_evaluate_with_nonce(&kp, &blinded, &mut evaluated, &arr(str_of(v, "proof_random_scalar")))
-        .unwrap();
+    let proof =
+        voprf::hazmat::blind_evaluate_with_nonce(&kp, &blinded, &mut evaluated, &arr(str_of(v, "proof_random_scalar")))
+            .unwrap();
     for (got, expected) in evaluated.iter().zip(strs(v, "evaluation_element")) {
         assert_eq!(got.as_ref(), &hex(expected)[..], "{name} evaluation_element");
     }
@@ -165,7 +166,7 @@ fn run_oprf_vector<S: Suite>(block: &Value, v: &Value) -> usize {
     let mut blinds = Vec::new();
     let mut blinded = Vec::new();
     for ((input, b), expected) in inputs.iter().zip(strs(v, "blind")).zip(strs(v, "blinded_element")) {
-        let (blind, elem) = voprf::oprf::blind_with::<S>(input, &arr(b)).unwrap();
+        let (blind, elem) = voprf::hazmat::oprf_blind_with::<S>(input, &arr(b)).unwrap();
         assert_eq!(elem.as_bytes().as_ref(), &hex(expected)[..], "{name} blinded_element");
         blinds.push(blind);
         blinded.push(elem);
@@ -316,7 +317,7 @@ fn negative_lengths<S: Suite>() {
     let r = voprf::blind_evaluate(&f.kp, &[], &mut [], &mut rng);
     assert_eq!(r.map(|_| ()), batch);
     let mut one = [S::ElementBytes::ZERO; 1];
-    let r = voprf::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut one, &S::ScalarBytes::ZERO);
+    let r = voprf::hazmat::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut one, &S::ScalarBytes::ZERO);
     assert_eq!(r.map(|_| ()), batch);
 
     let mut out1 = vec![S::Output::ZERO; 1];
@@ -344,17 +345,17 @@ fn negative_scalars<S: Suite>(non_canonical: &[S::ScalarBytes]) {
     let f = fixture::<S>();
     let zero = S::ScalarBytes::ZERO;
     assert_eq!(SecretKey::<S>::from_bytes(&zero).map(|_| ()), Err(Error::InvalidScalar));
-    assert_eq!(voprf::blind_with::<S>(b"x", &zero).map(|_| ()), Err(Error::InvalidScalar));
+    assert_eq!(voprf::hazmat::blind_with::<S>(b"x", &zero).map(|_| ()), Err(Error::InvalidScalar));
     let mut ev = [S::ElementBytes::ZERO; 2];
     assert_eq!(
-        voprf::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut ev, &zero).map(|_| ()),
+        voprf::hazmat::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut ev, &zero).map(|_| ()),
         Err(Error::InvalidScalar)
     );
     for bad in non_canonical {
         assert_eq!(SecretKey::<S>::from_bytes(bad).map(|_| ()), Err(Error::InvalidScalar));
-        assert_eq!(voprf::blind_with::<S>(b"x", bad).map(|_| ()), Err(Error::InvalidScalar));
+        assert_eq!(voprf::hazmat::blind_with::<S>(b"x", bad).map(|_| ()), Err(Error::InvalidScalar));
         assert_eq!(
-            voprf::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut ev, bad).map(|_| ()),
+            voprf::hazmat::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut ev, bad).map(|_| ()),
             Err(Error::InvalidScalar)
         );
         // As c and as s of a proof.

@@ -33,7 +33,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use pat::TokenChallenge;
 use pat::rand_core::UnwrapErr;
 use pat::types::{private, public};
-use pat::voprf::{self, ByteArray, Element, P384Sha384, Proof, Ristretto255Sha512, Suite};
+use pat::voprf::{self, ByteArray, Element, P384Sha384, Proof, Ristretto255Sha512, Suite, bench};
 use privacypass::common::private::{PrivateCipherSuite, serialize_public_key};
 use privacypass::common::store::PrivateKeyStore;
 use privacypass::private_tokens::VoprfServer;
@@ -139,10 +139,10 @@ macro_rules! private_type {
             let client = issuer.client();
             let challenge = pat_challenge(code);
             let nonce = [0x42u8; 32];
-            let blind = <$suite as Suite>::serialize_scalar(&<$suite as Suite>::random_scalar(&mut rng).unwrap());
-            let (request, _) = client.request_with(&challenge, &nonce, &blind).unwrap();
+            let blind = bench::serialize_scalar::<$suite>(&bench::random_scalar::<$suite, _>(&mut rng).unwrap());
+            let (request, _) = pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap();
             let response = issuer.evaluate(&request, &mut rng).unwrap();
-            let (_, state) = client.request_with(&challenge, &nonce, &blind).unwrap();
+            let (_, state) = pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap();
             let token = client.finalize(state, &response).unwrap();
             issuer.verify(&token, &challenge).unwrap();
 
@@ -183,7 +183,7 @@ macro_rules! private_type {
             let mut g = c.benchmark_group(concat!($label, "/ClientFinalize"));
             g.bench_function("pat", |b| {
                 b.iter_batched(
-                    || client.request_with(&challenge, &nonce, &blind).unwrap().1,
+                    || pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap().1,
                     |s| client.finalize(s, black_box(&response)).unwrap(),
                     BatchSize::SmallInput,
                 )
@@ -366,9 +366,9 @@ fn type2_and_rsa(c: &mut Criterion) {
     for (i, b) in r.iter_mut().enumerate().skip(1) {
         *b = (i as u8).wrapping_mul(37).wrapping_add(11);
     }
-    let (request, _) = client.request_with(&challenge, &nonce, &salt, &r).unwrap();
+    let (request, _) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r).unwrap();
     let response = issuer.evaluate(&request).unwrap();
-    let (_, state) = client.request_with(&challenge, &nonce, &salt, &r).unwrap();
+    let (_, state) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r).unwrap();
     let token = client.finalize(state, &response).unwrap();
     origin.verify(&token, &challenge).unwrap();
     let msg = *token.input().as_bytes();
@@ -415,7 +415,7 @@ fn type2_and_rsa(c: &mut Criterion) {
     let mut g = c.benchmark_group("type2/ClientFinalize");
     g.bench_function("pat", |b| {
         b.iter_batched(
-            || client.request_with(&challenge, &nonce, &salt, &r).unwrap().1,
+            || pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r).unwrap().1,
             |s| client.finalize(s, black_box(&response)).unwrap(),
             BatchSize::SmallInput,
         )
@@ -465,8 +465,8 @@ fn type2_and_rsa(c: &mut Criterion) {
 }
 
 // ---------------------------------------------------------------------------
-// P-384 curve arithmetic: pat's group operations (through the hidden `Suite`
-// methods of its VOPRF layer; they are p384's arithmetic) against ring.
+// P-384 curve arithmetic: pat's group operations (through `pat::voprf::bench`,
+// which exists with `--cfg pat_bench`, set in .cargo/config.toml) against ring.
 
 fn p384_arith(c: &mut Criterion) {
     use ring::agreement::{ECDH_P384, EphemeralPrivateKey, UnparsedPublicKey, agree_ephemeral};
@@ -475,15 +475,11 @@ fn p384_arith(c: &mut Criterion) {
     type S = P384Sha384;
     let mut rng = pat::OsRng;
     let ring_rng = ring::rand::SystemRandom::new();
-    let point = S::hash_to_group(&[b"point"], &[b"bench"]).unwrap();
-    let a = S::random_scalar(&mut rng).unwrap();
-    let b2 = S::random_scalar(&mut rng).unwrap();
+    let point = bench::hash_to_group::<S>(&[b"point"], &[b"bench"]).unwrap();
+    let a = bench::random_scalar::<S, _>(&mut rng).unwrap();
+    let b2 = bench::random_scalar::<S, _>(&mut rng).unwrap();
     let msg = [0x5au8; 98];
-    let serialize = |p: <S as Suite>::Point| {
-        let mut out = [<S as Suite>::ElementBytes::ZERO];
-        S::serialize_elements(&[p], &mut out).unwrap();
-        out
-    };
+    let serialize = |p: <S as Suite>::Point| bench::serialize_element::<S>(&p).unwrap();
 
     let peer = EphemeralPrivateKey::generate(&ECDH_P384, &ring_rng).unwrap();
     let peer_pub = UnparsedPublicKey::new(&ECDH_P384, peer.compute_public_key().unwrap().as_ref().to_vec());
@@ -507,20 +503,20 @@ fn p384_arith(c: &mut Criterion) {
 
     // k·G to an encoded point vs an ECDSA signature (k·G, k⁻¹, SHA-384, nonce).
     let mut g = c.benchmark_group("p384/FixedBaseMul");
-    g.bench_function("pat", |b| b.iter(|| serialize(S::mul_base(black_box(&a)))));
+    g.bench_function("pat", |b| b.iter(|| serialize(bench::mul_base::<S>(black_box(&a)))));
     g.bench_function("ring-ecdsa-sign", |b| b.iter(|| ecdsa.sign(&ring_rng, black_box(&msg)).unwrap()));
     g.finish();
 
     // a·G + b·P, variable time vs an ECDSA verification (u₁·G + u₂·Q, s⁻¹, SHA-384).
     let mut g = c.benchmark_group("p384/DoubleMulVartime");
-    g.bench_function("pat", |b| b.iter(|| S::mul_base_add_vartime(black_box(&a), black_box(&b2), &point)));
+    g.bench_function("pat", |b| b.iter(|| bench::mul_base_add_vartime::<S>(black_box(&a), black_box(&b2), &point)));
     g.bench_function("ring-ecdsa-verify", |b| b.iter(|| ecdsa_pk.verify(black_box(&msg), ecdsa_sig.as_ref()).unwrap()));
     g.finish();
 
     // RFC 9380 hash_to_curve (P384_XMD:SHA-384_SSWU_RO_); no peer exposes it.
     let mut g = c.benchmark_group("p384/HashToCurve");
     g.bench_function("pat", |b| {
-        b.iter(|| S::hash_to_group(&[black_box(&msg)], &[b"HashToGroup-OPRFV1-\x01-P384-SHA384"]).unwrap())
+        b.iter(|| bench::hash_to_group::<S>(&[black_box(&msg)], &[b"HashToGroup-OPRFV1-\x01-P384-SHA384"]).unwrap())
     });
     g.finish();
 }

@@ -151,7 +151,7 @@ pub fn private_client_role<T: pat::types::private::PrivateTokenType>(case: &Priv
     let challenge = TokenChallenge::decode(case.challenge)?;
     let (_request, _state) = client.request(&challenge, &mut TestRng(7))?;
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(case.blind).ok_or(Error::InvalidScalar)?;
-    let (_, state) = client.request_with(&challenge, &case.nonce, &blind)?;
+    let (_, state) = pat::types::private::hazmat::request_with(&client, &challenge, &case.nonce, &blind)?;
     let token = client.finalize(state, &TokenResponse::decode(case.response)?)?;
     same(&token, case.token)
 }

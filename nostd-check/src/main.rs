@@ -91,7 +91,7 @@ fn private_case<T: PrivateTokenType>(case: &PrivateCase, name: &str) -> Result<(
     let challenge = TokenChallenge::decode(case.challenge)?;
     let client = private::Client::<T>::from_token_key(case.pk)?;
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(case.blind).ok_or(Error::InvalidScalar)?;
-    let (request, state) = client.request_with(&challenge, &case.nonce, &blind)?;
+    let (request, state) = pat::types::private::hazmat::request_with(&client, &challenge, &case.nonce, &blind)?;
     same(&request, case.request)?;
     let response = private::TokenResponse::decode(case.response)?;
     let token = measure(label(name, "client_finalize"), || client.finalize(state, &response))?;
@@ -115,7 +115,7 @@ fn amortized_case<T: PrivateTokenType>(case: &AmortizedCase) -> Result<(), Error
         *slot = <<T::Suite as Suite>::ScalarBytes>::from_slice(b).ok_or(Error::InvalidScalar)?;
     }
     let blinds = blinds.get(..case.blinds.len()).ok_or(Error::CapacityExceeded)?;
-    let state = client.request_batch_with::<N>(&challenge, case.nonces, blinds)?;
+    let state = pat::types::amortized::hazmat::request_batch_with::<_, N>(&client, &challenge, case.nonces, blinds)?;
     same(&state.request(), case.request)?;
     let response = AmortizedTokenResponse::decode(case.response)?;
     let tokens = measure("amortized/client_finalize_batch", || client.finalize_batch(state, &response))?;
@@ -133,7 +133,8 @@ fn public_case(case: &PublicCase) -> Result<(), Error> {
     check(sk.public_key() == &pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
     let client = public::Client::from_token_key(case.pk)?;
-    let (request, state) = client.request_with(&challenge, &case.nonce, &case.salt, &case.blind)?;
+    let (request, state) =
+        pat::types::public::hazmat::request_with(&client, &challenge, &case.nonce, &case.salt, &case.blind)?;
     same(&request, case.request)?;
     let issuer = public::Issuer::new(sk);
     let response = measure("type2/issuer_evaluate", || issuer.evaluate(&request))?;
@@ -172,13 +173,14 @@ fn batched_case(case: &BatchedCase) -> Result<(), Error> {
             i1 += 1;
             let blind = <<PrivateP384 as PrivateTokenType>::Suite as Suite>::ScalarBytes::from_slice(e.blind)
                 .ok_or(Error::InvalidScalar)?;
-            batch.push(client, client.request_with(&challenge, &e.nonce, &blind)?)?;
+            batch.push(client, pat::types::private::hazmat::request_with(&client, &challenge, &e.nonce, &blind)?)?;
         } else {
             let client = rsa.get(i2).ok_or(Error::CapacityExceeded)?;
             i2 += 1;
             let salt: &[u8; 48] = e.salt.try_into().map_err(|_| Error::InvalidLength(pat::Field::Message))?;
             let blind: &[u8; 256] = e.blind.try_into().map_err(|_| Error::InvalidLength(pat::Field::Message))?;
-            batch.push(client, client.request_with(&challenge, &e.nonce, salt, blind)?)?;
+            batch
+                .push(client, pat::types::public::hazmat::request_with(&client, &challenge, &e.nonce, salt, blind)?)?;
         }
     }
     same(&batch.request(), case.request)?;

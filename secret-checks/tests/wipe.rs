@@ -35,7 +35,8 @@ use pat::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
 use pat::rand_core::UnwrapErr;
 use pat::rate_limited::{EncapSecret, EncapSecretKey};
 use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::rate_limited::{self as t3, OriginKey, RequestRandomness};
+use pat::types::rate_limited::hazmat::RequestRandomness;
+use pat::types::rate_limited::{self as t3, OriginKey};
 use pat::types::{amortized, batched, private, public};
 use pat::voprf::{self, P384Sha384, Ristretto255Sha512};
 use pat::{OsRng, Token, TokenChallenge, TokenInput, TokenKind};
@@ -177,8 +178,8 @@ fn every_secret_is_wiped_after_drop() {
     let (bl384, bl255, bl384b, bl255b) = (p384_scalar(3), r255_scalar(4), p384_scalar(5), r255_scalar(6));
     let key384 = || voprf::SecretKey::<P384Sha384>::from_bytes(&sk384).unwrap();
     let key255 = || voprf::SecretKey::<Ristretto255Sha512>::from_bytes(&sk255).unwrap();
-    let blind384 = |b: &[u8; 48]| voprf::blind_with::<P384Sha384>(b"input", b).unwrap().0;
-    let blind255 = |b: &[u8; 32]| voprf::blind_with::<Ristretto255Sha512>(b"input", b).unwrap().0;
+    let blind384 = |b: &[u8; 48]| voprf::hazmat::blind_with::<P384Sha384>(b"input", b).unwrap().0;
+    let blind255 = |b: &[u8; 32]| voprf::hazmat::blind_with::<Ristretto255Sha512>(b"input", b).unwrap().0;
     let (m_sk384, m_sk255) = (snapshot(key384()), snapshot(key255()));
     assert_eq!(m_sk255, sk255, "ristretto255 scalars are stored as their canonical bytes");
     let (m_bl384, m_bl255) = (snapshot(blind384(&bl384)), snapshot(blind255(&bl255)));
@@ -199,19 +200,21 @@ fn every_secret_is_wiped_after_drop() {
     c.run("private::Issuer<PrivateRistretto255>", issuer255(), &[m_sk255.clone()]);
     c.run(
         "private::RequestState<PrivateP384>",
-        client384.request_with(&ch1, &[7; 32], &bl384).unwrap().1,
+        pat::types::private::hazmat::request_with(&client384, &ch1, &[7; 32], &bl384).unwrap().1,
         &[m_bl384.clone()],
     );
     c.run(
         "private::RequestState<PrivateRistretto255>",
-        client255.request_with(&ch5, &[7; 32], &bl255).unwrap().1,
+        pat::types::private::hazmat::request_with(&client255, &ch5, &[7; 32], &bl255).unwrap().1,
         &[m_bl255.clone()],
     );
     let batch384: amortized::BatchState<PrivateP384, 4> =
-        client384.request_batch_with(&ch1, &[[1; 32], [2; 32]], &[bl384, bl384b]).unwrap();
+        pat::types::amortized::hazmat::request_batch_with(&client384, &ch1, &[[1; 32], [2; 32]], &[bl384, bl384b])
+            .unwrap();
     c.run("amortized::BatchState<PrivateP384, 4>", batch384, &[m_bl384.clone(), m_bl384b]);
     let batch255: amortized::BatchState<PrivateRistretto255, 4> =
-        client255.request_batch_with(&ch5, &[[1; 32], [2; 32]], &[bl255, bl255b]).unwrap();
+        pat::types::amortized::hazmat::request_batch_with(&client255, &ch5, &[[1; 32], [2; 32]], &[bl255, bl255b])
+            .unwrap();
     c.run("amortized::BatchState<PrivateRistretto255, 4>", batch255, &[m_bl255.clone(), m_bl255b]);
 
     // Blind RSA and type 0x0002.
@@ -220,23 +223,37 @@ fn every_secret_is_wiped_after_drop() {
     let r_inv = r_inv_needle(pk.modulus());
     let salt = arr::<48>(8);
     c.run("blind_rsa::SecretKey", rsa_key(), &rsa);
-    c.run("blind_rsa::BlindingState", blind_rsa::blind_with(&pk, b"msg", &salt, &TWO).unwrap().1, &[r_inv.clone()]);
+    c.run(
+        "blind_rsa::BlindingState",
+        blind_rsa::hazmat::blind_with(&pk, b"msg", &salt, &TWO).unwrap().1,
+        &[r_inv.clone()],
+    );
     c.run("public::Issuer", public::Issuer::new(rsa_key()), &rsa);
     let client2 = public::Client::new(pk.clone());
     let ch2 = challenge(2);
-    c.run("public::RequestState", client2.request_with(&ch2, &[7; 32], &salt, &TWO).unwrap().1, &[r_inv.clone()]);
+    c.run(
+        "public::RequestState",
+        pat::types::public::hazmat::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1,
+        &[r_inv.clone()],
+    );
 
     // Generic batches.
-    let (request, state) = client2.request_with(&ch2, &[3; 32], &salt, &TWO).unwrap();
+    let (request, state) = pat::types::public::hazmat::request_with(&client2, &ch2, &[3; 32], &salt, &TWO).unwrap();
     let entry = batched::BatchClient::entry(&client2, request, state).unwrap();
     c.run("batched::PendingEntry", entry, &[r_inv.clone()]);
-    let (request, state) = client384.request_with(&ch1, &[3; 32], &bl384).unwrap();
+    let (request, state) = pat::types::private::hazmat::request_with(&client384, &ch1, &[3; 32], &bl384).unwrap();
     let entry = batched::BatchClient::entry(&client384, request, state).unwrap();
     c.run("batched::PendingEntry (P-384)", entry, &[m_bl384.clone()]);
     let mut batch = batched::BatchState::<'_, 4>::new();
-    batch.push(&client384, client384.request_with(&ch1, &[3; 32], &bl384).unwrap()).unwrap();
-    batch.push(&client2, client2.request_with(&ch2, &[3; 32], &salt, &TWO).unwrap()).unwrap();
-    batch.push(&client255, client255.request_with(&ch5, &[3; 32], &bl255).unwrap()).unwrap();
+    batch
+        .push(&client384, pat::types::private::hazmat::request_with(&client384, &ch1, &[3; 32], &bl384).unwrap())
+        .unwrap();
+    batch
+        .push(&client2, pat::types::public::hazmat::request_with(&client2, &ch2, &[3; 32], &salt, &TWO).unwrap())
+        .unwrap();
+    batch
+        .push(&client255, pat::types::private::hazmat::request_with(&client255, &ch5, &[3; 32], &bl255).unwrap())
+        .unwrap();
     c.run("batched::BatchState<'_, 4>", batch, &[m_bl384.clone(), r_inv.clone(), m_bl255.clone()]);
 
     // Key blinding.
@@ -283,7 +300,15 @@ fn every_secret_is_wiped_after_drop() {
     let fixed =
         RequestRandomness { nonce: &[7; 32], salt: &salt, blind: &TWO, request_blind: &request_blind, ikm_e: &ikm_e };
     let mut out = vec![0u8; 1024];
-    let (_, state) = client3().request_with(&challenge(3), b"origin.example", &fixed, &mut rng(), &mut out).unwrap();
+    let (_, state) = pat::types::rate_limited::hazmat::request_with(
+        &client3(),
+        &challenge(3),
+        b"origin.example",
+        &fixed,
+        &mut rng(),
+        &mut out,
+    )
+    .unwrap();
     c.run("t3::ClientState", state, &[r_inv.clone(), request_blind.to_vec()]);
     let mut attester = t3::Attester::<4>::new(t3::Policy { max_tokens: 5, window: 100 });
     let anon = arr::<32>(20);

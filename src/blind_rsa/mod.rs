@@ -45,6 +45,8 @@
 //! No function here allocates, panics or uses `unsafe`.
 
 mod der;
+#[cfg(any(test, feature = "hazmat"))]
+pub mod hazmat;
 #[cfg(feature = "keygen")]
 mod keygen;
 #[cfg(feature = "keygen")]
@@ -271,31 +273,6 @@ impl Variant {
         result
     }
 
-    /// `Blind` (RFC 9474 §4.2) with an explicit salt (sLen bytes) and blind r
-    /// (big-endian, `B` bytes, in [1, n) and invertible), for known-answer
-    /// tests only. Reusing a salt or an r breaks unlinkability.
-    #[cfg(any(test, feature = "hazmat"))]
-    pub fn blind_with<const L: usize, const B: usize>(
-        self,
-        pk: &RsaPublicKey<L, B>,
-        input: &PreparedMessage<'_>,
-        salt: &[u8],
-        r: &[u8],
-    ) -> Result<([u8; B], RsaBlindingState<L>)> {
-        if salt.len() != self.salt_len() {
-            return Err(Error::InvalidLength(Field::Message));
-        }
-        let mut r = pk.integer(r).ok_or(Error::InvalidValue(Field::Message))?;
-        let mut m = self.encode::<L, B>(input, salt)?;
-        let mut r_mont = monty::mul(&r, pk.params().r2(), pk.params());
-        // Without an inversion blind: the constant-time inversion of m·r.
-        let out = blind_core(pk, &m, &r_mont, None).ok_or(Error::InvalidValue(Field::Message));
-        for x in [&mut r, &mut m, &mut r_mont] {
-            x.zeroize();
-        }
-        out
-    }
-
     /// `m = OS2IP(EMSA-PSS-ENCODE(input, salt))` (RFC 9474 §4.2 steps 1–2).
     fn encode<const L: usize, const B: usize>(self, input: &PreparedMessage<'_>, salt: &[u8]) -> Result<Uint<L>> {
         self.check_input(input)?;
@@ -499,18 +476,6 @@ pub fn blind<const L: usize, const B: usize, R: TryCryptoRng + ?Sized>(
     rng: &mut R,
 ) -> Result<([u8; B], RsaBlindingState<L>)> {
     Variant::Sha384PssDeterministic.blind(pk, &PreparedMessage::identity(msg), rng)
-}
-
-/// Privacy Pass `Blind` with an explicit 48-byte salt and blind r (big-endian),
-/// for known-answer tests only (RFC 9474 §4.2). See [`Variant::blind_with`].
-#[cfg(any(test, feature = "hazmat"))]
-pub fn blind_with<const L: usize, const B: usize>(
-    pk: &RsaPublicKey<L, B>,
-    msg: &[u8],
-    salt: &[u8; SALT_LEN],
-    r: &[u8; B],
-) -> Result<([u8; B], RsaBlindingState<L>)> {
-    Variant::Sha384PssDeterministic.blind_with(pk, &PreparedMessage::identity(msg), salt, r)
 }
 
 /// Privacy Pass `Finalize` (RFC 9578 §6.3, RFC 9474 §4.4): unblinds

@@ -29,6 +29,8 @@
 
 pub mod alias;
 pub mod encap;
+#[cfg(any(test, feature = "hazmat"))]
+pub mod hazmat;
 pub mod inner_request;
 pub mod origin_encryption;
 pub mod response;

@@ -148,21 +148,6 @@ pub fn encrypt_origin_request<R: TryCryptoRng + ?Sized>(
     encrypt_with_ikm(encap_key, request_key, inner, labels, &ikm_e, out)
 }
 
-/// [`encrypt_origin_request`] with the ephemeral key `DeriveKeyPair(ikm_e)`
-/// instead of a random one (feature `hazmat`; known-answer tests only: reusing
-/// `ikm_e` breaks the encryption).
-#[cfg(feature = "hazmat")]
-pub fn encrypt_origin_request_with_ikm(
-    encap_key: &EncapKey,
-    request_key: &[u8; REQUEST_KEY_LEN],
-    inner: &InnerTokenRequest<'_>,
-    labels: &Labels,
-    ikm_e: &[u8; ENC_LEN],
-    out: &mut [u8],
-) -> Result<(usize, EncapSecret)> {
-    encrypt_with_ikm(encap_key, request_key, inner, labels, ikm_e, out)
-}
-
 pub(crate) fn encrypt_with_ikm(
     encap_key: &EncapKey,
     request_key: &[u8; REQUEST_KEY_LEN],
@@ -298,7 +283,7 @@ impl TryCryptoRng for IkmRng<'_> {}
 /// Single-shot HPKE base-mode seal of one message (RFC 9180 §5.1.1, §5.2, §5.3)
 /// in place, with the ephemeral key `DeriveKeyPair(ikm_e)`; fills `export` with
 /// `Export(exporter_context, export.len())`. Returns `(enc, tag)`.
-fn seal_base(
+pub(super) fn seal_base(
     pk: &EncapKey,
     info: &[u8],
     aad: &[u8],
@@ -327,7 +312,7 @@ fn seal_base(
 /// §5.3) from `ct` into `out` (same length); fills `export` with
 /// `Export(exporter_context, export.len())`.
 #[allow(clippy::too_many_arguments)]
-fn open_base(
+pub(super) fn open_base(
     sk: &EncapSecretKey,
     enc: &[u8; ENC_LEN],
     info: &[u8],
@@ -347,44 +332,4 @@ fn open_base(
     crate::ct::declassify(&mut opened); // the AEAD verdict: the request is accepted or not
     opened.map_err(|_| Error::Verification)?;
     ctx.export(exporter_context, export).map_err(|_| Error::ValueTooLarge)
-}
-
-/// Lower-level HPKE base-mode hooks for known-answer tests against RFC 9180
-/// Appendix A (feature `hazmat`). Never use them to protect real traffic: the
-/// seal side takes the ephemeral key material explicitly.
-#[cfg(feature = "hazmat")]
-pub mod hazmat {
-    use super::{ENC_LEN, EncapKey, EncapSecretKey, Result, TAG_LEN};
-
-    /// `SetupBaseS(pkR, info)` with the ephemeral key `DeriveKeyPair(ikm_e)`,
-    /// then `Seal(aad, buf)` in place and `Export(exporter_context,
-    /// export.len())` (RFC 9180 §5.1.1, §5.2, §5.3). Returns `(enc, tag)`.
-    pub fn seal_base(
-        pk: &EncapKey,
-        info: &[u8],
-        aad: &[u8],
-        ikm_e: &[u8; ENC_LEN],
-        buf: &mut [u8],
-        exporter_context: &[u8],
-        export: &mut [u8],
-    ) -> Result<([u8; ENC_LEN], [u8; TAG_LEN])> {
-        super::seal_base(pk, info, aad, ikm_e, buf, exporter_context, export)
-    }
-
-    /// `SetupBaseR(enc, skR, info)`, then `Open(aad, ct ‖ tag)` into `out` and
-    /// `Export(exporter_context, export.len())` (RFC 9180 §5.1.1, §5.2, §5.3).
-    #[allow(clippy::too_many_arguments)]
-    pub fn open_base(
-        sk: &EncapSecretKey,
-        enc: &[u8; ENC_LEN],
-        info: &[u8],
-        aad: &[u8],
-        ct: &[u8],
-        tag: &[u8; TAG_LEN],
-        out: &mut [u8],
-        exporter_context: &[u8],
-        export: &mut [u8],
-    ) -> Result<()> {
-        super::open_base(sk, enc, info, aad, ct, out, tag, exporter_context, export)
-    }
 }

@@ -62,19 +62,7 @@ pub fn encrypt_response<R: rand_core::TryCryptoRng + ?Sized>(
     encrypt_with_nonce(state, &response_nonce, blind_sig)
 }
 
-/// [`encrypt_response`] with an explicit `response_nonce` (feature `hazmat`;
-/// known-answer tests only: a repeated nonce with the same state repeats the
-/// AES-GCM key and nonce).
-#[cfg(feature = "hazmat")]
-pub fn encrypt_response_with_nonce(
-    state: &EncapSecret,
-    response_nonce: &[u8; RESPONSE_NONCE_LEN],
-    blind_sig: &[u8; BLIND_SIGNATURE_LEN],
-) -> Result<[u8; ENCRYPTED_RESPONSE_LEN]> {
-    encrypt_with_nonce(state, response_nonce, blind_sig)
-}
-
-fn encrypt_with_nonce(
+pub(super) fn encrypt_with_nonce(
     state: &EncapSecret,
     response_nonce: &[u8; RESPONSE_NONCE_LEN],
     blind_sig: &[u8; BLIND_SIGNATURE_LEN],

@@ -31,11 +31,16 @@
 //!
 //! # Deterministic variants
 //!
-//! With the `hazmat` feature, [`blind_with`] and [`blind_evaluate_with_nonce`]
-//! take the blind and the proof nonce explicitly. They exist for known-answer
-//! tests; reusing a blind or a nonce breaks unlinkability or leaks the key.
+//! With the `hazmat` feature, [`hazmat`] holds the functions that take the
+//! blind and the proof nonce explicitly. They exist for known-answer tests;
+//! reusing a blind or a nonce breaks unlinkability or leaks the key.
 
+#[cfg(pat_bench)]
+#[doc(hidden)]
+pub mod bench;
 mod dleq;
+#[cfg(any(test, feature = "hazmat"))]
+pub mod hazmat;
 pub mod oprf;
 mod p384_jacobian;
 mod p384_sha384;
@@ -50,8 +55,6 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 pub use p384_sha384::P384Sha384;
 pub use protocol::{blind, blind_evaluate, derive_key_pair, evaluate, finalize, generate_key_pair, verify_output};
-#[cfg(any(test, feature = "hazmat"))]
-pub use protocol::{blind_evaluate_with_nonce, blind_with};
 pub use ristretto255_sha512::Ristretto255Sha512;
 pub use suite::{ByteArray, Suite};
 

@@ -24,13 +24,6 @@ pub fn blind<S: Suite, R: TryCryptoRng + ?Sized>(input: &[u8], rng: &mut R) -> R
     blind_in(Mode::Oprf, input, random_blind(rng)?)
 }
 
-/// [`blind`] with an explicit blind (RFC 9497 §3.3.1, Appendix A), for
-/// known-answer tests only.
-#[cfg(any(test, feature = "hazmat"))]
-pub fn blind_with<S: Suite>(input: &[u8], blind: &S::ScalarBytes) -> Result<(Blind<S>, Element<S>)> {
-    blind_in(Mode::Oprf, input, super::protocol::blind_from_bytes(blind)?)
-}
-
 /// `BlindEvaluate` (RFC 9497 §3.3.1) for a batch: `evaluated[i] =
 /// SerializeElement(skS·blinded[i])`, no proof.
 pub fn blind_evaluate<S: Suite>(

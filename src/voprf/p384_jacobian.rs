@@ -48,7 +48,7 @@ use crate::error::{Error, Result};
 use ct_mul::{Table, mul};
 use point::{Affine, PAD, to_affine, to_projective};
 
-pub use ct_mul::Comb;
+pub(crate) use ct_mul::Comb;
 #[cfg(feature = "precomputed-tables")]
 pub(super) use msm_vartime::{MSM_TERMS, lincomb_vartime};
 

@@ -13,7 +13,7 @@ use subtle::Choice;
 use zeroize::Zeroize;
 
 use super::p384_jacobian;
-use super::suite::{Suite, check_sizes, sealed};
+use super::suite::{Suite, SuiteOps, check_sizes, sealed};
 use crate::error::{Error, Field as ErrorField, Result};
 
 /// P384-SHA384 (RFC 9497 §4.4): NIST P-384 with `hash_to_curve`
@@ -42,6 +42,9 @@ impl Suite for P384Sha384 {
     type ScalarBytes = [u8; 48];
     type ProofBytes = [u8; 96];
     type Output = [u8; 48];
+}
+
+impl SuiteOps for P384Sha384 {
     type Prepared = p384_jacobian::Comb;
 
     fn hash_to_group(msg: &[&[u8]], dst: &[&[u8]]) -> Result<ProjectivePoint> {

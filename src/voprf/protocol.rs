@@ -66,12 +66,6 @@ pub(crate) fn random_blind<S: Suite, R: TryCryptoRng + ?Sized>(rng: &mut R) -> R
     Blind::new(S::random_scalar(rng)?)
 }
 
-/// A blind from its encoding (known-answer tests only).
-#[cfg(any(test, feature = "hazmat"))]
-pub(crate) fn blind_from_bytes<S: Suite>(bytes: &S::ScalarBytes) -> Result<Blind<S>> {
-    Blind::new(S::deserialize_scalar(bytes)?)
-}
-
 /// `evaluatedElement_i = skS·blindedElement_i`, serialized into `evaluated`
 /// (RFC 9497 §3.3.1 `BlindEvaluate`), normalized [`CHUNK`] at a time.
 pub(crate) fn evaluate_elements<S: Suite>(
@@ -181,14 +175,6 @@ pub fn blind<S: Suite, R: TryCryptoRng + ?Sized>(input: &[u8], rng: &mut R) -> R
     blind_in(Mode::Voprf, input, random_blind(rng)?)
 }
 
-/// [`blind`] with an explicit blind (RFC 9497 §3.3.1), for known-answer tests
-/// only: a reused or predictable blind links the request to the token.
-/// [`Error::InvalidScalar`] if `blind` is not canonical or is zero.
-#[cfg(any(test, feature = "hazmat"))]
-pub fn blind_with<S: Suite>(input: &[u8], blind: &S::ScalarBytes) -> Result<(Blind<S>, Element<S>)> {
-    blind_in(Mode::Voprf, input, blind_from_bytes(blind)?)
-}
-
 /// `BlindEvaluateBatch` (RFC 9497 §3.3.2, with the batched proof of §2.2):
 /// writes `SerializeElement(skS·C_i)` into `evaluated[i]` and returns one DLEQ
 /// proof for the whole batch, made with a fresh random nonce.
@@ -210,7 +196,7 @@ pub fn blind_evaluate<S: Suite, R: TryCryptoRng + ?Sized>(
 /// `BlindEvaluateBatch` and `GenerateProof` for a checked batch. A single
 /// element is prepared once ([`Suite::prepare`]) for `k·B` and for the three
 /// proof multiplications of `B`; larger batches evaluate each element once.
-fn evaluate_and_prove<S: Suite>(
+pub(super) fn evaluate_and_prove<S: Suite>(
     key: &KeyPair<S>,
     blinded: &[Element<S>],
     evaluated: &mut [S::ElementBytes],
@@ -228,25 +214,6 @@ fn evaluate_and_prove<S: Suite>(
     }
     evaluate_elements(key.secret_key(), blinded, evaluated)?;
     dleq::generate_proof(&ctx, key, blinded, evaluated, nonce, None)
-}
-
-/// [`blind_evaluate`] with an explicit proof nonce (the `r` of RFC 9497
-/// §2.2.1 `GenerateProof`, "proof_random_scalar" in Appendix A), for
-/// known-answer tests only: a repeated nonce reveals `skS`.
-/// [`Error::InvalidScalar`] if `nonce` is not canonical or is zero.
-#[cfg(any(test, feature = "hazmat"))]
-pub fn blind_evaluate_with_nonce<S: Suite>(
-    key: &KeyPair<S>,
-    blinded: &[Element<S>],
-    evaluated: &mut [S::ElementBytes],
-    nonce: &S::ScalarBytes,
-) -> Result<Proof<S>> {
-    check_batch(blinded.len(), &[evaluated.len()])?;
-    let nonce = Zeroizing::new(S::deserialize_scalar(nonce)?);
-    if bool::from(S::scalar_is_zero(&nonce)) {
-        return Err(Error::InvalidScalar);
-    }
-    evaluate_and_prove(key, blinded, evaluated, &nonce)
 }
 
 /// `FinalizeBatch` (RFC 9497 §3.3.2): verifies the proof over the whole batch,

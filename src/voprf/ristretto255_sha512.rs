@@ -12,7 +12,7 @@ use sha2::{Digest, Sha512};
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
-use super::suite::{Suite, check_sizes, sealed};
+use super::suite::{Suite, SuiteOps, check_sizes, sealed};
 use crate::error::{Error, Field as ErrorField, Result};
 
 /// ristretto255-SHA512 (RFC 9497 §4.1): the ristretto255 group (RFC 9496),
@@ -59,6 +59,9 @@ impl Suite for Ristretto255Sha512 {
     type ScalarBytes = [u8; 32];
     type ProofBytes = [u8; 64];
     type Output = [u8; 64];
+}
+
+impl SuiteOps for Ristretto255Sha512 {
     /// dalek's constant-time multiplication has no reusable precomputation
     /// in its public API: the point itself.
     type Prepared = RistrettoPoint;

@@ -104,10 +104,12 @@ impl<S: Suite> Context<S> {
 ///
 /// Implemented by [`P384Sha384`](super::P384Sha384) (§4.4) and
 /// [`Ristretto255Sha512`](super::Ristretto255Sha512) (§4.1). The trait is
-/// sealed. Its methods are the group's building blocks; they are hidden from
-/// the documentation and not part of the stable API: use the protocol functions
-/// in [`voprf`](super) instead.
-pub trait Suite: sealed::Sealed + Copy + Clone + Debug + Default + Eq + Hash + Send + Sync + 'static {
+/// sealed, and the group operations behind it are internal to the crate: use
+/// the protocol functions in [`voprf`](super).
+#[allow(private_bounds)] // the private supertrait is the seal
+pub trait Suite:
+    sealed::Sealed + SuiteOps + Copy + Clone + Debug + Default + Eq + Hash + Send + Sync + 'static
+{
     /// The ciphersuite identifier (RFC 9497 §4), e.g. `"P384-SHA384"`.
     const ID: &'static str;
     /// The VOPRF-mode context string,
@@ -147,49 +149,72 @@ pub trait Suite: sealed::Sealed + Copy + Clone + Debug + Default + Eq + Hash + S
     type ProofBytes: ByteArray;
     /// A PRF output, `[u8; Nh]` (RFC 9497 §3.3.1 `Finalize`).
     type Output: ByteArray;
+}
 
+/// The group operations of a [`Suite`]: internal to the crate. The protocol
+/// code calls them; nothing outside the crate can, so that they are free to
+/// change and cannot be used without the checks the protocol functions make.
+/// (A supertrait of `Suite` that is private, not only hidden from the docs.)
+pub(crate) trait SuiteOps {
     /// `HashToGroup(msg)` with the given DST (RFC 9497 §4), never the identity
     /// for honest inputs; the caller checks.
-    #[doc(hidden)]
-    fn hash_to_group(msg: &[&[u8]], dst: &[&[u8]]) -> Result<Self::Point>;
+    fn hash_to_group(msg: &[&[u8]], dst: &[&[u8]]) -> Result<<Self as Suite>::Point>
+    where
+        Self: Suite;
 
     /// `HashToScalar(msg)` with the given DST (RFC 9497 §4).
-    #[doc(hidden)]
-    fn hash_to_scalar(msg: &[&[u8]], dst: &[&[u8]]) -> Result<Self::Scalar>;
+    fn hash_to_scalar(msg: &[&[u8]], dst: &[&[u8]]) -> Result<<Self as Suite>::Scalar>
+    where
+        Self: Suite;
 
     /// `Hash(msg)` (RFC 9497 §4), over the concatenation of `msg`.
-    #[doc(hidden)]
-    fn hash_parts(msg: &[&[u8]]) -> Self::Output;
+    fn hash_parts(msg: &[&[u8]]) -> <Self as Suite>::Output
+    where
+        Self: Suite;
 
     /// `RandomScalar()`: a uniformly random non-zero scalar (RFC 9497 §4.7).
-    #[doc(hidden)]
-    fn random_scalar<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self::Scalar>;
+    fn random_scalar<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<<Self as Suite>::Scalar>
+    where
+        Self: Suite;
 
     /// `ScalarMultGen(s)`, constant time.
-    #[doc(hidden)]
-    fn mul_base(s: &Self::Scalar) -> Self::Point;
+    fn mul_base(s: &<Self as Suite>::Scalar) -> <Self as Suite>::Point
+    where
+        Self: Suite;
 
     /// `a·G + b·P` as one double-scalar multiplication. Variable time:
     /// public inputs only.
-    #[doc(hidden)]
-    fn mul_base_add_vartime(a: &Self::Scalar, b: &Self::Scalar, p: &Self::Point) -> Self::Point;
+    fn mul_base_add_vartime(
+        a: &<Self as Suite>::Scalar,
+        b: &<Self as Suite>::Scalar,
+        p: &<Self as Suite>::Point,
+    ) -> <Self as Suite>::Point
+    where
+        Self: Suite;
 
     /// `Σ s_i·P_i`, as multi-scalar multiplications. Variable time: public
     /// inputs only.
-    #[doc(hidden)]
-    fn lincomb_vartime(pairs: &[(Self::Point, Self::Scalar)]) -> Result<Self::Point>;
+    fn lincomb_vartime(pairs: &[(<Self as Suite>::Point, <Self as Suite>::Scalar)]) -> Result<<Self as Suite>::Point>
+    where
+        Self: Suite;
 
     /// `out_i = SerializeElement(k·P_i)` (RFC 9497 §3.3.1 `BlindEvaluate`),
     /// constant time in `k`; `InvalidElement` if a result is the identity.
     /// `out` must have the length of `points`.
-    #[doc(hidden)]
-    fn mul_serialize(k: &Self::Scalar, points: &[Self::Point], out: &mut [Self::ElementBytes]) -> Result<()> {
+    fn mul_serialize(
+        k: &<Self as Suite>::Scalar,
+        points: &[<Self as Suite>::Point],
+        out: &mut [<Self as Suite>::ElementBytes],
+    ) -> Result<()>
+    where
+        Self: Suite,
+    {
         const CHUNK: usize = 8;
         if points.len() != out.len() {
             return Err(Error::InvalidLength(Field::Batch));
         }
         for (inp, out) in points.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
-            let mut products = [Self::Point::default(); CHUNK];
+            let mut products = [<Self as Suite>::Point::default(); CHUNK];
             for (q, p) in products.iter_mut().zip(inp) {
                 *q = *p * *k;
             }
@@ -200,50 +225,62 @@ pub trait Suite: sealed::Sealed + Copy + Clone + Debug + Default + Eq + Hash + S
     }
 
     /// Precomputation for several constant-time multiplications of one
-    /// point ([`Suite::prepared_mul`]).
-    #[doc(hidden)]
+    /// point ([`SuiteOps::prepared_mul`]).
     type Prepared;
 
-    /// Prepares `p` for [`Suite::prepared_mul`]; `InvalidElement` if the suite
+    /// Prepares `p` for [`SuiteOps::prepared_mul`]; `InvalidElement` if the suite
     /// needs a non-identity point.
-    #[doc(hidden)]
-    fn prepare(p: &Self::Point) -> Result<Self::Prepared>;
+    fn prepare(p: &<Self as Suite>::Point) -> Result<Self::Prepared>
+    where
+        Self: Suite;
 
     /// `out_i = s_i·P` for the prepared point and up to four scalars, constant
     /// time. `out` must have the length of `scalars`.
-    #[doc(hidden)]
-    fn prepared_mul(p: &Self::Prepared, scalars: &[Self::Scalar], out: &mut [Self::Point]) -> Result<()>;
+    fn prepared_mul(
+        p: &Self::Prepared,
+        scalars: &[<Self as Suite>::Scalar],
+        out: &mut [<Self as Suite>::Point],
+    ) -> Result<()>
+    where
+        Self: Suite;
 
     /// `s⁻¹`, constant time; `InvalidScalar` for zero.
-    #[doc(hidden)]
-    fn invert(s: &Self::Scalar) -> Result<Self::Scalar>;
+    fn invert(s: &<Self as Suite>::Scalar) -> Result<<Self as Suite>::Scalar>
+    where
+        Self: Suite;
 
     /// Whether `s` is zero.
-    #[doc(hidden)]
-    fn scalar_is_zero(s: &Self::Scalar) -> Choice;
+    fn scalar_is_zero(s: &<Self as Suite>::Scalar) -> Choice
+    where
+        Self: Suite;
 
     /// Whether `p` is the identity.
-    #[doc(hidden)]
-    fn is_identity(p: &Self::Point) -> Choice;
+    fn is_identity(p: &<Self as Suite>::Point) -> Choice
+    where
+        Self: Suite;
 
     /// `SerializeElement` for a batch of points; `InvalidElement` if one of
     /// them is the identity. `out` must have the length of `points`.
-    #[doc(hidden)]
-    fn serialize_elements(points: &[Self::Point], out: &mut [Self::ElementBytes]) -> Result<()>;
+    fn serialize_elements(points: &[<Self as Suite>::Point], out: &mut [<Self as Suite>::ElementBytes]) -> Result<()>
+    where
+        Self: Suite;
 
     /// `DeserializeElement`: canonical encodings of non-identity elements only
     /// (`InvalidElement` otherwise).
-    #[doc(hidden)]
-    fn deserialize_element(bytes: &Self::ElementBytes) -> Result<Self::Point>;
+    fn deserialize_element(bytes: &<Self as Suite>::ElementBytes) -> Result<<Self as Suite>::Point>
+    where
+        Self: Suite;
 
     /// `SerializeScalar`.
-    #[doc(hidden)]
-    fn serialize_scalar(s: &Self::Scalar) -> Self::ScalarBytes;
+    fn serialize_scalar(s: &<Self as Suite>::Scalar) -> <Self as Suite>::ScalarBytes
+    where
+        Self: Suite;
 
     /// `DeserializeScalar`: canonical encodings only (`InvalidScalar`
     /// otherwise); zero is accepted.
-    #[doc(hidden)]
-    fn deserialize_scalar(bytes: &Self::ScalarBytes) -> Result<Self::Scalar>;
+    fn deserialize_scalar(bytes: &<Self as Suite>::ScalarBytes) -> Result<<Self as Suite>::Scalar>
+    where
+        Self: Suite;
 }
 
 /// `SerializeElement` for one point.

@@ -57,7 +57,8 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
         let client = issuer.client();
 
         let state =
-            client.request_batch_with::<CAPACITY>(&challenge, &nonces, &blinds).map_err(|e| format!("request: {e}"))?;
+            pat::types::amortized::hazmat::request_batch_with::<_, CAPACITY>(&client, &challenge, &nonces, &blinds)
+                .map_err(|e| format!("request: {e}"))?;
         expect_eq("token_request", &encode(&state.request())?, &request)?;
         let parsed = AmortizedTokenResponse::<T>::decode(&response).map_err(|e| format!("token_response: {e}"))?;
         let got = client.finalize_batch(state, &parsed).map_err(|e| format!("finalize: {e}"))?;
@@ -75,7 +76,8 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
         let fresh = AmortizedTokenResponse::<T>::decode(out.get(..n).unwrap_or_default())
             .map_err(|e| format!("fresh response: {e}"))?;
         let state =
-            client.request_batch_with::<CAPACITY>(&challenge, &nonces, &blinds).map_err(|e| format!("request: {e}"))?;
+            pat::types::amortized::hazmat::request_batch_with::<_, CAPACITY>(&client, &challenge, &nonces, &blinds)
+                .map_err(|e| format!("request: {e}"))?;
         let again = client.finalize_batch(state, &fresh).map_err(|e| format!("finalize: {e}"))?;
         for (i, (tok, want)) in again.iter().zip(&tokens).enumerate() {
             expect_eq(&format!("tokens[{i}] (fresh evaluation)"), &encode(tok)?, want)?;
@@ -99,7 +101,10 @@ pub(crate) fn generate<T: PrivateTokenType>(count: usize) -> Result<Vec<Value>, 
         let mut nonces = [[0u8; 32]; GENERATED_BATCH];
         nonces.iter_mut().for_each(|n| rand_core::Rng::fill_bytes(&mut rng, n));
         let blinds: Vec<_> = (0..GENERATED_BATCH).map(|_| random_blind::<T>(&mut rng)).collect();
-        let state = client.request_batch_with::<GENERATED_BATCH>(&challenge, &nonces, &blinds).map_err(fail)?;
+        let state = pat::types::amortized::hazmat::request_batch_with::<_, GENERATED_BATCH>(
+            &client, &challenge, &nonces, &blinds,
+        )
+        .map_err(fail)?;
         let request = encode(&state.request()).map_err(VectorError::Format)?;
         let parsed = AmortizedTokenRequest::<T>::decode(&request).map_err(fail)?;
         let mut out = [0u8; 512];

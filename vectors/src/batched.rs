@@ -138,7 +138,8 @@ where
     let client = client.ok_or("missing client")?;
     let challenge = TokenChallenge::decode(&e.challenge).map_err(|e| format!("token_challenge: {e}"))?;
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(&e.blind).ok_or("blind: wrong length")?;
-    let entry = client.request_with(&challenge, &e.nonce, &blind).map_err(|e| format!("request: {e}"))?;
+    let entry =
+        private::hazmat::request_with(client, &challenge, &e.nonce, &blind).map_err(|e| format!("request: {e}"))?;
     batch.push(client, entry).map_err(|e| format!("push: {e}"))
 }
 
@@ -155,8 +156,8 @@ fn batch<'c>(entries: &[Entry], clients: &'c Clients) -> Result<BatchState<'c, C
                 let challenge = TokenChallenge::decode(&e.challenge).map_err(|e| format!("token_challenge: {e}"))?;
                 let blind = left_pad(&e.blind).ok_or("blind: longer than the modulus")?;
                 let salt = e.salt.ok_or("salt: missing")?;
-                let entry =
-                    client.request_with(&challenge, &e.nonce, &salt, &blind).map_err(|e| format!("request: {e}"))?;
+                let entry = public::hazmat::request_with(client, &challenge, &e.nonce, &salt, &blind)
+                    .map_err(|e| format!("request: {e}"))?;
                 batch.push(client, entry).map_err(|e| format!("push: {e}"))?;
             }
         }
@@ -314,7 +315,7 @@ pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
                     let blind = loop {
                         let mut r = [0u8; MODULUS_LEN];
                         rand_core::Rng::fill_bytes(&mut rng, &mut r);
-                        if rsa_client.request_with(&parsed, &nonce, &salt, &r).is_ok() {
+                        if public::hazmat::request_with(&rsa_client, &parsed, &nonce, &salt, &r).is_ok() {
                             break r;
                         }
                     };

@@ -49,8 +49,8 @@ pub(crate) fn verify(case: &Case<'_>) -> Result<Result<(), String>, VectorError>
         let challenge = TokenChallenge::decode(&challenge_bytes).map_err(|e| format!("token_challenge: {e}"))?;
 
         let client = Client::new(pk.clone());
-        let (req, state) =
-            client.request_with(&challenge, &nonce, &salt, &blind).map_err(|e| format!("request: {e}"))?;
+        let (req, state) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &blind)
+            .map_err(|e| format!("request: {e}"))?;
         expect_eq("token_request", &encode(&req)?, &request)?;
 
         let issuer = Issuer::new(sk);
@@ -110,7 +110,7 @@ pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
         let (req, state, blind) = loop {
             let mut r = [0u8; MODULUS_LEN];
             rand_core::Rng::fill_bytes(&mut rng, &mut r);
-            if let Ok((req, state)) = client.request_with(&challenge, &nonce, &salt, &r) {
+            if let Ok((req, state)) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r) {
                 break (req, state, r);
             }
         };

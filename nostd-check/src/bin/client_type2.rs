@@ -13,7 +13,8 @@ fn run() -> Result<(), pat::Error> {
     let client = Client::from_token_key(case.pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
     let (_request, _state) = client.request(&challenge, &mut TestRng(7))?;
-    let (_, state) = client.request_with(&challenge, &case.nonce, &case.salt, &case.blind)?;
+    let (_, state) =
+        pat::types::public::hazmat::request_with(&client, &challenge, &case.nonce, &case.salt, &case.blind)?;
     let token = client.finalize(state, &TokenResponse::decode(case.response)?)?;
     same(&token, case.token)
 }

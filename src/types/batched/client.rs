@@ -269,7 +269,7 @@ impl<'c, const N: usize> BatchState<'c, N> {
     }
 
     /// Appends an entry made by a per-type `Client::request` (or
-    /// `request_with`): `batch.push(&client, client.request(&challenge, rng)?)`.
+    /// `hazmat::request_with`): `batch.push(&client, client.request(&challenge, rng)?)`.
     /// A full batch is [`Error::CapacityExceeded`]; a request for another key
     /// than `client`'s is [`Error::KeyIdMismatch`].
     pub fn push<C: BatchClient>(&mut self, client: &'c C, (request, state): (C::Request, C::State)) -> Result<()> {

@@ -57,31 +57,6 @@ impl fmt::Debug for ClientState {
     }
 }
 
-/// Explicit values for everything [`Client::request`] draws at random except
-/// the ECDSA signing hedge (feature `hazmat`; known-answer tests only: reusing
-/// any of them links requests or breaks the encryption).
-#[cfg(feature = "hazmat")]
-#[derive(Clone, Copy)]
-pub struct RequestRandomness<'a> {
-    /// The token nonce.
-    pub nonce: &'a [u8; NONCE_LEN],
-    /// The PSS salt.
-    pub salt: &'a [u8; blind_rsa::SALT_LEN],
-    /// The RSA blind r (big-endian, in [1, n) and invertible).
-    pub blind: &'a [u8; MODULUS_LEN],
-    /// `request_blind` (48 bytes).
-    pub request_blind: &'a [u8; ecdsa::SCALAR_LEN],
-    /// The HPKE ephemeral key seed: the ephemeral key is `DeriveKeyPair(ikm_e)`.
-    pub ikm_e: &'a [u8; ENC_LEN],
-}
-
-#[cfg(feature = "hazmat")]
-impl fmt::Debug for RequestRandomness<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("RequestRandomness")
-    }
-}
-
 /// The client side of type 0x0003 (draft "Client-to-Attester Request",
 /// "Attester-to-Client Response"): its long-term ECDSA P-384 secret and the
 /// issuer's encapsulation and token keys.
@@ -90,8 +65,8 @@ pub struct Client {
     client_key: ecdsa::PublicKey,
     encap_key: EncapKey,
     encap_key_id: [u8; ENCAP_KEY_ID_LEN],
-    token_key: PublicKey,
-    config: Config,
+    pub(super) token_key: PublicKey,
+    pub(super) config: Config,
 }
 
 /// The ECDSA secret key wipes itself on drop.
@@ -134,7 +109,7 @@ impl Client {
         &self.token_key
     }
 
-    fn input(&self, challenge: &TokenChallenge<'_>, nonce: &[u8; NONCE_LEN]) -> Result<TokenInput> {
+    pub(super) fn input(&self, challenge: &TokenChallenge<'_>, nonce: &[u8; NONCE_LEN]) -> Result<TokenInput> {
         if challenge.token_type() != TOKEN_TYPE {
             return Err(Error::WrongTokenType { expected: TOKEN_TYPE, found: challenge.token_type() });
         }
@@ -143,7 +118,7 @@ impl Client {
 
     /// Checks the origin name and returns the exact slice of `out` the request
     /// will fill.
-    fn request_buffer<'o>(origin_name: &[u8], out: &'o mut [u8]) -> Result<&'o mut [u8]> {
+    pub(super) fn request_buffer<'o>(origin_name: &[u8], out: &'o mut [u8]) -> Result<&'o mut [u8]> {
         let total = request_len(origin_name.len())?;
         if origin_name.last() == Some(&0) {
             return Err(Error::InvalidValue(Field::OriginName));
@@ -183,28 +158,9 @@ impl Client {
         self.assemble(input, &blinded, blinding, request_blind, origin_name, &ikm_e, out, rng)
     }
 
-    /// [`Client::request`] with explicit nonce, salt, RSA blind,
-    /// `request_blind` and HPKE ephemeral seed (feature `hazmat`; known-answer
-    /// tests only). `rng` only hedges the ECDSA signature.
-    #[cfg(feature = "hazmat")]
-    pub fn request_with<R: TryCryptoRng + ?Sized>(
-        &self,
-        challenge: &TokenChallenge<'_>,
-        origin_name: &[u8],
-        fixed: &RequestRandomness<'_>,
-        rng: &mut R,
-        out: &mut [u8],
-    ) -> Result<(usize, ClientState)> {
-        let out = Self::request_buffer(origin_name, out)?;
-        let input = self.input(challenge, fixed.nonce)?;
-        let (blinded, blinding) = blind_rsa::blind_with(&self.token_key, input.as_bytes(), fixed.salt, fixed.blind)?;
-        let request_blind = BlindKey::with_encoding(fixed.request_blind, self.config.blind_encoding);
-        self.assemble(input, &blinded, blinding, request_blind, origin_name, fixed.ikm_e, out, rng)
-    }
-
     /// Writes the request into `out` (exactly its length); zeroes `out` on error.
     #[allow(clippy::too_many_arguments)]
-    fn assemble<R: TryCryptoRng + ?Sized>(
+    pub(super) fn assemble<R: TryCryptoRng + ?Sized>(
         &self,
         input: TokenInput,
         blinded: &[u8; MODULUS_LEN],

@@ -45,6 +45,8 @@
 
 mod attester;
 mod client;
+#[cfg(any(test, feature = "hazmat"))]
+pub mod hazmat;
 mod issuer;
 mod origin;
 mod store;
@@ -66,8 +68,6 @@ use crate::rate_limited::{KeyIdByte, Labels, TOKEN_TYPE};
 use crate::token::{Hex, Token};
 
 pub use attester::Attester;
-#[cfg(feature = "hazmat")]
-pub use client::RequestRandomness;
 pub use client::{Client, ClientState};
 pub use issuer::{Issuer, IssuerResponse, OriginKey, OriginKeys, scratch_len};
 pub use origin::Origin;

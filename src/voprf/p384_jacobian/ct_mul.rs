@@ -141,9 +141,9 @@ pub(super) const COMB_SPAN: usize = 16;
 /// takes 64 doublings and 97 mixed additions instead of 384 and 97; building
 /// the comb costs 320 doublings, about two thirds of one [`mul`]. It pays
 /// from two multiplications of the same point on (the DLEQ proof has two to
-/// four). Public only as the suite's `Prepared` type; this module is private.
+/// four). The P-384 suite's `Prepared` type.
 #[derive(Clone, Debug)]
-pub struct Comb([Table; COMB_TEETH]);
+pub(crate) struct Comb([Table; COMB_TEETH]);
 
 impl Comb {
     /// The comb for `P`; `InvalidElement` if `P` is the identity. `P` is

@@ -21,6 +21,9 @@ use crate::error::{Error, Result};
 use crate::token::{Token, TokenInput};
 use crate::token_type::{KEY_ID_LEN, PublicRsa2048, TokenKind, TokenType};
 
+#[cfg(any(test, feature = "hazmat"))]
+pub mod hazmat;
+
 /// A type 0x0002 token.
 pub type PublicToken = Token<MODULUS_LEN>;
 
@@ -160,21 +163,6 @@ impl Client {
     ) -> Result<(TokenRequest, RequestState)> {
         let input = self.input(challenge, &random_nonce(rng)?)?;
         let (blinded, blinding) = blind_rsa::blind(&self.key, input.as_bytes(), rng)?;
-        Ok(self.request_for(input, blinded, blinding))
-    }
-
-    /// [`Client::request`] with an explicit nonce, PSS salt and blind r, for
-    /// known-answer tests only: a reused salt or blind links the token to the request.
-    #[cfg(any(test, feature = "hazmat"))]
-    pub fn request_with(
-        &self,
-        challenge: &TokenChallenge<'_>,
-        nonce: &[u8; 32],
-        salt: &[u8; blind_rsa::SALT_LEN],
-        blind: &[u8; MODULUS_LEN],
-    ) -> Result<(TokenRequest, RequestState)> {
-        let input = self.input(challenge, nonce)?;
-        let (blinded, blinding) = blind_rsa::blind_with(&self.key, input.as_bytes(), salt, blind)?;
         Ok(self.request_for(input, blinded, blinding))
     }
 

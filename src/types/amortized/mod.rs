@@ -29,6 +29,9 @@ use crate::error::{Error, Field, Result};
 use crate::token::TokenInput;
 use crate::voprf::{self, Blind, ByteArray, Element, Proof, Suite};
 
+#[cfg(any(test, feature = "hazmat"))]
+pub mod hazmat;
+
 /// The largest batch: the composite proof indexes elements with 2 bytes.
 pub const MAX_BATCH: usize = u16::MAX as usize;
 
@@ -271,26 +274,6 @@ impl<T: PrivateTokenType> Client<T> {
         for _ in 0..count {
             let input = self.input(challenge, &random_nonce(rng)?)?;
             Self::push(&mut state, input, voprf::blind(input.as_bytes(), rng)?)?;
-        }
-        Ok(state)
-    }
-
-    /// [`Client::request_batch`] with explicit nonces and blinds (one each per
-    /// token), for known-answer tests only.
-    #[cfg(any(test, feature = "hazmat"))]
-    pub fn request_batch_with<const N: usize>(
-        &self,
-        challenge: &TokenChallenge<'_>,
-        nonces: &[[u8; 32]],
-        blinds: &[<T::Suite as Suite>::ScalarBytes],
-    ) -> Result<BatchState<T, N>> {
-        if nonces.len() != blinds.len() {
-            return Err(Error::InvalidLength(Field::Batch));
-        }
-        let mut state = self.batch_state::<N>(nonces.len())?;
-        for (nonce, blind) in nonces.iter().zip(blinds) {
-            let input = self.input(challenge, nonce)?;
-            Self::push(&mut state, input, voprf::blind_with(input.as_bytes(), blind)?)?;
         }
         Ok(state)
     }

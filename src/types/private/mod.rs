@@ -27,6 +27,9 @@ use crate::token::{Token, TokenInput};
 use crate::token_type::{KEY_ID_LEN, NONCE_LEN, PrivateP384, PrivateRistretto255, TokenKind, TokenType};
 use crate::voprf::{self, Blind, ByteArray, Element, KeyPair, P384Sha384, Proof, PublicKey, Ristretto255Sha512, Suite};
 
+#[cfg(any(test, feature = "hazmat"))]
+pub mod hazmat;
+
 mod sealed {
     pub trait Sealed {}
 }
@@ -76,8 +79,6 @@ private_type!(PrivateRistretto255, Ristretto255Sha512, TokenKind::PrivateRistret
 
 type ElementBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ElementBytes;
 type ProofBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ProofBytes;
-#[cfg(any(test, feature = "hazmat"))]
-type ScalarBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ScalarBytes;
 
 /// token_key_id = SHA-256(SerializeElement(pkI)) (RFC 9578 §5).
 fn key_id_of(pk: &[u8]) -> [u8; KEY_ID_LEN] {
@@ -244,19 +245,6 @@ impl<T: PrivateTokenType> Client<T> {
     ) -> Result<(TokenRequest<T>, RequestState<T>)> {
         let input = self.input(challenge, &random_nonce(rng)?)?;
         Ok(self.request_for(input, voprf::blind(input.as_bytes(), rng)?))
-    }
-
-    /// [`Client::request`] with an explicit nonce and blind, for known-answer
-    /// tests only: a reused blind links the token to the request.
-    #[cfg(any(test, feature = "hazmat"))]
-    pub fn request_with(
-        &self,
-        challenge: &TokenChallenge<'_>,
-        nonce: &[u8; NONCE_LEN],
-        blind: &ScalarBytes<T>,
-    ) -> Result<(TokenRequest<T>, RequestState<T>)> {
-        let input = self.input(challenge, nonce)?;
-        Ok(self.request_for(input, voprf::blind_with(input.as_bytes(), blind)?))
     }
 
     /// Verifies the issuer's proof, unblinds and returns the token

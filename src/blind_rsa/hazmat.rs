@@ -1,0 +1,58 @@
+//! # Hazardous: deterministic blind RSA entry points
+//!
+//! These functions take the client's salt and blind `r` as arguments, so
+//! that the known answers of RFC 9474 Appendix A and RFC 9578 Appendix A.2
+//! can be reproduced. They exist for tests only.
+//!
+//! **Never use them to issue or redeem real tokens.** The issuer sees the
+//! blinded message `m·r^e`; a blind that is reused, predictable or chosen by
+//! someone else lets it recompute that value from the finished token and so
+//! link the redemption to the issuance, which removes the unlinkability
+//! Privacy Pass exists for. A reused salt makes two encodings of the same
+//! input equal. The randomized [`Variant::blind`] and
+//! [`blind_rsa::blind`](super::blind) draw both from a cryptographic
+//! generator, and also blind the inversion of `r` (see `blind_core`), which
+//! these functions do in constant time without that extra blind.
+//!
+//! This module exists only with the `hazmat` feature.
+
+use zeroize::Zeroize as _;
+
+use super::{PreparedMessage, RsaBlindingState, RsaPublicKey, SALT_LEN, Variant, blind_core, monty};
+use crate::error::{Error, Field, Result};
+
+/// [`Variant::blind`] (RFC 9474 §4.2) with an explicit salt (sLen bytes) and
+/// blind r (big-endian, `B` bytes, in [1, n) and invertible).
+/// [`Error::InvalidLength`] for a salt of the wrong length,
+/// [`Error::InvalidValue`] for an r out of range or not invertible.
+pub fn blind_variant_with<const L: usize, const B: usize>(
+    variant: Variant,
+    pk: &RsaPublicKey<L, B>,
+    input: &PreparedMessage<'_>,
+    salt: &[u8],
+    r: &[u8],
+) -> Result<([u8; B], RsaBlindingState<L>)> {
+    if salt.len() != variant.salt_len() {
+        return Err(Error::InvalidLength(Field::Message));
+    }
+    let mut r = pk.integer(r).ok_or(Error::InvalidValue(Field::Message))?;
+    let mut m = variant.encode::<L, B>(input, salt)?;
+    let mut r_mont = monty::mul(&r, pk.params().r2(), pk.params());
+    // Without an inversion blind: the constant-time inversion of m·r.
+    let out = blind_core(pk, &m, &r_mont, None).ok_or(Error::InvalidValue(Field::Message));
+    for x in [&mut r, &mut m, &mut r_mont] {
+        x.zeroize();
+    }
+    out
+}
+
+/// Privacy Pass `Blind` ([`blind_rsa::blind`](super::blind), RFC 9578 §6.1)
+/// with an explicit 48-byte salt and blind r (big-endian).
+pub fn blind_with<const L: usize, const B: usize>(
+    pk: &RsaPublicKey<L, B>,
+    msg: &[u8],
+    salt: &[u8; SALT_LEN],
+    r: &[u8; B],
+) -> Result<([u8; B], RsaBlindingState<L>)> {
+    blind_variant_with(Variant::Sha384PssDeterministic, pk, &PreparedMessage::identity(msg), salt, r)
+}

@@ -22,36 +22,13 @@
 use std::hint::black_box;
 
 use pat::voprf::{self, ByteArray, Element, P384Sha384, Ristretto255Sha512, Suite};
+use pat_testkit::TestRng;
 
 /// Repetitions of the measured role.
 const ITERS: usize = 4;
 
-/// xorshift64, deterministic.
-struct Rng(u64);
-
-impl rand_core::TryRng for Rng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok(self.try_next_u64()? as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        Ok(self.0)
-    }
-    fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> {
-        for b in d {
-            *b = self.try_next_u64()? as u8;
-        }
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for Rng {}
-
 fn run<S: Suite>(role: &str, n: usize) {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = TestRng::new(0x1234_5678_9abc_def1);
     let kp = voprf::derive_key_pair::<S>(&[1; 32], b"info").unwrap();
     let inputs: Vec<Vec<u8>> = (0..n).map(|i| vec![i as u8; 98]).collect();
     let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
@@ -77,7 +54,7 @@ fn measured<S: Suite>(
     ev: &mut [S::ElementBytes],
     proof: &voprf::Proof<S>,
     out: &mut [S::Output],
-    rng: &mut Rng,
+    rng: &mut TestRng,
 ) {
     for _ in 0..ITERS {
         match role {

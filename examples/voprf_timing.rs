@@ -5,27 +5,7 @@ use std::time::Instant;
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 use pat::voprf::{self, ByteArray, Element, P384Sha384, Ristretto255Sha512, Suite};
-
-struct Rng(u64);
-impl rand_core::TryRng for Rng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok(self.try_next_u64()? as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        Ok(self.0)
-    }
-    fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> {
-        for b in d {
-            *b = self.try_next_u64()? as u8;
-        }
-        Ok(())
-    }
-}
-impl rand_core::TryCryptoRng for Rng {}
+use pat_testkit::TestRng;
 
 fn time<F: FnMut()>(name: &str, iters: u32, mut f: F) {
     f();
@@ -37,7 +17,7 @@ fn time<F: FnMut()>(name: &str, iters: u32, mut f: F) {
 }
 
 fn run<S: Suite>(iters: u32) {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = TestRng::new(0x1234_5678_9abc_def1);
     let kp = voprf::derive_key_pair::<S>(&[1; 32], b"info").unwrap();
     for n in [1usize, 10] {
         let inputs: Vec<Vec<u8>> = (0..n).map(|i| vec![i as u8; 32]).collect();

@@ -6,6 +6,10 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+#[macro_use]
+mod secret;
+mod hex;
+
 pub mod auth;
 pub mod blind_rsa;
 pub mod challenge;

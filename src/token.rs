@@ -21,6 +21,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use crate::challenge::TokenChallenge;
 use crate::codec::{Decode, Encode, Reader, Writer};
 use crate::error::{Error, Field, Result};
+use crate::hex::Hex;
 use crate::token_type::{CHALLENGE_DIGEST_LEN, KEY_ID_LEN, NONCE_LEN, TOKEN_INPUT_LEN, TokenKind};
 
 /// The token fields the authenticator covers (RFC 9577 §2.2, "token_input").
@@ -99,15 +100,6 @@ impl core::fmt::Debug for TokenInput {
             .field("challenge_digest", &Hex(self.challenge_digest()))
             .field("token_key_id", &Hex(self.token_key_id()))
             .finish()
-    }
-}
-
-/// Prints public bytes as lowercase hex in `Debug` output.
-pub(crate) struct Hex<'a>(pub(crate) &'a [u8]);
-
-impl core::fmt::Debug for Hex<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
     }
 }
 

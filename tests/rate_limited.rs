@@ -32,8 +32,8 @@ fn num(v: &Value, key: &str) -> u64 {
 
 /// pat-go's anonymous issuer origin id vector (ctx = empty, protocol
 /// reference §7.9). The known answers (request_key, the blinded request key in
-/// the file's `index_key`, the alias) are checked by the `pat::vectors`
-/// harness through `tests/vectors.rs`; here, what must fail and the
+/// the file's `index_key`, the alias) are checked by the `pat-vectors`
+/// harness through `vectors/tests/vectors.rs`; here, what must fail and the
 /// protocol's contexts.
 #[test]
 fn pat_go_anon_origin_id() {
@@ -102,7 +102,7 @@ fn pat_go_origin_encryption() {
         assert_eq!(origin_encryption::aad(sk.encap_key(), &request_key).to_vec(), expected_aad);
 
         // Decryption, the plaintext fields, the padding and the export are
-        // checked by the `pat::vectors` harness (tests/vectors.rs); here, the
+        // checked by the `pat-vectors` harness (vectors/tests/vectors.rs); here, the
         // failures.
         let encrypted = field(case, "encrypted_token_request");
         assert_eq!(encrypted.len(), origin_encryption::MIN_ENCRYPTED_REQUEST_LEN);

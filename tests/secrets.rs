@@ -7,10 +7,10 @@
 //! That the memory is actually wiped after drop is checked in the separate
 //! `secret-checks` crate, which may use `unsafe` to look at a dropped value.
 //!
-//! Exempt, with the reason: `types::rate_limited::RequestRandomness` (hazmat,
+//! Exempt, with the reason: `types::rate_limited::hazmat::RequestRandomness` (hazmat,
 //! only borrows caller-owned bytes, `Copy` on purpose) and `TokenRef` (borrows
 //! the caller's buffer; it is checked for its `Debug` only). The vector
-//! harness (`pat::vectors`) and the CLI are test and tool code.
+//! harness (`pat-vectors`) and the CLI are test and tool code.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -1,18 +1,17 @@
 //! RFC 9497 Appendix A known-answer tests for `pat::voprf`, plus negative tests.
 //!
 //! The known-answer tests need the explicit-blind and explicit-nonce entry
-//! points and the JSON loader: the `vectors` feature, which the crate's
+//! points of `voprf::hazmat`: the `hazmat` feature, which the crate's
 //! dev-dependency on itself turns on for every `cargo test`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use core::convert::Infallible;
+use pat_testkit::{FailingRng, TestRng};
 
 use pat::voprf::{
     self, Blind, ByteArray, Element, KeyPair, P384Sha384, Proof, PublicKey, Ristretto255Sha512, SecretKey, Suite,
 };
 use pat::{Error, Field};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 mod common;
 use common::hex;
@@ -30,58 +29,6 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
 fn strs<'a>(v: &'a Value, key: &str) -> Vec<&'a str> {
     v[key].as_array().unwrap_or_else(|| panic!("missing {key}")).iter().map(|x| x.as_str().unwrap()).collect()
 }
-
-/// A deterministic RNG for tests (SHA-256 in counter mode).
-struct TestRng(u64);
-
-impl rand_core::TryRng for TestRng {
-    type Error = Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        let mut b = [0u8; 4];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u32::from_le_bytes(b))
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        let mut b = [0u8; 8];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u64::from_le_bytes(b))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        for chunk in dst.chunks_mut(32) {
-            self.0 += 1;
-            let block = Sha256::digest(self.0.to_le_bytes());
-            chunk.copy_from_slice(&block[..chunk.len()]);
-        }
-        Ok(())
-    }
-}
-impl rand_core::TryCryptoRng for TestRng {}
-
-/// An RNG that always fails.
-struct BrokenRng;
-
-#[derive(Debug)]
-struct RngFailure;
-impl core::fmt::Display for RngFailure {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("rng failure")
-    }
-}
-impl core::error::Error for RngFailure {}
-
-impl rand_core::TryRng for BrokenRng {
-    type Error = RngFailure;
-    fn try_next_u32(&mut self) -> Result<u32, RngFailure> {
-        Err(RngFailure)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, RngFailure> {
-        Err(RngFailure)
-    }
-    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), RngFailure> {
-        Err(RngFailure)
-    }
-}
-impl rand_core::TryCryptoRng for BrokenRng {}
 
 /// Runs one VOPRF-mode vector (any batch size); returns 1.
 fn run_voprf_vector<S: Suite>(block: &Value, v: &Value) -> usize {
@@ -142,7 +89,7 @@ fn run_voprf_vector<S: Suite>(block: &Value, v: &Value) -> usize {
 
     // Randomized BlindEvaluate: same evaluations, a different proof that verifies.
     let mut evaluated2 = vec![S::ElementBytes::ZERO; n];
-    let proof2 = voprf::blind_evaluate(&kp, &blinded, &mut evaluated2, &mut TestRng(7)).unwrap();
+    let proof2 = voprf::blind_evaluate(&kp, &blinded, &mut evaluated2, &mut TestRng::new(7)).unwrap();
     assert_eq!(evaluated, evaluated2);
     assert_ne!(proof2, proof, "{name}: random nonce gave the KAT proof");
     let mut outputs2 = vec![S::Output::ZERO; n];
@@ -246,7 +193,7 @@ struct Fixture<S: Suite> {
 fn fixture<S: Suite>() -> Fixture<S> {
     let kp = voprf::derive_key_pair::<S>(&[0xa3; 32], b"test key").unwrap();
     let inputs: [&'static [u8]; 2] = [b"first input", b"second input"];
-    let mut rng = TestRng(1);
+    let mut rng = TestRng::new(1);
     let (b0, e0) = voprf::blind::<S, _>(inputs[0], &mut rng).unwrap();
     let (b1, e1) = voprf::blind::<S, _>(inputs[1], &mut rng).unwrap();
     let blinded = vec![e0, e1];
@@ -300,7 +247,7 @@ fn negative_proofs<S: Suite>() {
 
     // An evaluation under another key, with the honest proof.
     let mut ev = [S::ElementBytes::ZERO; 2];
-    voprf::blind_evaluate(&other, &f.blinded, &mut ev, &mut TestRng(9)).unwrap();
+    voprf::blind_evaluate(&other, &f.blinded, &mut ev, &mut TestRng::new(9)).unwrap();
     let forged = [f.evaluated[0], Element::from_bytes(&ev[1]).unwrap()];
     assert_eq!(f.finalize_with(&pk, &forged, &f.proof), Err(Error::Verification));
 }
@@ -309,7 +256,7 @@ fn negative_lengths<S: Suite>() {
     let f = fixture::<S>();
     let pk = *f.kp.public_key();
     let batch = Err(Error::InvalidLength(Field::Batch));
-    let mut rng = TestRng(3);
+    let mut rng = TestRng::new(3);
 
     let mut three = [S::ElementBytes::ZERO; 3];
     let r = voprf::blind_evaluate(&f.kp, &f.blinded, &mut three, &mut rng);
@@ -391,15 +338,15 @@ fn secrets_and_rng<S: Suite>() {
     assert_eq!(format!("{:?}", f.kp.secret_key()), "SecretKey");
     assert_eq!(format!("{:?}", f.blinds[0]), "Blind");
     assert!(!format!("{:?}", f.kp).contains("SecretKey("));
-    assert_eq!(voprf::blind::<S, _>(b"x", &mut BrokenRng).map(|_| ()), Err(Error::Rng));
+    assert_eq!(voprf::blind::<S, _>(b"x", &mut FailingRng).map(|_| ()), Err(Error::Rng));
     let mut ev = [S::ElementBytes::ZERO; 2];
-    assert_eq!(voprf::blind_evaluate(&f.kp, &f.blinded, &mut ev, &mut BrokenRng).map(|_| ()), Err(Error::Rng));
-    assert_eq!(voprf::generate_key_pair::<S, _>(&mut BrokenRng).map(|_| ()), Err(Error::Rng));
+    assert_eq!(voprf::blind_evaluate(&f.kp, &f.blinded, &mut ev, &mut FailingRng).map(|_| ()), Err(Error::Rng));
+    assert_eq!(voprf::generate_key_pair::<S, _>(&mut FailingRng).map(|_| ()), Err(Error::Rng));
     // A generated key works end to end.
-    let kp = voprf::generate_key_pair::<S, _>(&mut TestRng(11)).unwrap();
-    let (b, e) = voprf::blind::<S, _>(b"token input", &mut TestRng(12)).unwrap();
+    let kp = voprf::generate_key_pair::<S, _>(&mut TestRng::new(11)).unwrap();
+    let (b, e) = voprf::blind::<S, _>(b"token input", &mut TestRng::new(12)).unwrap();
     let mut ev = [S::ElementBytes::ZERO];
-    let proof = voprf::blind_evaluate(&kp, &[e], &mut ev, &mut TestRng(13)).unwrap();
+    let proof = voprf::blind_evaluate(&kp, &[e], &mut ev, &mut TestRng::new(13)).unwrap();
     let ev = [Element::from_bytes(&ev[0]).unwrap()];
     let mut out = [S::Output::ZERO];
     voprf::finalize(kp.public_key(), &[b"token input"], &[b], &[e], &ev, &proof, &mut out).unwrap();
@@ -409,7 +356,7 @@ fn secrets_and_rng<S: Suite>() {
 /// A larger batch than the internal chunk sizes (8 and 2), odd length.
 fn large_batch<S: Suite>() {
     let kp = voprf::derive_key_pair::<S>(&[7; 32], b"").unwrap();
-    let mut rng = TestRng(21);
+    let mut rng = TestRng::new(21);
     let inputs: Vec<Vec<u8>> = (0u8..19).map(|i| vec![i; usize::from(i)]).collect();
     let input_refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
     let (blinds, blinded): (Vec<_>, Vec<_>) = inputs.iter().map(|i| voprf::blind::<S, _>(i, &mut rng).unwrap()).unzip();

@@ -5,7 +5,7 @@
 //! computational core is measured: no cells, no key lookup by KEYID.
 //!
 //! ```sh
-//! cargo bench --features cli --bench ace_ntor [-- --warmup N --iters N]
+//! cargo bench -p pat-cli --bench ace_ntor [-- --warmup N --iters N]
 //! ```
 //!
 //! - ntor: X25519 (curve25519-dalek's constant-time Montgomery ladder, what
@@ -21,7 +21,7 @@
 //!   each received point is decompressed and checked for small order.
 //!
 //! Not part of the library: `pat` has no Tor code. The harness is `pat
-//! bench`'s (`src/bin/pat/cycles.rs`).
+//! bench`'s (`pat_cli::cycles`).
 
 #![allow(
     missing_docs,

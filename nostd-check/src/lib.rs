@@ -68,35 +68,9 @@ pub mod vectors {
     include!(concat!(env!("OUT_DIR"), "/vectors.rs"));
 }
 
-/// A deterministic generator for the issuer's proof nonces in this harness.
-/// NOT a cryptographic RNG: it only drives test evaluations on the device.
-pub struct TestRng(pub u64);
-
-impl rand_core::TryRng for TestRng {
-    type Error = core::convert::Infallible;
-
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok((self.try_next_u64()? >> 32) as u32)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        Ok(self.0.wrapping_mul(0x2545_f491_4f6c_dd1d))
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for chunk in dst.chunks_mut(8) {
-            let v = self.try_next_u64()?.to_le_bytes();
-            chunk.copy_from_slice(&v[..chunk.len()]);
-        }
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for TestRng {}
+/// The deterministic generator of the issuer's proof nonces in this harness
+/// (the shared test generator; not a cryptographic RNG).
+pub use pat_testkit::TestRng;
 
 /// `Ok` when `ok`, else a verification error.
 pub fn check(ok: bool) -> Result<(), Error> {
@@ -149,7 +123,7 @@ pub fn private_client_role<T: pat::types::private::PrivateTokenType>(case: &Priv
 
     let client = Client::<T>::from_token_key(case.pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
-    let (_request, _state) = client.request(&challenge, &mut TestRng(7))?;
+    let (_request, _state) = client.request(&challenge, &mut TestRng::new(7))?;
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(case.blind).ok_or(Error::InvalidScalar)?;
     let (_, state) = pat::types::private::hazmat::request_with(&client, &challenge, &case.nonce, &blind)?;
     let token = client.finalize(state, &TokenResponse::decode(case.response)?)?;

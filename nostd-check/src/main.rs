@@ -98,7 +98,7 @@ fn private_case<T: PrivateTokenType>(case: &PrivateCase, name: &str) -> Result<(
     same(&token, case.token)?;
     measure(label(name, "issuer_verify"), || issuer.verify(&token, &challenge))?;
     // The random path too: a fresh request, evaluation, token and verification.
-    let mut rng = TestRng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = TestRng::new(0x9e37_79b9_7f4a_7c15);
     let (request, state) = measure(label(name, "client_request"), || client.request(&challenge, &mut rng))?;
     let response = measure(label(name, "issuer_evaluate"), || issuer.evaluate(&request, &mut rng))?;
     let token = client.finalize(state, &response)?;
@@ -143,7 +143,7 @@ fn public_case(case: &PublicCase) -> Result<(), Error> {
     same(&token, case.token)?;
     let origin = public::Origin::new(pk);
     measure("type2/origin_verify", || origin.verify(&token, &challenge))?;
-    let mut rng = TestRng(0x2545_f491_4f6c_dd1d);
+    let mut rng = TestRng::new(0x2545_f491_4f6c_dd1d);
     let (_, state) = measure("type2/client_request", || client.request(&challenge, &mut rng))?;
     drop(state);
     Ok(())
@@ -215,7 +215,7 @@ fn rate_limited_flow(rsa_pem: &&str) -> Result<(), Error> {
     );
     let mut attester = Attester::<4>::new(Policy { max_tokens: 2, window: 60 });
     let anon = [0xa1u8; 32];
-    let mut rng = TestRng(0x0123_4567_89ab_cdef);
+    let mut rng = TestRng::new(0x0123_4567_89ab_cdef);
 
     let mut out = [0u8; 600];
     let (n, state) = measure("type3/client_request", || client.request(&challenge, origin_name, &mut rng, &mut out))?;

@@ -90,7 +90,7 @@ use crypto_bigint::modular::FixedMontyForm;
 use crypto_bigint::{U2048, Uint};
 use rand_core::TryCryptoRng;
 use subtle::ConstantTimeEq;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::Zeroize;
 
 pub use key::{PUBLIC_EXPONENT, PublicKey, PublicKey4096, RsaPublicKey, RsaSecretKey, SecretKey, SecretKey4096};
 
@@ -125,19 +125,7 @@ pub struct RsaBlindingState<const L: usize> {
 /// The blinding state for RSA-2048 keys.
 pub type BlindingState = RsaBlindingState<{ U2048::LIMBS }>;
 
-impl<const L: usize> Drop for RsaBlindingState<L> {
-    fn drop(&mut self) {
-        self.r_inv.zeroize();
-    }
-}
-
-impl<const L: usize> ZeroizeOnDrop for RsaBlindingState<L> {}
-
-impl<const L: usize> core::fmt::Debug for RsaBlindingState<L> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("RsaBlindingState")
-    }
-}
+secret_newtype!(impl[const L: usize] RsaBlindingState<L> { r_inv });
 
 /// RFC 9474 §4.1 `input_msg`: the message, preceded by a 32-byte random
 /// `msg_prefix` for the randomized variants. The two parts are hashed one after

@@ -102,7 +102,7 @@ impl SecretKey {
     }
 }
 
-secret_newtype!(SecretKey);
+secret_newtype!(SecretKey { 0 });
 
 /// How a blind key is serialized into `HashToScalar`'s input
 /// `serialize(bk) ‖ 0x00 ‖ ctx`.
@@ -232,7 +232,7 @@ impl BlindScalar {
     }
 }
 
-secret_newtype!(BlindScalar);
+secret_newtype!(BlindScalar { 0 });
 
 /// `HashToScalar(serialize(bk) ‖ 0x00 ‖ ctx)` (draft §6; RFC 9380 §5.2
 /// `hash_to_field` with `expand_message_xmd`-SHA-384, DST [`DST`], L = 72, mod n).
@@ -276,11 +276,7 @@ impl PublicKey {
 
 impl fmt::Debug for PublicKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("PublicKey(")?;
-        for b in self.to_bytes() {
-            write!(f, "{b:02x}")?;
-        }
-        f.write_str(")")
+        crate::hex::debug_bytes(f, "PublicKey", &self.to_bytes())
     }
 }
 
@@ -331,11 +327,7 @@ impl Signature {
 
 impl fmt::Debug for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Signature(")?;
-        for b in self.0 {
-            write!(f, "{b:02x}")?;
-        }
-        f.write_str(")")
+        crate::hex::debug_bytes(f, "Signature", &self.0)
     }
 }
 

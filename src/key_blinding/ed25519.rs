@@ -78,7 +78,7 @@ impl SecretKey {
     }
 }
 
-secret_newtype!(SecretKey);
+secret_newtype!(SecretKey { 0 });
 
 /// An Ed25519 blind key `bk`: 32 secret bytes (draft §5; any value, including
 /// all zeros, is allowed).
@@ -121,7 +121,7 @@ impl BlindKey {
     }
 }
 
-secret_newtype!(BlindKey);
+secret_newtype!(BlindKey { 0 });
 
 /// The blinding scalar `s = SHA-512(bk ‖ 0x00 ‖ ctx)[0..32] mod ℓ` (draft §5.1).
 ///
@@ -135,7 +135,7 @@ impl BlindScalar {
     }
 }
 
-secret_newtype!(BlindScalar);
+secret_newtype!(BlindScalar { 0 });
 
 /// The blind scalar `s` of `bk` and `ctx` (draft §5.1). Fails with
 /// [`Error::InvalidScalar`] if `s = 0` (probability 2⁻²⁵²).
@@ -172,11 +172,7 @@ impl PublicKey {
 
 impl fmt::Debug for PublicKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("PublicKey(")?;
-        for b in self.bytes {
-            write!(f, "{b:02x}")?;
-        }
-        f.write_str(")")
+        crate::hex::debug_bytes(f, "PublicKey", &self.bytes)
     }
 }
 
@@ -198,11 +194,7 @@ impl Signature {
 
 impl fmt::Debug for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Signature(")?;
-        for b in self.0 {
-            write!(f, "{b:02x}")?;
-        }
-        f.write_str(")")
+        crate::hex::debug_bytes(f, "Signature", &self.0)
     }
 }
 

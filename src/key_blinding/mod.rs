@@ -16,32 +16,5 @@
 //! ([`ecdsa_p384::BlindKeyEncoding::Minimal`] leaks the number of leading zero
 //! bytes of the blind key through the hash input length).
 
-/// The secret-handling impls of a tuple newtype around a secret value:
-/// constant-time equality, zeroization on drop, and a `Debug` that prints only
-/// the type name.
-macro_rules! secret_newtype {
-    ($name:ident) => {
-        impl subtle::ConstantTimeEq for $name {
-            fn ct_eq(&self, other: &Self) -> subtle::Choice {
-                self.0.ct_eq(&other.0)
-            }
-        }
-
-        impl Drop for $name {
-            fn drop(&mut self) {
-                zeroize::Zeroize::zeroize(&mut self.0);
-            }
-        }
-
-        impl zeroize::ZeroizeOnDrop for $name {}
-
-        impl core::fmt::Debug for $name {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str(stringify!($name))
-            }
-        }
-    };
-}
-
 pub mod ecdsa_p384;
 pub mod ed25519;

@@ -87,11 +87,7 @@ impl EncapKey {
 
 impl fmt::Debug for EncapKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "EncapKey {{ key_id: {}, public_key: ", self.key_id)?;
-        for b in self.public_key {
-            write!(f, "{b:02x}")?;
-        }
-        f.write_str(" }")
+        write!(f, "EncapKey {{ key_id: {}, public_key: {:?} }}", self.key_id, crate::hex::Hex(&self.public_key))
     }
 }
 

@@ -24,15 +24,13 @@
 //! [`Error::Verification`].
 
 use core::convert::Infallible;
-use core::fmt;
 
 use hpke::aead::{AeadTag, AesGcm128};
 use hpke::inout::InOutBuf;
 use hpke::kdf::HkdfSha256;
 use hpke::{Deserializable as _, OpModeR, OpModeS, Serializable as _};
 use rand_core::{TryCryptoRng, TryRng};
-use subtle::{Choice, ConstantTimeEq};
-use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+use zeroize::{Zeroize, Zeroizing};
 
 use super::encap::{AEAD_ID, ENCAP_KEY_ID_LEN, EncapKey, EncapSecretKey, KDF_ID, KEM_ID, Kem};
 use super::inner_request::{self, InnerTokenRequest};
@@ -106,26 +104,7 @@ impl EncapSecret {
     }
 }
 
-impl ConstantTimeEq for EncapSecret {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.enc.ct_eq(&other.enc) & self.secret.ct_eq(&other.secret)
-    }
-}
-
-impl Drop for EncapSecret {
-    fn drop(&mut self) {
-        self.secret.zeroize();
-        self.enc.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for EncapSecret {}
-
-impl fmt::Debug for EncapSecret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("EncapSecret")
-    }
-}
+secret_newtype!(EncapSecret { enc, secret });
 
 /// Encrypts `inner` to the issuer's `encap_key` (draft "Client to Issuer
 /// Encapsulation"), writing `encrypted_token_request = enc ‖ ct` to the front of

@@ -51,7 +51,7 @@ mod suite;
 use core::fmt;
 
 use subtle::{Choice, ConstantTimeEq};
-use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+use zeroize::{ZeroizeOnDrop, Zeroizing};
 
 pub use p384_sha384::P384Sha384;
 pub use protocol::{blind, blind_evaluate, derive_key_pair, evaluate, finalize, generate_key_pair, verify_output};
@@ -59,11 +59,6 @@ pub use ristretto255_sha512::Ristretto255Sha512;
 pub use suite::{ByteArray, Suite};
 
 use crate::error::{Error, Result};
-
-/// Writes `bytes` as lowercase hex (for `Debug` of public values).
-fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
-    bytes.iter().try_for_each(|b| write!(f, "{b:02x}"))
-}
 
 /// A validated group element together with its canonical encoding
 /// (RFC 9497 §2.1 `Element`, `SerializeElement`): a blinded element, an
@@ -118,9 +113,7 @@ impl<S: Suite> Eq for Element<S> {}
 
 impl<S: Suite> fmt::Debug for Element<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Element(")?;
-        write_hex(f, self.bytes.as_ref())?;
-        f.write_str(")")
+        crate::hex::debug_bytes(f, "Element", self.bytes.as_ref())
     }
 }
 
@@ -148,9 +141,7 @@ impl<S: Suite> PublicKey<S> {
 
 impl<S: Suite> fmt::Debug for PublicKey<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("PublicKey(")?;
-        write_hex(f, self.as_bytes().as_ref())?;
-        f.write_str(")")
+        crate::hex::debug_bytes(f, "PublicKey", self.as_bytes().as_ref())
     }
 }
 
@@ -189,25 +180,7 @@ impl<S: Suite> SecretKey<S> {
     }
 }
 
-impl<S: Suite> ConstantTimeEq for SecretKey<S> {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-
-impl<S: Suite> Drop for SecretKey<S> {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl<S: Suite> ZeroizeOnDrop for SecretKey<S> {}
-
-impl<S: Suite> fmt::Debug for SecretKey<S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SecretKey")
-    }
-}
+secret_newtype!(impl[S: Suite] SecretKey<S> { 0 });
 
 /// A server key pair `(skS, pkS)` (RFC 9497 §3.2). The public key is kept
 /// serialized because every proof hashes it (§2.2.1).
@@ -266,25 +239,7 @@ impl<S: Suite> Blind<S> {
     }
 }
 
-impl<S: Suite> ConstantTimeEq for Blind<S> {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-
-impl<S: Suite> Drop for Blind<S> {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl<S: Suite> ZeroizeOnDrop for Blind<S> {}
-
-impl<S: Suite> fmt::Debug for Blind<S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Blind")
-    }
-}
+secret_newtype!(impl[S: Suite] Blind<S> { 0 });
 
 /// A DLEQ proof `(c, s)` (RFC 9497 §2.2), serialized as
 /// `SerializeScalar(c) || SerializeScalar(s)`.
@@ -333,9 +288,7 @@ impl<S: Suite> Eq for Proof<S> {}
 
 impl<S: Suite> fmt::Debug for Proof<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Proof(")?;
-        write_hex(f, self.to_bytes().as_ref())?;
-        f.write_str(")")
+        crate::hex::debug_bytes(f, "Proof", self.to_bytes().as_ref())
     }
 }
 

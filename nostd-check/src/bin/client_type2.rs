@@ -12,7 +12,7 @@ fn run() -> Result<(), pat::Error> {
     let case = core::hint::black_box(&vectors::TYPE2[0]);
     let client = Client::from_token_key(case.pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
-    let (_request, _state) = client.request(&challenge, &mut TestRng(7))?;
+    let (_request, _state) = client.request(&challenge, &mut TestRng::new(7))?;
     let (_, state) =
         pat::types::public::hazmat::request_with(&client, &challenge, &case.nonce, &case.salt, &case.blind)?;
     let token = client.finalize(state, &TokenResponse::decode(case.response)?)?;

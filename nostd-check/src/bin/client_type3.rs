@@ -20,7 +20,7 @@ fn run() -> Result<bool, pat::Error> {
     let client = Client::new(ecdsa_p384::SecretKey::from_bytes(&[0x11; 48])?, encap, PublicKey::from_spki(case.pk)?);
     let challenge = TokenChallenge::new(3, b"issuer.example", &[], b"origin.example")?;
     let mut out = [0u8; 600];
-    let (_, state) = client.request(&challenge, b"origin.example", &mut TestRng(7), &mut out)?;
+    let (_, state) = client.request(&challenge, b"origin.example", &mut TestRng::new(7), &mut out)?;
     Ok(client.finalize(state, core::hint::black_box(&[0u8; 288])).is_err())
 }
 

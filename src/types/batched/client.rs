@@ -178,33 +178,26 @@ impl BatchClient for private::Client<PrivateRistretto255> {
     }
 }
 
-/// A token of any type a generic batch issues.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GenericToken {
-    /// Type 0x0001.
-    PrivateP384(<PrivateP384 as private::PrivateTokenType>::Token),
-    /// Type 0x0002.
-    PublicRsa2048(public::PublicToken),
-    /// Type 0x0005.
-    PrivateRistretto255(<PrivateRistretto255 as private::PrivateTokenType>::Token),
+per_type_enum! {
+    /// A token of any type a generic batch issues.
+    #[derive(Clone, PartialEq, Eq)]
+    pub enum GenericToken {
+        /// Type 0x0001.
+        PrivateP384(<PrivateP384 as private::PrivateTokenType>::Token),
+        /// Type 0x0002.
+        PublicRsa2048(public::PublicToken),
+        /// Type 0x0005.
+        PrivateRistretto255(<PrivateRistretto255 as private::PrivateTokenType>::Token),
+    }
 }
 
 /// The token wipes its authenticator on drop.
 impl zeroize::ZeroizeOnDrop for GenericToken {}
 
 impl GenericToken {
-    /// The token type.
-    pub fn kind(&self) -> TokenKind {
-        self.as_ref().kind()
-    }
-
     /// A borrowed view (RFC 9577 §2.2).
     pub fn as_ref(&self) -> TokenRef<'_> {
-        match self {
-            Self::PrivateP384(t) => t.as_ref(),
-            Self::PublicRsa2048(t) => t.as_ref(),
-            Self::PrivateRistretto255(t) => t.as_ref(),
-        }
+        per_type!(self, t => t.as_ref())
     }
 }
 

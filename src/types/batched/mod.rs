@@ -27,9 +27,13 @@
 //! pat-go writes a refused entry as `0x01 ‖ token_type ‖ 0x00`, a malformed
 //! present entry. This module writes and expects the draft's single `0x00`.
 
-// One job per file: `wire.rs` holds the messages and their codec, `issuer.rs`
+// One job per file: `per_type.rs` writes the per-type enums once, `wire.rs`
+// holds the messages and their codec, `issuer.rs`
 // the issuer's dispatch to the per-type issuers, `client.rs` the client's
 // batch state and finalization.
+
+#[macro_use]
+mod per_type;
 
 mod client;
 mod issuer;

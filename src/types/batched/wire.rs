@@ -47,65 +47,26 @@ pub(super) fn write_prefix(w: &mut Writer<'_>, body: usize) -> Result<()> {
 
 // ---- requests ---------------------------------------------------------------
 
-/// One entry of a generic batch request: a complete TokenRequest of type
-/// 0x0001, 0x0002 or 0x0005 (draft §6.1, `GenericTokenRequest`).
 // Inline on purpose: there is no allocator to box the RSA variant into.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, PartialEq, Eq)]
-pub enum GenericTokenRequest {
-    /// Type 0x0001, VOPRF(P-384, SHA-384) (RFC 9578 §5.1).
-    PrivateP384(private::TokenRequest<PrivateP384>),
-    /// Type 0x0002, Blind RSA (2048-bit) (RFC 9578 §6.1).
-    PublicRsa2048(public::TokenRequest),
-    /// Type 0x0005, VOPRF(ristretto255, SHA-512) (RFC 9578 §5.1).
-    PrivateRistretto255(private::TokenRequest<PrivateRistretto255>),
+per_type_enum! {
+    /// One entry of a generic batch request: a complete TokenRequest of type
+    /// 0x0001, 0x0002 or 0x0005 (draft §6.1, `GenericTokenRequest`).
+    #[allow(clippy::large_enum_variant)]
+    #[derive(Clone, PartialEq, Eq)]
+    pub enum GenericTokenRequest(decode) {
+        /// Type 0x0001, VOPRF(P-384, SHA-384) (RFC 9578 §5.1).
+        PrivateP384(private::TokenRequest<PrivateP384>),
+        /// Type 0x0002, Blind RSA (2048-bit) (RFC 9578 §6.1).
+        PublicRsa2048(public::TokenRequest),
+        /// Type 0x0005, VOPRF(ristretto255, SHA-512) (RFC 9578 §5.1).
+        PrivateRistretto255(private::TokenRequest<PrivateRistretto255>),
+    }
 }
 
 impl GenericTokenRequest {
-    /// The token type.
-    pub const fn kind(&self) -> TokenKind {
-        match self {
-            Self::PrivateP384(_) => TokenKind::PrivateP384,
-            Self::PublicRsa2048(_) => TokenKind::PublicRsa2048,
-            Self::PrivateRistretto255(_) => TokenKind::PrivateRistretto255,
-        }
-    }
-
     /// The request's truncated token key id.
     pub const fn truncated_token_key_id(&self) -> u8 {
-        match self {
-            Self::PrivateP384(r) => r.truncated_token_key_id,
-            Self::PublicRsa2048(r) => r.truncated_token_key_id,
-            Self::PrivateRistretto255(r) => r.truncated_token_key_id,
-        }
-    }
-}
-
-impl fmt::Debug for GenericTokenRequest {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::PrivateP384(r) => r.fmt(f),
-            Self::PublicRsa2048(r) => r.fmt(f),
-            Self::PrivateRistretto255(r) => r.fmt(f),
-        }
-    }
-}
-
-impl From<private::TokenRequest<PrivateP384>> for GenericTokenRequest {
-    fn from(r: private::TokenRequest<PrivateP384>) -> Self {
-        Self::PrivateP384(r)
-    }
-}
-
-impl From<public::TokenRequest> for GenericTokenRequest {
-    fn from(r: public::TokenRequest) -> Self {
-        Self::PublicRsa2048(r)
-    }
-}
-
-impl From<private::TokenRequest<PrivateRistretto255>> for GenericTokenRequest {
-    fn from(r: private::TokenRequest<PrivateRistretto255>) -> Self {
-        Self::PrivateRistretto255(r)
+        per_type!(self, r => r.truncated_token_key_id)
     }
 }
 
@@ -113,30 +74,18 @@ impl<'a> Decode<'a> for GenericTokenRequest {
     /// Reads one TokenRequest, dispatching on its leading token type; types
     /// other than 0x0001, 0x0002 and 0x0005 are [`Error::UnknownTokenType`].
     fn decode_from(r: &mut Reader<'a>) -> Result<Self> {
-        match r.clone().u16()? {
-            PrivateP384::CODE => Ok(Self::PrivateP384(Decode::decode_from(r)?)),
-            PublicRsa2048::CODE => Ok(Self::PublicRsa2048(Decode::decode_from(r)?)),
-            PrivateRistretto255::CODE => Ok(Self::PrivateRistretto255(Decode::decode_from(r)?)),
-            other => Err(Error::UnknownTokenType(other)),
-        }
+        // The TokenRequest itself starts with the type: peek, do not consume.
+        Self::decode_as(r.clone().u16()?, r)
     }
 }
 
 impl Encode for GenericTokenRequest {
     fn encoded_len(&self) -> usize {
-        match self {
-            Self::PrivateP384(r) => r.encoded_len(),
-            Self::PublicRsa2048(r) => r.encoded_len(),
-            Self::PrivateRistretto255(r) => r.encoded_len(),
-        }
+        per_type!(self, r => r.encoded_len())
     }
 
     fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
-        match self {
-            Self::PrivateP384(r) => r.encode_into(w),
-            Self::PublicRsa2048(r) => r.encode_into(w),
-            Self::PrivateRistretto255(r) => r.encode_into(w),
-        }
+        per_type!(self, r => r.encode_into(w))
     }
 }
 
@@ -243,67 +192,36 @@ impl Encode for GenericBatchTokenRequest<'_> {
 
 // ---- responses --------------------------------------------------------------
 
-/// A present entry of a generic batch response: the TokenResponse of the
-/// entry's type (draft §6.2, `GenericTokenResponse`).
-#[derive(Clone, PartialEq, Eq)]
-pub enum GenericTokenResponse {
-    /// Type 0x0001 (RFC 9578 §5.2).
-    PrivateP384(private::TokenResponse<PrivateP384>),
-    /// Type 0x0002 (RFC 9578 §6.2).
-    PublicRsa2048(public::TokenResponse),
-    /// Type 0x0005 (RFC 9578 §5.2).
-    PrivateRistretto255(private::TokenResponse<PrivateRistretto255>),
-}
-
-impl GenericTokenResponse {
-    /// The token type.
-    pub const fn kind(&self) -> TokenKind {
-        match self {
-            Self::PrivateP384(_) => TokenKind::PrivateP384,
-            Self::PublicRsa2048(_) => TokenKind::PublicRsa2048,
-            Self::PrivateRistretto255(_) => TokenKind::PrivateRistretto255,
-        }
-    }
-}
-
-impl fmt::Debug for GenericTokenResponse {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::PrivateP384(r) => r.fmt(f),
-            Self::PublicRsa2048(r) => r.fmt(f),
-            Self::PrivateRistretto255(r) => r.fmt(f),
-        }
+per_type_enum! {
+    /// A present entry of a generic batch response: the TokenResponse of the
+    /// entry's type (draft §6.2, `GenericTokenResponse`).
+    #[derive(Clone, PartialEq, Eq)]
+    pub enum GenericTokenResponse(decode) {
+        /// Type 0x0001 (RFC 9578 §5.2).
+        PrivateP384(private::TokenResponse<PrivateP384>),
+        /// Type 0x0002 (RFC 9578 §6.2).
+        PublicRsa2048(public::TokenResponse),
+        /// Type 0x0005 (RFC 9578 §5.2).
+        PrivateRistretto255(private::TokenResponse<PrivateRistretto255>),
     }
 }
 
 impl<'a> Decode<'a> for GenericTokenResponse {
     /// Reads `token_type ‖ TokenResponse`.
     fn decode_from(r: &mut Reader<'a>) -> Result<Self> {
-        match r.u16()? {
-            PrivateP384::CODE => Ok(Self::PrivateP384(Decode::decode_from(r)?)),
-            PublicRsa2048::CODE => Ok(Self::PublicRsa2048(Decode::decode_from(r)?)),
-            PrivateRistretto255::CODE => Ok(Self::PrivateRistretto255(Decode::decode_from(r)?)),
-            other => Err(Error::UnknownTokenType(other)),
-        }
+        let code = r.u16()?;
+        Self::decode_as(code, r)
     }
 }
 
 impl Encode for GenericTokenResponse {
     fn encoded_len(&self) -> usize {
-        2 + match self {
-            Self::PrivateP384(r) => r.encoded_len(),
-            Self::PublicRsa2048(r) => r.encoded_len(),
-            Self::PrivateRistretto255(r) => r.encoded_len(),
-        }
+        2 + per_type!(self, r => r.encoded_len())
     }
 
     fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
         w.u16(self.kind().code())?;
-        match self {
-            Self::PrivateP384(r) => r.encode_into(w),
-            Self::PublicRsa2048(r) => r.encode_into(w),
-            Self::PrivateRistretto255(r) => r.encode_into(w),
-        }
+        per_type!(self, r => r.encode_into(w))
     }
 }
 

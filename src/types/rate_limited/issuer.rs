@@ -11,12 +11,12 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 use super::{BLINDED_REQUEST_KEY_LEN, Config, RESPONSE_LEN, TokenRequest};
 use crate::blind_rsa::{self, PublicKey, SecretKey};
 use crate::error::{Error, Result};
+use crate::hex::Hex;
 use crate::key_blinding::ecdsa_p384 as ecdsa;
 use crate::rate_limited::alias::{self, CTX_ISSUER};
 use crate::rate_limited::encap::{ENCAP_KEY_ID_LEN, EncapKey, EncapSecretKey};
 use crate::rate_limited::origin_encryption::{self, ENC_LEN, TAG_LEN};
 use crate::rate_limited::response;
-use crate::token::Hex;
 use crate::token_type::KEY_ID_LEN;
 
 /// The scratch space [`Issuer::evaluate`] needs for `request`: the plaintext

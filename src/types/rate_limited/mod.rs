@@ -59,13 +59,14 @@ use super::expect_type;
 use crate::blind_rsa::MODULUS_LEN;
 use crate::codec::{Decode, Encode, Reader, Writer};
 use crate::error::{Error, Field, Result};
+use crate::hex::Hex;
 use crate::key_blinding::ecdsa_p384::{self as ecdsa, BlindKeyEncoding};
 use crate::rate_limited::encap::ENCAP_KEY_ID_LEN;
 use crate::rate_limited::inner_request;
 use crate::rate_limited::origin_encryption::{ENC_LEN, TAG_LEN};
 use crate::rate_limited::response::ENCRYPTED_RESPONSE_LEN;
 use crate::rate_limited::{KeyIdByte, Labels, TOKEN_TYPE};
-use crate::token::{Hex, Token};
+use crate::token::Token;
 
 pub use attester::Attester;
 pub use client::{Client, ClientState};

@@ -11,6 +11,7 @@ use super::ct_mul::*;
 use super::msm_vartime::*;
 use super::point::*;
 use super::*;
+use pat_testkit::TestRng;
 
 /// How many random cases per test: small by default (debug `cargo
 /// test`); `PAT_ADVERSARIAL=<n>` for a long run, e.g.
@@ -29,21 +30,16 @@ fn step(default: usize) -> usize {
     if option_env_count().is_some() { 1 } else { default }
 }
 
-/// splitmix64, deterministic.
-struct Rng(u64);
+/// The shared test generator with the scalars these tests draw.
+struct Rng(TestRng);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next()
     }
 
-    /// Uniform enough in `0 … n − 1` for small `n`.
     fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % u64::try_from(n).unwrap()).unwrap()
+        self.0.below(n)
     }
 
     fn scalar(&mut self) -> Scalar {
@@ -264,7 +260,7 @@ fn model_exceptional_cases() {
         count += 1;
     };
     structured(step(3), &mut check);
-    let mut rng = Rng(1);
+    let mut rng = Rng(TestRng::new(1));
     for _ in 0..cases(500) {
         check(rng.scalar());
     }
@@ -299,7 +295,7 @@ fn model_exceptional_cases() {
         count += 1;
     };
     structured(step(3), &mut check);
-    let mut rng = Rng(2);
+    let mut rng = Rng(TestRng::new(2));
     for _ in 0..cases(500) {
         check(rng.scalar());
     }
@@ -365,7 +361,7 @@ impl Checker {
 #[test]
 fn mul_and_comb_adversarial_scalars() {
     let long = option_env_count().is_some();
-    let mut rng = Rng(3);
+    let mut rng = Rng(TestRng::new(3));
     let bases: std::vec::Vec<_> = bases(&mut rng, if long { 8 } else { 1 }).collect();
     let mut checkers: std::vec::Vec<_> = bases.iter().map(|(a, p)| Checker::new(*a, *p)).collect();
     let count = checkers.len();
@@ -415,7 +411,7 @@ fn mul_and_comb_adversarial_scalars() {
 #[cfg(feature = "precomputed-tables")]
 #[test]
 fn lincomb_adversarial_terms() {
-    let mut rng = Rng(4);
+    let mut rng = Rng(TestRng::new(4));
     let a = rng.scalar();
     let b = rng.scalar();
     let half = Scalar::from(2u64).invert().unwrap();

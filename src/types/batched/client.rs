@@ -180,7 +180,7 @@ impl BatchClient for private::Client<PrivateRistretto255> {
 
 per_type_enum! {
     /// A token of any type a generic batch issues.
-    #[derive(Clone, PartialEq, Eq)]
+    #[derive(Clone, Debug, PartialEq, Eq)]
     pub enum GenericToken {
         /// Type 0x0001.
         PrivateP384(<PrivateP384 as private::PrivateTokenType>::Token),

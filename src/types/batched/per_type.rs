@@ -1,8 +1,8 @@
 //! The three token types a generic batch carries (0x0001, 0x0002, 0x0005),
 //! written once: [`per_type_enum!`] declares an enum with one variant per
-//! type and what every such enum has (`kind`, `From` each payload, `Debug`
-//! of the payload, decoding by token type); [`per_type!`] matches on one with
-//! the same body for every variant.
+//! type and what such enums have (`kind`, `From` each payload, and on request
+//! the payload's `Debug` and decoding by token type); [`per_type!`] matches on
+//! one with the same body for every variant.
 
 /// `match $value { Self::PrivateP384($x) => $body, … }` with the same body for
 /// each of the three variants.
@@ -16,13 +16,15 @@ macro_rules! per_type {
     };
 }
 
-/// Declares a per-type enum. With `decode`, it also gets
-/// `decode_as(token_type, reader)`, which decodes the payload of that type
-/// and refuses any other type with `UnknownTokenType`.
+/// Declares a per-type enum with `kind()` and `From` each payload. Options in
+/// parentheses after the name: `debug` gives it the payload's `Debug` (no
+/// variant name); `decode` gives it `decode_as(token_type, reader)`, which
+/// decodes the payload of that type and refuses any other type with
+/// `UnknownTokenType`.
 macro_rules! per_type_enum {
     (
         $(#[$meta:meta])*
-        pub enum $name:ident $(($decode:ident))? {
+        pub enum $name:ident $(($($option:ident),+))? {
             $(#[$m1:meta])* PrivateP384($t1:ty),
             $(#[$m2:meta])* PublicRsa2048($t2:ty),
             $(#[$m3:meta])* PrivateRistretto255($t3:ty),
@@ -47,12 +49,6 @@ macro_rules! per_type_enum {
             }
         }
 
-        impl core::fmt::Debug for $name {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                per_type!(self, x => core::fmt::Debug::fmt(x, f))
-            }
-        }
-
         impl From<$t1> for $name {
             fn from(x: $t1) -> Self {
                 Self::PrivateP384(x)
@@ -71,7 +67,14 @@ macro_rules! per_type_enum {
             }
         }
 
-        $(per_type_enum!(@$decode $name);)?
+        $($(per_type_enum!(@$option $name);)+)?
+    };
+    (@debug $name:ident) => {
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                per_type!(self, x => core::fmt::Debug::fmt(x, f))
+            }
+        }
     };
     (@decode $name:ident) => {
         impl $name {

@@ -53,7 +53,7 @@ per_type_enum! {
     /// 0x0001, 0x0002 or 0x0005 (draft §6.1, `GenericTokenRequest`).
     #[allow(clippy::large_enum_variant)]
     #[derive(Clone, PartialEq, Eq)]
-    pub enum GenericTokenRequest(decode) {
+    pub enum GenericTokenRequest(debug, decode) {
         /// Type 0x0001, VOPRF(P-384, SHA-384) (RFC 9578 §5.1).
         PrivateP384(private::TokenRequest<PrivateP384>),
         /// Type 0x0002, Blind RSA (2048-bit) (RFC 9578 §6.1).
@@ -196,7 +196,7 @@ per_type_enum! {
     /// A present entry of a generic batch response: the TokenResponse of the
     /// entry's type (draft §6.2, `GenericTokenResponse`).
     #[derive(Clone, PartialEq, Eq)]
-    pub enum GenericTokenResponse(decode) {
+    pub enum GenericTokenResponse(debug, decode) {
         /// Type 0x0001 (RFC 9578 §5.2).
         PrivateP384(private::TokenResponse<PrivateP384>),
         /// Type 0x0002 (RFC 9578 §6.2).

@@ -1,6 +1,6 @@
 //! The one hex formatter: public bytes (keys, key ids, encodings) as
 //! lowercase hex in `Debug` output. Secrets are never printed (see
-//! [`secret`](crate::secret)).
+//! `secret`).
 
 use core::fmt;
 

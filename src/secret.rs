@@ -1,6 +1,6 @@
 //! The one way this crate writes a secret newtype.
 //!
-//! [`secret_newtype!`] gives a type whose fields are all secret the
+//! `secret_newtype!` gives a type whose fields are all secret the
 //! secret-handling impls the house rules ask for: constant-time equality over
 //! every field (`subtle`), zeroization of every field on drop with
 //! `ZeroizeOnDrop`, and a `Debug` that prints only the type name. The type

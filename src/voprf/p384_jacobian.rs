@@ -19,6 +19,29 @@
 //! The variable-time multi-scalar multiplication needs more stack and is only
 //! built with `precomputed-tables`.
 //!
+//! # Why not `primeorder`
+//!
+//! `primeorder` (RustCrypto's arithmetic for prime-order short Weierstrass
+//! curves, behind `p384::ProjectivePoint`) does this job: constant-time
+//! `Mul<Scalar>` with complete formulas, and `LinearCombination` for sums of
+//! products. It is used for everything else (hash-to-curve, `k·G` with its
+//! precomputed table, encodings, ECDSA). This module replaces only the three
+//! multiplications that dominate issuance and finalization, because the
+//! complete formulas cost about 60% more per scalar multiplication here.
+//! Measured with callgrind (instructions, not seconds, so the load of the
+//! shared machine does not enter), `examples/issuer_profile.rs`, on
+//! 2026-11-30:
+//!
+//! | what | `primeorder` | this module | commit |
+//! |---|---:|---:|---|
+//! | one constant-time `k·P` | 7.6 M | 4.83 M | 355c22b |
+//! | issuer `BlindEvaluate`, 10 elements, 4 calls | 139.69 M | 114.92 M | 355c22b |
+//! | issuer `BlindEvaluate`, 1 element, 4 calls (with the [`Comb`]) | 22.93 M | 15.87 M | 11aca33 |
+//! | client `Finalize`, 10 tokens, 4 calls (`msm_vartime` vs two-term `lincomb`) | 182.72 M | 140.86 M | 2a2ed54 |
+//!
+//! The cost is code to review: the exceptional cases of the incomplete
+//! formulas are argued in [`ct_mul`] and tested adversarially (`adversarial.rs`).
+//!
 //! One job per file:
 //! - [`point`]: the point types, the two formulas and batch normalization;
 //! - [`ct_mul`]: the constant-time fixed-window multiplication and the

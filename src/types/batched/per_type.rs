@@ -1,7 +1,7 @@
 //! The three token types a generic batch carries (0x0001, 0x0002, 0x0005),
-//! written once: [`per_type_enum!`] declares an enum with one variant per
+//! written once: `per_type_enum!` declares an enum with one variant per
 //! type and what such enums have (`kind`, `From` each payload, and on request
-//! the payload's `Debug` and decoding by token type); [`per_type!`] matches on
+//! the payload's `Debug` and decoding by token type); `per_type!` matches on
 //! one with the same body for every variant.
 
 /// `match $value { Self::PrivateP384($x) => $body, … }` with the same body for

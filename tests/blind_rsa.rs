@@ -657,3 +657,401 @@ fn from_components_matches_pkcs8() {
     p[last] ^= 2;
     assert!(SecretKey::from_components(&int(1), &int(2), &int(3), &p, &int(5)).is_err());
 }
+
+// ---- instruction counts of key parsing --------------------------------------
+
+/// A PEM `PRIVATE KEY` block with 64-column lines (RFC 7468 §2).
+fn pem_of(der: &[u8]) -> String {
+    use base64ct::{Base64, Encoding};
+    let b64 = Base64::encode_string(der);
+    let mut out = String::from("-----BEGIN PRIVATE KEY-----\n");
+    for line in b64.as_bytes().chunks(64) {
+        out.push_str(core::str::from_utf8(line).unwrap());
+        out.push('\n');
+    }
+    out.push_str("-----END PRIVATE KEY-----\n");
+    out
+}
+
+/// The measurement harness behind the parse figures in `src/blind_rsa/der.rs`.
+/// `PAT_PARSE_OP` picks the call, `PAT_PERF_ITERS` (default 1) how often it
+/// runs; under callgrind, the difference between 21 and 1 calls divided by
+/// 20 is the count per call. The `*_der` inputs carry e = 65539, so the call
+/// walks the whole encoding and stops at the exponent check, before any
+/// arithmetic on the key: they count the encoding layer alone.
+///
+/// ```sh
+/// cargo test --release -p pat-privacypass --test blind_rsa --no-run
+/// PAT_PARSE_OP=spki PAT_PERF_ITERS=21 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+///     target/release/deps/blind_rsa-<hash> --ignored --exact key_parsing_instruction_counts
+/// ```
+#[test]
+#[ignore = "measurement harness: run in release under callgrind"]
+fn key_parsing_instruction_counts() {
+    let v = load(PATGO_TYPE2).as_array().unwrap()[0].clone();
+    let spki = field(&v, "pkS");
+    let mut legacy = hex("30820122300d06092a864886f70d01010105000382010f00");
+    legacy.extend_from_slice(&spki[342 - 270..]);
+    let pem = String::from_utf8(field(&v, "skS")).unwrap();
+    let der = pkcs8_der(&v);
+    // e = 65537 -> 65539 in each encoding.
+    let mut spki_e = spki.clone();
+    *spki_e.last_mut().unwrap() = 0x03;
+    let mut der_e = der.clone();
+    let (at, len) = rsa_private_key_integer(&der, 2);
+    assert_eq!(&der[at..at + len], &[1, 0, 1]);
+    der_e[at + 2] = 0x03;
+    let pem_e = pem_of(&der_e);
+    assert_eq!(pem_of(&der), pem);
+
+    let iters: usize = std::env::var("PAT_PERF_ITERS").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let op = std::env::var("PAT_PARSE_OP").unwrap_or_else(|_| "spki".into());
+    use core::hint::black_box as bb;
+    for _ in 0..iters {
+        match op.as_str() {
+            "spki" => assert!(PublicKey::from_spki(bb(&spki)).is_ok()),
+            "spki_der" => assert_eq!(PublicKey::from_spki(bb(&spki_e)).err(), Some(Error::InvalidKey)),
+            "legacy_spki" => assert!(PublicKey::from_rsa_encryption_spki(bb(&legacy)).is_ok()),
+            "pkcs8" => assert!(SecretKey::from_pkcs8_der(bb(&der)).is_ok()),
+            "pkcs8_der" => assert_eq!(SecretKey::from_pkcs8_der(bb(&der_e)).err(), Some(Error::InvalidKey)),
+            "pem" => assert!(SecretKey::from_pkcs8_pem(bb(&pem)).is_ok()),
+            "pem_der" => assert_eq!(SecretKey::from_pkcs8_pem(bb(&pem_e)).err(), Some(Error::InvalidKey)),
+            other => panic!("unknown PAT_PARSE_OP {other}"),
+        }
+    }
+}
+
+// ---- typed errors of the key encodings (der, spki, pkcs1, pkcs8, pem-rfc7468) ----
+
+/// A DER TLV with the shortest length form.
+fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+    tlv_padded(tag, content, 0)
+}
+
+/// A DER TLV whose length form is `extra` bytes longer than the shortest
+/// (`extra` = 0: DER; anything else is not DER).
+fn tlv_padded(tag: u8, content: &[u8], extra: usize) -> Vec<u8> {
+    let len = content.len();
+    let digits: Vec<u8> = len.to_be_bytes().iter().copied().skip_while(|b| *b == 0).collect();
+    let mut out = vec![tag];
+    if len < 0x80 && extra == 0 {
+        out.push(u8::try_from(len).unwrap());
+    } else {
+        let mut long = vec![0u8; extra.saturating_sub(usize::from(len < 0x80))];
+        long.extend_from_slice(&digits);
+        if long.is_empty() {
+            long.push(0);
+        }
+        out.push(0x80 | u8::try_from(long.len()).unwrap());
+        out.extend_from_slice(&long);
+    }
+    out.extend_from_slice(content);
+    out
+}
+
+fn seq(parts: &[&[u8]]) -> Vec<u8> {
+    tlv(0x30, &parts.concat())
+}
+
+/// A non-negative DER INTEGER from big-endian magnitude bytes.
+fn int(magnitude: &[u8]) -> Vec<u8> {
+    let digits = &magnitude[magnitude.iter().take_while(|b| **b == 0).count().min(magnitude.len() - 1)..];
+    let mut content = if digits[0] >= 0x80 { vec![0] } else { vec![] };
+    content.extend_from_slice(digits);
+    tlv(0x02, &content)
+}
+
+const OID_RSA_ENCRYPTION: [u8; 9] = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01];
+const OID_RSASSA_PSS: [u8; 9] = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a];
+const OID_MGF1: [u8; 9] = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08];
+const OID_SHA384: [u8; 9] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02];
+const OID_SHA256: [u8; 9] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01];
+
+/// RSASSA-PSS-params; `hash_tail` follows the hash OID inside its
+/// AlgorithmIdentifier (RFC 9578: nothing; Go's x509: NULL).
+fn pss_params(hash: &[u8], hash_tail: &[u8], salt: &[u8], trailer: Option<u8>) -> Vec<u8> {
+    let hash_id = seq(&[&tlv(0x06, hash), hash_tail]);
+    let mgf = seq(&[&tlv(0x06, &OID_MGF1), &hash_id]);
+    let mut fields = [tlv(0xa0, &hash_id), tlv(0xa1, &mgf), tlv(0xa2, &tlv(0x02, salt))].concat();
+    if let Some(t) = trailer {
+        fields.extend_from_slice(&tlv(0xa3, &tlv(0x02, &[t])));
+    }
+    tlv(0x30, &fields)
+}
+
+fn spki_with(algorithm: &[u8], n: &[u8], e: &[u8]) -> Vec<u8> {
+    let key = seq(&[&int(n), &int(e)]);
+    seq(&[algorithm, &tlv(0x03, &[&[0][..], &key].concat())])
+}
+
+#[test]
+fn spki_typed_errors() {
+    let (_, pk, spki, _) = patgo(0, PATGO_TYPE2);
+    let n = pk.modulus();
+    let e = [1, 0, 1];
+    let pss = seq(&[&tlv(0x06, &OID_RSASSA_PSS), &pss_params(&OID_SHA384, &[], &[0x30], None)]);
+    let rsa = seq(&[&tlv(0x06, &OID_RSA_ENCRYPTION), &[0x05, 0x00]]);
+    assert_eq!(spki_with(&pss, n, &e), spki, "the builder reproduces the vector");
+    let legacy = spki_with(&rsa, n, &e);
+    assert_eq!(PublicKey::from_rsa_encryption_spki(&legacy).as_ref(), Ok(&pk));
+
+    let key = seq(&[&int(n), &int(&e)]);
+    let bits = tlv(0x03, &[&[0][..], &key].concat());
+    let with_alg = |alg: &[u8]| seq(&[alg, &bits]);
+    let cases: Vec<(&str, Vec<u8>, Error)> = vec![
+        // Truncation anywhere, trailing bytes at every level.
+        ("truncated inside the modulus", spki[..200].to_vec(), Error::Truncated),
+        ("empty input", vec![], Error::Truncated),
+        ("byte after the SPKI", [&spki[..], &[0]].concat(), Error::TrailingBytes),
+        ("element after the BIT STRING", seq(&[&pss, &bits, &[0x05, 0x00]]), Error::TrailingBytes),
+        ("element after the parameters", with_alg(&seq(&[&pss[2..], &[0x05, 0x00]])), Error::TrailingBytes),
+        (
+            "element after e",
+            seq(&[&pss, &tlv(0x03, &[&[0][..], &seq(&[&int(n), &int(&e), &int(&[0])])].concat())]),
+            Error::TrailingBytes,
+        ),
+        (
+            "byte after RSAPublicKey in the BIT STRING",
+            seq(&[&pss, &tlv(0x03, &[&[0][..], &key, &[0]].concat())]),
+            Error::TrailingBytes,
+        ),
+        // Wrong OIDs and parameters: well-formed, not this key type.
+        ("rsaEncryption through from_spki", legacy.clone(), Error::InvalidKey),
+        ("id-RSASSA-PSS without parameters", with_alg(&seq(&[&tlv(0x06, &OID_RSASSA_PSS)])), Error::InvalidKey),
+        (
+            "SHA-256 as the hash",
+            with_alg(&seq(&[&tlv(0x06, &OID_RSASSA_PSS), &pss_params(&OID_SHA256, &[], &[0x30], None)])),
+            Error::InvalidKey,
+        ),
+        (
+            "NULL hash parameters (Go's x509 form)",
+            with_alg(&seq(&[&tlv(0x06, &OID_RSASSA_PSS), &pss_params(&OID_SHA384, &[0x05, 0x00], &[0x30], None)])),
+            Error::InvalidKey,
+        ),
+        (
+            "saltLength 32",
+            with_alg(&seq(&[&tlv(0x06, &OID_RSASSA_PSS), &pss_params(&OID_SHA384, &[], &[0x20], None)])),
+            Error::InvalidKey,
+        ),
+        (
+            "saltLength 48 with a leading zero",
+            with_alg(&seq(&[&tlv(0x06, &OID_RSASSA_PSS), &pss_params(&OID_SHA384, &[], &[0, 0x30], None)])),
+            Error::InvalidKey,
+        ),
+        (
+            "trailerField 1 written out (DER omits defaults)",
+            with_alg(&seq(&[&tlv(0x06, &OID_RSASSA_PSS), &pss_params(&OID_SHA384, &[], &[0x30], Some(1))])),
+            Error::InvalidKey,
+        ),
+        ("e = 3", spki_with(&pss, n, &[3]), Error::InvalidKey),
+        // Not DER.
+        (
+            "SPKI length in 3 bytes",
+            [&[0x30, 0x83, 0x00, 0x01, 0x52][..], &spki[4..]].concat(),
+            Error::InvalidValue(Field::Key),
+        ),
+        (
+            "AlgorithmIdentifier length 0x81 0x3d",
+            seq(&[&tlv_padded(0x30, &pss[2..], 1), &bits]),
+            Error::InvalidValue(Field::Key),
+        ),
+        (
+            "indefinite-length AlgorithmIdentifier",
+            seq(&[&[0x30, 0x80], &pss[2..], &[0, 0], &bits]),
+            Error::InvalidValue(Field::Key),
+        ),
+        (
+            "modulus with two leading zeros",
+            seq(&[&pss, &tlv(0x03, &[&[0][..], &seq(&[&tlv(0x02, &[&[0, 0][..], n].concat()), &int(&e)])].concat())]),
+            Error::InvalidValue(Field::Key),
+        ),
+        (
+            "negative e",
+            seq(&[&pss, &tlv(0x03, &[&[0][..], &seq(&[&int(n), &tlv(0x02, &[0x81, 0, 1])])].concat())]),
+            Error::InvalidValue(Field::Key),
+        ),
+        (
+            "BIT STRING with unused bits",
+            seq(&[&pss, &tlv(0x03, &[&[1][..], &key].concat())]),
+            Error::InvalidValue(Field::Key),
+        ),
+        (
+            "OCTET STRING for the BIT STRING",
+            seq(&[&pss, &tlv(0x04, &[&[0][..], &key].concat())]),
+            Error::InvalidValue(Field::Key),
+        ),
+        // A four-byte length announcing more than the input holds.
+        ("length beyond the input", [&[0x30, 0x83, 0x01, 0x00, 0x00][..], &spki[4..]].concat(), Error::Truncated),
+    ];
+    for (what, bytes, expected) in &cases {
+        assert_eq!(PublicKey::from_spki(bytes).err(), Some(*expected), "{what}");
+    }
+    // The legacy form has the same structure checks, and refuses the PSS form.
+    assert_eq!(PublicKey::from_rsa_encryption_spki(&spki).err(), Some(Error::InvalidKey));
+    assert_eq!(PublicKey::from_rsa_encryption_spki(&[&legacy[..], &[0]].concat()).err(), Some(Error::TrailingBytes));
+    assert_eq!(PublicKey::from_rsa_encryption_spki(&legacy[..100]).err(), Some(Error::Truncated));
+    let no_null = spki_with(&seq(&[&tlv(0x06, &OID_RSA_ENCRYPTION)]), n, &e);
+    assert_eq!(PublicKey::from_rsa_encryption_spki(&no_null).err(), Some(Error::InvalidKey));
+    // Truncation at every length is `Truncated`.
+    for len in 0..spki.len() {
+        assert_eq!(PublicKey::from_spki(&spki[..len]).err(), Some(Error::Truncated), "{len}");
+    }
+}
+
+/// The RSAPrivateKey integers of a vector key (version, n, e, d, p, q, dP, dQ, qInv).
+fn private_key_integers(der: &[u8]) -> Vec<Vec<u8>> {
+    (0..9)
+        .map(|i| {
+            let (at, len) = rsa_private_key_integer(der, i);
+            der[at..at + len].to_vec()
+        })
+        .collect()
+}
+
+fn pkcs8_with(version: &[u8], algorithm: &[u8], ints: &[Vec<u8>], tail: &[u8]) -> Vec<u8> {
+    let body: Vec<u8> = ints.iter().map(|i| tlv(0x02, i)).collect::<Vec<_>>().concat();
+    let rsa = tlv(0x30, &body);
+    seq(&[&tlv(0x02, version), algorithm, &tlv(0x04, &rsa), tail])
+}
+
+#[test]
+fn pkcs8_typed_errors() {
+    let (sk, _, _, v) = patgo(0, PATGO_TYPE2);
+    let der = pkcs8_der(&v);
+    let ints = private_key_integers(&der);
+    let rsa = seq(&[&tlv(0x06, &OID_RSA_ENCRYPTION), &[0x05, 0x00]]);
+    assert_eq!(pkcs8_with(&[0], &rsa, &ints, &[]), der, "the builder reproduces the vector");
+    assert_eq!(SecretKey::from_pkcs8_der(&der).unwrap().public_key(), sk.public_key());
+
+    let with_ints = |f: &dyn Fn(&mut Vec<Vec<u8>>)| {
+        let mut ints = ints.clone();
+        f(&mut ints);
+        pkcs8_with(&[0], &rsa, &ints, &[])
+    };
+    let cases: Vec<(&str, Vec<u8>, Error)> = vec![
+        ("byte after the PrivateKeyInfo", [&der[..], &[0]].concat(), Error::TrailingBytes),
+        ("attributes [0] (pkcs8 would skip them)", pkcs8_with(&[0], &rsa, &ints, &[0xa0, 0x00]), Error::TrailingBytes),
+        (
+            "an unknown [2] field after attributes (pkcs8 would skip it)",
+            pkcs8_with(&[0], &rsa, &ints, &[0xa0, 0x00, 0xa2, 0x02, 0x05, 0x00]),
+            Error::TrailingBytes,
+        ),
+        ("NULL after the private key", pkcs8_with(&[0], &rsa, &ints, &[0x05, 0x00]), Error::InvalidValue(Field::Key)),
+        ("INTEGER after the RSAPrivateKey fields", with_ints(&|i| i.push(vec![0])), Error::TrailingBytes),
+        (
+            "version 1 with a public key [1] (RFC 5958)",
+            pkcs8_with(&[1], &rsa, &ints, &tlv(0x81, &[0])),
+            Error::InvalidKey,
+        ),
+        ("version 1 without a public key", pkcs8_with(&[1], &rsa, &ints, &[]), Error::InvalidValue(Field::Key)),
+        ("version 2", pkcs8_with(&[2], &rsa, &ints, &[]), Error::InvalidValue(Field::Key)),
+        (
+            "RSAPrivateKey version 1 (multi-prime) without otherPrimeInfos",
+            with_ints(&|i| i[0] = vec![1]),
+            Error::InvalidValue(Field::Key),
+        ),
+        (
+            "id-RSASSA-PSS as the algorithm",
+            pkcs8_with(
+                &[0],
+                &seq(&[&tlv(0x06, &OID_RSASSA_PSS), &pss_params(&OID_SHA384, &[], &[0x30], None)]),
+                &ints,
+                &[],
+            ),
+            Error::InvalidKey,
+        ),
+        (
+            "rsaEncryption without NULL",
+            pkcs8_with(&[0], &seq(&[&tlv(0x06, &OID_RSA_ENCRYPTION)]), &ints, &[]),
+            Error::InvalidKey,
+        ),
+        ("e = 3", with_ints(&|i| i[2] = vec![3]), Error::InvalidKey),
+        ("d with a superfluous leading zero", with_ints(&|i| i[3].insert(0, 0)), Error::InvalidValue(Field::Key)),
+        ("negative qInv", with_ints(&|i| i[8][0] = 0x80), Error::InvalidValue(Field::Key)),
+        ("empty dP", with_ints(&|i| i[6].clear()), Error::InvalidValue(Field::Key)),
+        (
+            "OCTET STRING length in a longer form",
+            seq(&[&tlv(0x02, &[0]), &rsa, &tlv_padded(0x04, &der[26..], 1)]),
+            Error::InvalidValue(Field::Key),
+        ),
+        ("inconsistent key: qInv + 2", with_ints(&|i| *i[8].last_mut().unwrap() ^= 2), Error::InvalidKey),
+    ];
+    for (what, bytes, expected) in &cases {
+        assert_eq!(SecretKey::from_pkcs8_der(bytes).err(), Some(*expected), "{what}");
+    }
+    // Multi-prime with otherPrimeInfos: `pkcs1` refuses it without `alloc`
+    // (InvalidValue); where another crate turns `pkcs1/alloc` on it decodes,
+    // and the two-prime check refuses it (InvalidKey).
+    let mut multi = ints.clone();
+    multi[0] = vec![1];
+    let mut body: Vec<u8> = multi.iter().map(|i| tlv(0x02, i)).collect::<Vec<_>>().concat();
+    let prime_info = seq(&[&int(&[7]), &int(&[3]), &int(&[5])]);
+    body.extend_from_slice(&seq(&[&prime_info]));
+    let multi = seq(&[&tlv(0x02, &[0]), &rsa, &tlv(0x04, &tlv(0x30, &body))]);
+    let got = SecretKey::from_pkcs8_der(&multi).err();
+    assert!(matches!(got, Some(Error::InvalidValue(Field::Key) | Error::InvalidKey)), "{got:?}");
+    for len in 0..der.len() {
+        assert_eq!(SecretKey::from_pkcs8_der(&der[..len]).err(), Some(Error::Truncated), "{len}");
+    }
+}
+
+#[test]
+fn pem_grammar() {
+    let (_, pk, _, v) = patgo(0, PATGO_TYPE2);
+    let pem = String::from_utf8(field(&v, "skS")).unwrap();
+    let der = pkcs8_der(&v);
+    assert_eq!(pem_of(&der), pem);
+    let lines: Vec<&str> = pem.lines().collect();
+    let rewrap = |width: usize| {
+        use base64ct::{Base64, Encoding};
+        let b64 = Base64::encode_string(&der);
+        let body: Vec<&str> = b64.as_bytes().chunks(width).map(|c| core::str::from_utf8(c).unwrap()).collect();
+        format!("-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n", body.join("\n"))
+    };
+
+    // Accepted: RFC 7468 §2 line ends, surrounding whitespace, explanatory text before the block.
+    for (what, text) in [
+        ("as written", pem.clone()),
+        ("CRLF", pem.replace('\n', "\r\n")),
+        ("CR", pem.replace('\n', "\r")),
+        ("no final line end", pem.trim_end().to_owned()),
+        ("surrounding whitespace", format!("\n  {pem}\n\n")),
+        ("text before the block", format!("a key:\n{pem}")),
+    ] {
+        let sk = SecretKey::from_pkcs8_pem(&text).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        assert_eq!(sk.public_key(), &pk, "{what}");
+    }
+
+    // Refused: anything but 64-column lines (the old reader took any whitespace),
+    // other labels, headers, bad base64.
+    let field_err = Error::InvalidValue(Field::Key);
+    let mut blank = lines.clone();
+    blank.insert(1, "");
+    let mut spaced = lines.clone();
+    let space = format!("{} {}", &lines[2][..10], &lines[2][10..]);
+    spaced[2] = &space;
+    let mut header = lines.clone();
+    header.splice(1..1, ["Proc-Type: 4,ENCRYPTED", ""]);
+    for (what, text, expected) in [
+        ("76-column lines", rewrap(76), field_err),
+        ("48-column lines", rewrap(48), field_err),
+        ("one line", rewrap(4096), field_err),
+        ("a blank line", blank.join("\n"), field_err),
+        ("a space inside a line", spaced.join("\n"), field_err),
+        ("a trailing tab on a line", pem.replacen('\n', "\t\n", 2).replacen("\t\n", "\n", 1), field_err),
+        ("encapsulated header", header.join("\n"), field_err),
+        ("RSA PRIVATE KEY label", pem.replace("PRIVATE KEY", "RSA PRIVATE KEY"), field_err),
+        ("PUBLIC KEY label", pem.replace("PRIVATE KEY", "PUBLIC KEY"), field_err),
+        ("mismatched END label", pem.replace("END PRIVATE", "END RSA PRIVATE"), field_err),
+        ("text after the block", format!("{pem}x\n"), field_err),
+        ("not base64", pem.replacen('M', "!", 1), field_err),
+        ("no armor", lines[1..lines.len() - 1].join("\n"), field_err),
+        ("empty", String::new(), field_err),
+        ("armor around nothing", "-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n".into(), field_err),
+        ("3073 bytes of DER", pem_of(&[0u8; 3073]), Error::InvalidLength(Field::Key)),
+        ("DER truncated by one byte", pem_of(&der[..der.len() - 1]), Error::Truncated),
+        ("one byte after the DER", pem_of(&[&der[..], &[0]].concat()), Error::TrailingBytes),
+    ] {
+        assert_eq!(SecretKey::from_pkcs8_pem(&text).err(), Some(expected), "{what}");
+    }
+}

@@ -1,6 +1,12 @@
 //! RSA keys: the RSASSA-PSS SubjectPublicKeyInfo of RFC 9578 §6.5, PKCS#8
 //! private keys (RFC 5208 wrapping RFC 8017 §A.1.2 `RSAPrivateKey`), and the
 //! private-key operation with CRT (RFC 8017 §5.1.2, method 2(b)).
+//!
+//! The encodings are read and written with the RustCrypto `der`, `spki`,
+//! `pkcs1`, `pkcs8` and `pem-rfc7468` crates through `der.rs`, whose header
+//! says what is accepted, how errors map, and what the switch from the
+//! hand-written reader measured. This file checks the values: e = 65537, the
+//! modulus size, and the consistency of a private key.
 
 use core::fmt;
 
@@ -10,37 +16,25 @@ use sha2::{Digest, Sha256};
 use subtle::{Choice, ConstantTimeEq, ConstantTimeLess};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::der::{
-    TAG_BIT_STRING, TAG_INTEGER, TAG_OCTET_STRING, TAG_SEQUENCE, header_len, read_single, read_tlv, read_uint,
-    write_header,
-};
+use super::der::{self, E_BYTES, header_len};
 use super::monty;
 use super::uint::{Sizes, from_be};
-use crate::codec::{Reader, Writer};
 use crate::error::{Error, Field, Result};
 
 /// The only public exponent this module accepts: e = 65537 (RFC 9578 §6.5 keys,
 /// RFC 9474 Appendix A).
 pub const PUBLIC_EXPONENT: u32 = 65537;
-const E_BYTES: [u8; 3] = [0x01, 0x00, 0x01];
 
-/// DER `AlgorithmIdentifier` for id-RSASSA-PSS (1.2.840.113549.1.1.10) with
-/// RSASSA-PSS-params {SHA-384, MGF1-SHA-384, saltLength 48} and the hash
-/// parameters absent, exactly as RFC 9578 §6.5 serialises it.
-pub(crate) const PSS_ALGORITHM_ID: [u8; 63] = [
-    0x30, 0x3d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a, 0x30, 0x30, 0xa0, 0x0d, 0x30, 0x0b,
-    0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0xa1, 0x1a, 0x30, 0x18, 0x06, 0x09, 0x2a, 0x86,
-    0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08, 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
-    0x02, 0xa2, 0x03, 0x02, 0x01, 0x30,
-];
+/// The length of the DER `AlgorithmIdentifier` for id-RSASSA-PSS with the
+/// parameters of RFC 9578 §6.5 (`der::RSASSA_PSS`; a test checks it).
+const PSS_ALGORITHM_ID_LEN: usize = 63;
 
 /// DER `AlgorithmIdentifier` for rsaEncryption (1.2.840.113549.1.1.1) with NULL
-/// parameters (RFC 8017 §A.1, RFC 3279 §2.3.1).
+/// parameters (RFC 8017 §A.1, RFC 3279 §2.3.1), for the PKCS#8 writer of
+/// `keygen`; a test checks it against `pkcs1::ALGORITHM_ID`.
+#[cfg(any(feature = "keygen", test))]
 pub(crate) const RSA_ENCRYPTION_ALGORITHM_ID: [u8; 15] =
     [0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00];
-
-/// The longest DER prefix before the modulus bytes (for any modulus < 64 KiB).
-const MAX_SPKI_PREFIX: usize = 96;
 
 /// An RSA public key (n, e = 65537) whose modulus is exactly `8·B` bits long,
 /// held as `L` limbs (RFC 8017 §3.1).
@@ -62,7 +56,7 @@ pub type PublicKey4096 = RsaPublicKey<{ U4096::LIMBS }, 512>;
 
 impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
     /// The length of [`Self::to_spki`]'s output (342 for RSA-2048).
-    pub const SPKI_LEN: usize = spki_len(PSS_ALGORITHM_ID.len(), B);
+    pub const SPKI_LEN: usize = spki_len(PSS_ALGORITHM_ID_LEN, B);
 
     /// Builds the key from its big-endian modulus n (RFC 8017 §3.1; exactly `B`
     /// bytes, top bit set, odd); e is 65537.
@@ -70,6 +64,13 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
     /// The checks branch on the (public) modulus; the Montgomery parameters are
     /// computed with the constant-time `FixedMontyParams::new`.
     pub fn from_modulus(n: &[u8]) -> Result<Self> {
+        let (n, n_odd) = Self::check_modulus(n)?;
+        let key_id = der::pss_spki_sha256(&n)?;
+        Ok(Self { n, params: FixedMontyParams::new(n_odd), key_id })
+    }
+
+    /// The modulus checks of [`Self::from_modulus`].
+    fn check_modulus(n: &[u8]) -> Result<([u8; B], Odd<Uint<L>>)> {
         let () = Sizes::<L, 0, B>::MODULUS;
         let n_arr: [u8; B] = n.try_into().map_err(|_| Error::InvalidLength(Field::Key))?;
         match n_arr.first() {
@@ -78,10 +79,7 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
         }
         let n_uint = from_be::<L>(&n_arr).ok_or(Error::InvalidLength(Field::Key))?;
         let n_odd = Odd::new(n_uint).into_option().ok_or(Error::InvalidKey)?;
-        let params = FixedMontyParams::new(n_odd);
-        let mut key = Self { n: n_arr, params, key_id: [0; 32] };
-        key.key_id = key.compute_key_id();
-        Ok(key)
+        Ok((n_arr, n_odd))
     }
 
     /// Parses the RSASSA-PSS SubjectPublicKeyInfo of RFC 9578 §6.5 (the
@@ -95,7 +93,13 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
     /// The rsaEncryption form is rejected here; see
     /// [`Self::from_rsa_encryption_spki`]. Not constant time (public input).
     pub fn from_spki(der: &[u8]) -> Result<Self> {
-        Self::parse_spki(der, &PSS_ALGORITHM_ID)
+        let (n, n_odd) = Self::check_modulus(Self::parse_spki(der, &der::RSASSA_PSS)?)?;
+        // DER gives a value exactly one encoding, and the parse is strict, so
+        // the input is the encoding the key id hashes (the `rsa_spki` fuzz
+        // target checks that it re-encodes to itself). This keeps the DER
+        // encoder out of clients.
+        let key_id = Sha256::digest(der).into();
+        Ok(Self { n, params: FixedMontyParams::new(n_odd), key_id })
     }
 
     /// Parses a plain rsaEncryption SubjectPublicKeyInfo (RFC 3279 §2.3.1; 294
@@ -104,41 +108,26 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
     /// id of the resulting key is still computed over the RSASSA-PSS encoding.
     /// Not constant time (public input).
     pub fn from_rsa_encryption_spki(der: &[u8]) -> Result<Self> {
-        Self::parse_spki(der, &RSA_ENCRYPTION_ALGORITHM_ID)
+        Self::from_modulus(Self::parse_spki(der, &der::RSA_ENCRYPTION)?)
     }
 
-    fn parse_spki(der: &[u8], algorithm_id: &[u8]) -> Result<Self> {
-        let spki = read_single(der, TAG_SEQUENCE)?;
-        let mut r = Reader::new(spki);
-        if r.take(algorithm_id.len())? != algorithm_id {
-            return Err(Error::InvalidKey);
-        }
-        let bits = read_tlv(&mut r, TAG_BIT_STRING)?;
-        r.finish()?;
-        let (unused, rsa_public_key) = bits.split_first().ok_or(Error::Truncated)?;
-        if *unused != 0 {
-            return Err(Error::InvalidValue(Field::Key));
-        }
-        let body = read_single(rsa_public_key, TAG_SEQUENCE)?;
-        let mut r = Reader::new(body);
-        let n = read_uint(&mut r)?;
-        let e = read_uint(&mut r)?;
-        r.finish()?;
+    /// The modulus of an SPKI with `algorithm` and e = 65537.
+    fn parse_spki<'a>(input: &'a [u8], algorithm: &spki::AlgorithmIdentifierRef<'_>) -> Result<&'a [u8]> {
+        let (n, e) = der::parse_spki(input, algorithm)?;
         if e != E_BYTES {
             return Err(Error::InvalidKey);
         }
-        Self::from_modulus(n)
+        Ok(n)
     }
 
     /// Writes the RSASSA-PSS SubjectPublicKeyInfo (RFC 9578 §6.5) into `out`
     /// and returns its length, [`Self::SPKI_LEN`], or [`Error::BufferTooSmall`].
     /// Public data only.
     pub fn to_spki(&self, out: &mut [u8]) -> Result<usize> {
-        let mut w = Writer::new(out);
-        write_spki_prefix(&mut w, &PSS_ALGORITHM_ID, B)?;
-        w.put(&self.n)?;
-        write_spki_suffix(&mut w)?;
-        Ok(w.finish())
+        if out.len() < Self::SPKI_LEN {
+            return Err(Error::BufferTooSmall);
+        }
+        der::write_pss_spki(&self.n, out)
     }
 
     /// `token_key_id` = SHA-256 of the RSASSA-PSS SPKI (RFC 9578 §6.5, §6.1),
@@ -154,18 +143,6 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
 
     pub(crate) const fn params(&self) -> &FixedMontyParams<L> {
         &self.params
-    }
-
-    fn compute_key_id(&self) -> [u8; 32] {
-        let mut prefix = [0u8; MAX_SPKI_PREFIX];
-        let mut w = Writer::new(&mut prefix);
-        let len = write_spki_prefix(&mut w, &PSS_ALGORITHM_ID, B).map(|()| w.finish());
-        let mut h = Sha256::new();
-        h.update(prefix.get(..len.unwrap_or(0)).unwrap_or_default());
-        h.update(self.n);
-        h.update([TAG_INTEGER, 0x03]);
-        h.update(E_BYTES);
-        h.finalize().into()
     }
 
     /// OS2IP of `bytes` (exactly `B` long), rejecting values ≥ n.
@@ -217,27 +194,6 @@ const fn spki_len(alg_len: usize, b: usize) -> usize {
     let bits = 1 + rsa;
     let body = alg_len + header_len(bits) + bits;
     header_len(body) + body
-}
-
-/// Everything of the SPKI before the modulus magnitude bytes.
-fn write_spki_prefix(w: &mut Writer<'_>, algorithm_id: &[u8], b: usize) -> Result<()> {
-    let int = b + 1;
-    let rsa_body = header_len(int) + int + 2 + E_BYTES.len();
-    let rsa = header_len(rsa_body) + rsa_body;
-    let bits = 1 + rsa;
-    let body = algorithm_id.len() + header_len(bits) + bits;
-    write_header(w, TAG_SEQUENCE, body)?;
-    w.put(algorithm_id)?;
-    write_header(w, TAG_BIT_STRING, bits)?;
-    w.put(&[0])?;
-    write_header(w, TAG_SEQUENCE, rsa_body)?;
-    write_header(w, TAG_INTEGER, int)?;
-    w.put(&[0])
-}
-
-fn write_spki_suffix(w: &mut Writer<'_>) -> Result<()> {
-    w.put(&[TAG_INTEGER, 0x03])?;
-    w.put(&E_BYTES)
 }
 
 /// An RSA private key in CRT form (RFC 8017 §3.2, second representation): the
@@ -325,66 +281,31 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     /// variable time; the consistency checks on the secret integers are constant
     /// time and only their combined result is branched on.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self> {
-        let info = read_single(der, TAG_SEQUENCE)?;
-        let mut r = Reader::new(info);
-        if read_uint(&mut r)? != [0] {
+        let key = der::parse_pkcs8(der)?;
+        if key.public_exponent.as_bytes() != E_BYTES {
             return Err(Error::InvalidKey);
         }
-        if r.take(RSA_ENCRYPTION_ALGORITHM_ID.len())? != RSA_ENCRYPTION_ALGORITHM_ID {
-            return Err(Error::InvalidKey);
-        }
-        let private_key = read_tlv(&mut r, TAG_OCTET_STRING)?;
-        r.finish()?;
-
-        let body = read_single(private_key, TAG_SEQUENCE)?;
-        let mut r = Reader::new(body);
-        if read_uint(&mut r)? != [0] {
-            return Err(Error::InvalidKey); // multi-prime keys are not supported
-        }
-        let n = read_uint(&mut r)?;
-        let e = read_uint(&mut r)?;
-        let d = read_uint(&mut r)?;
-        let p = read_uint(&mut r)?;
-        let q = read_uint(&mut r)?;
-        let d_p = read_uint(&mut r)?;
-        let d_q = read_uint(&mut r)?;
-        let q_inv = read_uint(&mut r)?;
-        r.finish()?;
-        if e != E_BYTES {
-            return Err(Error::InvalidKey);
-        }
+        // The `UintRef`s borrow from `der`; these are the only copies.
         let crt = Crt {
-            d: from_be::<L>(d).ok_or(Error::InvalidKey)?,
-            p: from_be::<H>(p).ok_or(Error::InvalidKey)?,
-            q: from_be::<H>(q).ok_or(Error::InvalidKey)?,
-            d_p: from_be::<H>(d_p).ok_or(Error::InvalidKey)?,
-            d_q: from_be::<H>(d_q).ok_or(Error::InvalidKey)?,
-            q_inv: from_be::<H>(q_inv).ok_or(Error::InvalidKey)?,
+            d: from_be::<L>(key.private_exponent.as_bytes()).ok_or(Error::InvalidKey)?,
+            p: from_be::<H>(key.prime1.as_bytes()).ok_or(Error::InvalidKey)?,
+            q: from_be::<H>(key.prime2.as_bytes()).ok_or(Error::InvalidKey)?,
+            d_p: from_be::<H>(key.exponent1.as_bytes()).ok_or(Error::InvalidKey)?,
+            d_q: from_be::<H>(key.exponent2.as_bytes()).ok_or(Error::InvalidKey)?,
+            q_inv: from_be::<H>(key.coefficient.as_bytes()).ok_or(Error::InvalidKey)?,
         };
-        Self::from_crt(n, crt)
+        Self::from_crt(key.modulus.as_bytes(), crt)
     }
 
-    /// Parses a PEM `-----BEGIN PRIVATE KEY-----` block (RFC 7468 §10) and then
-    /// [`Self::from_pkcs8_der`]. Only the armor and ASCII whitespace are
-    /// stripped; the base64 decoding is constant time (`base64ct`). Works in
-    /// stack buffers (up to 4 KiB of base64), which are wiped afterwards.
+    /// Parses a PEM `-----BEGIN PRIVATE KEY-----` block (RFC 7468 §10, the
+    /// strict grammar of §3: 64-column base64 lines) and then
+    /// [`Self::from_pkcs8_der`]. The base64 decoding is constant time
+    /// (`pem-rfc7468` over `base64ct`) and writes into a 3 KiB stack buffer
+    /// that is wiped afterwards; a larger body is
+    /// [`Error::InvalidLength`]`(`[`Field::Key`]`)`.
     pub fn from_pkcs8_pem(pem: &str) -> Result<Self> {
-        use base64ct::{Base64, Encoding};
-
-        const BEGIN: &str = "-----BEGIN PRIVATE KEY-----";
-        const END: &str = "-----END PRIVATE KEY-----";
-        let body =
-            pem.trim().strip_prefix(BEGIN).and_then(|s| s.strip_suffix(END)).ok_or(Error::InvalidValue(Field::Key))?;
-        let mut b64 = zeroize::Zeroizing::new([0u8; 4096]);
-        let mut len = 0;
-        for c in body.bytes().filter(|c| !c.is_ascii_whitespace()) {
-            *b64.get_mut(len).ok_or(Error::InvalidLength(Field::Key))? = c;
-            len += 1;
-        }
-        let b64 = b64.get(..len).ok_or(Error::InvalidLength(Field::Key))?;
-        let mut der = zeroize::Zeroizing::new([0u8; 3072]);
-        let der = Base64::decode(b64, der.as_mut_slice()).map_err(|_| Error::InvalidValue(Field::Key))?;
-        Self::from_pkcs8_der(der)
+        let mut buf = zeroize::Zeroizing::new([0u8; der::MAX_PKCS8_LEN]);
+        Self::from_pkcs8_der(der::decode_pem(pem, buf.as_mut_slice())?)
     }
 
     /// Builds a key from n, e, d, p and q (big-endian, RFC 8017 §3.2),
@@ -543,4 +464,25 @@ pub(crate) fn choice(c: crypto_bigint::Choice) -> Choice {
 fn strip(x: &[u8]) -> &[u8] {
     let zeros = x.iter().take_while(|b| **b == 0).count();
     x.get(zeros..).unwrap_or_default()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use ::der::Encode;
+
+    use super::*;
+
+    #[test]
+    fn algorithm_identifiers_match_the_crates() {
+        let mut out = [0u8; 80];
+        assert_eq!(der::RSASSA_PSS.encode_to_slice(&mut out).unwrap().len(), PSS_ALGORITHM_ID_LEN);
+        assert_eq!(der::RSA_ENCRYPTION.encode_to_slice(&mut out).unwrap(), RSA_ENCRYPTION_ALGORITHM_ID);
+    }
+
+    #[test]
+    fn spki_lengths() {
+        assert_eq!(PublicKey::SPKI_LEN, 342);
+        assert_eq!(PublicKey4096::SPKI_LEN, 598);
+    }
 }

@@ -9,17 +9,41 @@
 //!
 //! # Why not `FixedMontyForm::pow` and `mul`
 //!
-//! crypto-bigint 0.7 exponentiates with a 4-bit window and computes every
-//! product and squaring with an interleaved operand-scanning Montgomery
-//! multiplication, whose partial-product row goes through memory. Here
-//! [`mul`] and [`square`] scan columns instead (FIPS): each column's limb
-//! products and reduction products go into a register accumulator, squares
-//! compute each cross product once, and every column is expanded with a
-//! literal index so its loops unroll completely. On x86-64, 1024 bits
-//! (N = 16): about 3.9 k instructions per square and 4.9 k per product,
-//! against 4.7 k (Karatsuba square + operand-scanning REDC) and 5.5 k
-//! (crypto-bigint). The window is 5 bits (204 instead of 256 window products
-//! for a 1024-bit exponent, for 16 more table entries).
+//! crypto-bigint's `FixedMontyForm` (already a dependency) would do the job:
+//! `mul`, `square` and a constant-time `pow`. It exponentiates with a 4-bit
+//! window and computes every product and squaring with an interleaved
+//! operand-scanning Montgomery multiplication, whose partial-product row goes
+//! through memory. Here [`mul`] and [`square`] scan columns instead (FIPS):
+//! each column's limb products and reduction products go into a register
+//! accumulator, squares compute each cross product once, and every column is
+//! expanded with a literal index so its loops unroll completely. The window
+//! is 5 bits (204 instead of 256 window products for a 1024-bit exponent, for
+//! 16 more table entries).
+//!
+//! Measured on 2026-12-01 (x86-64, callgrind instruction counts, so machine
+//! load does not matter), on the code of that day:
+//!
+//! | RSA-2048 | `FixedMontyForm` | this file |
+//! |---|---:|---:|
+//! | 1024-bit product (N = 16) | 5,534 | 4,830 |
+//! | 2048-bit square (N = 32; the sixteen of the fault check) | 21,059 | 14,975 |
+//! | 1024-bit square (N = 16) | inlined into `pow`, not separable | 3,961 (the Karatsuba square + REDC before it: about 4.7 k) |
+//! | one `blind_sign` (CRT, Garner, fault check) | 15,559,655 | 11,311,936 (−27 %) |
+//! | one client `blind` (rᵉ, blinding, inversion) | 845,722 | 737,898 (−13 %) |
+//! | Cortex-M4 flash, type-2 client (`flash/client-type2`) | 76,708 B | 78,720 B (+2,012 B) |
+//!
+//! The `FixedMontyForm` column is the same code with `mul`, `square` and
+//! `pow` of this file replaced by `FixedMontyForm::mul`, `square` and `pow`
+//! (everything else, including [`redc`], unchanged). The whole-operation
+//! counts are `benches/rsa_sign.rs` (`PAT_PERF_OP=sign` and `blind`): the
+//! difference between `PAT_PERF_ITERS=21` and `PAT_PERF_ITERS=1` runs of
+//! `valgrind --tool=callgrind --dump-instr=no target/release/deps/rsa_sign-<hash>`,
+//! divided by 20; the per-product counts are callgrind's inclusive cost of
+//! `monty::mul`/`square`, of crypto-bigint's `mul_montgomery_form` and of
+//! `pow_65536_mont` (sixteen squares) over their call counts in the same runs. The flash figure is `scripts/footprint`'s
+//! (`nostd-check`, opt-level "s", LTO; the same code built both ways). The earlier history
+//! (16.05 M instructions per sign with `rem`, `FixedMontyForm::new`/`pow` and
+//! the `pow_bounded_exp` check) is in `RsaSecretKey::rsasp1_crt`.
 //!
 //! # Constant time
 //!

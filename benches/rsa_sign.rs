@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use std::vec::Vec;
 
 use pat::blind_rsa::{self, PublicKey, SecretKey};
+use pat_testkit::TestRng;
 use serde_json::Value;
 
 const PATGO_TYPE2: &str = "tests/vectors/pat-go/tokens/type2/type2-issuance-test-vectors.json";
@@ -40,31 +41,6 @@ const PATGO_TYPE2: &str = "tests/vectors/pat-go/tokens/type2/type2-issuance-test
 fn hex(s: &str) -> Vec<u8> {
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
 }
-
-/// xorshift64*, seeded: reproducible blinds for instruction counts (never for real use).
-struct SeededRng(u64);
-
-impl rand_core::TryRng for SeededRng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok((self.try_next_u64()? >> 32) as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        Ok(self.0.wrapping_mul(0x2545_f491_4f6c_dd1d))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for chunk in dst.chunks_mut(8) {
-            let x = self.try_next_u64()?.to_le_bytes();
-            chunk.copy_from_slice(&x[..chunk.len()]);
-        }
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for SeededRng {}
 
 fn time(iters: usize, mut f: impl FnMut()) -> Vec<Duration> {
     let mut times = Vec::with_capacity(iters);
@@ -95,7 +71,8 @@ fn main() {
 
     let iters: usize = std::env::var("PAT_PERF_ITERS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
     let op = std::env::var("PAT_PERF_OP").unwrap_or_else(|_| "sign".into());
-    let mut rng = SeededRng(0x0123_4567_89ab_cdef);
+    // Seeded: reproducible blinds for instruction counts (never for real use).
+    let mut rng = TestRng::new(0x0123_4567_89ab_cdef);
     let times = match op.as_str() {
         "sign" => time(iters, || {
             let sig = blind_rsa::blind_sign(black_box(&sk), black_box(blinded)).unwrap();

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 mod common;
 use common::{field, hex, hex_of, load};
+use pat_testkit::{FailingRng, TestRng};
 
 const RFC9474: &str = "rfc/rfc9474-blind-rsa.json";
 const RFC9578: &str = "rfc/rfc9578-issuance.json";
@@ -366,23 +367,6 @@ fn randomized_round_trips_every_variant() {
     assert_eq!(cases, 12);
 }
 
-struct FailingRng;
-
-impl rand_core::TryRng for FailingRng {
-    type Error = core::fmt::Error;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Err(core::fmt::Error)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        Err(core::fmt::Error)
-    }
-    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
-        Err(core::fmt::Error)
-    }
-}
-
-impl rand_core::TryCryptoRng for FailingRng {}
-
 /// Always returns 0xff bytes: every candidate blind is ≥ n.
 struct StuckRng;
 
@@ -549,15 +533,9 @@ fn crt_matches_full_exponent() {
     let n_minus_1 = n.wrapping_sub(&U2048::ONE);
     let mut messages =
         vec![U2048::ZERO, U2048::ONE, U2048::from_u8(2), n_minus_1, p, q, p.wrapping_mul(&U2048::from_u8(3))];
-    let mut state = 0x243f_6a88_85a3_08d3u64;
+    let mut rng = TestRng::new(0x243f_6a88_85a3_08d3);
     for _ in 0..8 {
-        let mut bytes = [0u8; 256];
-        for b in &mut bytes {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            *b = state.to_le_bytes()[0];
-        }
+        let bytes: [u8; 256] = rng.bytes();
         messages.push(U2048::from_be_slice(&bytes).rem(params.modulus().as_nz_ref()));
     }
     for m in messages {
@@ -1054,4 +1032,24 @@ fn pem_grammar() {
     ] {
         assert_eq!(SecretKey::from_pkcs8_pem(&text).err(), Some(expected), "{what}");
     }
+}
+
+/// `to_pkcs8_der` (the `pkcs1`/`pkcs8` encoders) writes back pat-go's and the
+/// Rust implementation's PKCS#8 keys byte for byte: DER has one encoding, and
+/// both wrote the same fields.
+#[test]
+fn pkcs8_reencodes_byte_for_byte() {
+    let mut keys = 0;
+    for path in [PATGO_TYPE2, PATGO_TYPE2_RUST] {
+        for v in load(path).as_array().unwrap() {
+            let der = pkcs8_der(v);
+            let sk = SecretKey::from_pkcs8_der(&der).unwrap();
+            let mut out = vec![0u8; blind_rsa::PKCS8_MAX_LEN];
+            let n = sk.to_pkcs8_der(&mut out).unwrap();
+            assert_eq!(hex_of(&out[..n]), hex_of(&der), "{path}");
+            assert_eq!(sk.to_pkcs8_der(&mut out[..n - 1]), Err(Error::BufferTooSmall));
+            keys += 1;
+        }
+    }
+    assert_eq!(keys, 10);
 }

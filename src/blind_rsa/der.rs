@@ -126,16 +126,6 @@ use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfo};
 
 use crate::error::{Error, Field, Result};
 
-/// `SEQUENCE` (constructed).
-#[cfg(feature = "keygen")]
-pub(crate) const TAG_SEQUENCE: u8 = 0x30;
-/// `INTEGER`.
-#[cfg(feature = "keygen")]
-pub(crate) const TAG_INTEGER: u8 = 0x02;
-/// `OCTET STRING`.
-#[cfg(feature = "keygen")]
-pub(crate) const TAG_OCTET_STRING: u8 = 0x04;
-
 /// The only public exponent accepted, e = 65537, as DER `INTEGER` content.
 pub(crate) const E_BYTES: [u8; 3] = [0x01, 0x00, 0x01];
 
@@ -279,17 +269,6 @@ pub(crate) fn decode_pem<'o>(pem: &str, buf: &'o mut [u8]) -> Result<&'o [u8]> {
     Ok(der)
 }
 
-/// Writes a DER header: the one-byte `tag`, then the definite length in its
-/// shortest form with `der`'s encoder. Used by the PKCS#8 writer of `keygen`.
-#[cfg(feature = "keygen")]
-pub(crate) fn write_header(w: &mut crate::codec::Writer<'_>, tag: u8, len: usize) -> Result<()> {
-    let len = Length::try_from(len).map_err(|_| Error::ValueTooLarge)?;
-    let mut buf = [0u8; 5];
-    let len = len.encode_to_slice(&mut buf).map_err(|_| Error::ValueTooLarge)?;
-    w.put(&[tag])?;
-    w.put(len)
-}
-
 /// The length of a DER header for `len` content bytes (< 64 KiB), as a
 /// `const fn` for [`super::RsaPublicKey::SPKI_LEN`] (`der`'s `Length`
 /// arithmetic is not `const`; a test checks the two agree).
@@ -329,20 +308,6 @@ mod tests {
         assert_eq!(UintRef::from_der(&[0x02, 0x01, 0x01, 0x00]).map_err(der_error), Err(Error::TrailingBytes));
         for bad in [&[0x02, 0x81, 0x01, 0x01][..], &[0x02, 0x80, 0x01, 0x00, 0x00], &[0x02, 0x01, 0x80]] {
             assert_eq!(UintRef::from_der(bad).map_err(der_error), Err(Error::InvalidValue(Field::Key)));
-        }
-    }
-
-    #[cfg(feature = "keygen")]
-    #[test]
-    fn headers() {
-        for (len, expected) in
-            [(5, &[0x30, 0x05][..]), (0x80, &[0x30, 0x81, 0x80]), (0x1234, &[0x30, 0x82, 0x12, 0x34])]
-        {
-            let mut out = [0u8; 8];
-            let mut w = crate::codec::Writer::new(&mut out);
-            write_header(&mut w, TAG_SEQUENCE, len).unwrap();
-            let n = w.finish();
-            assert_eq!(&out[..n], expected);
         }
     }
 }

@@ -29,13 +29,6 @@ pub const PUBLIC_EXPONENT: u32 = 65537;
 /// parameters of RFC 9578 §6.5 (`der::RSASSA_PSS`; a test checks it).
 const PSS_ALGORITHM_ID_LEN: usize = 63;
 
-/// DER `AlgorithmIdentifier` for rsaEncryption (1.2.840.113549.1.1.1) with NULL
-/// parameters (RFC 8017 §A.1, RFC 3279 §2.3.1), for the PKCS#8 writer of
-/// `keygen`; a test checks it against `pkcs1::ALGORITHM_ID`.
-#[cfg(any(feature = "keygen", test))]
-pub(crate) const RSA_ENCRYPTION_ALGORITHM_ID: [u8; 15] =
-    [0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00];
-
 /// An RSA public key (n, e = 65537) whose modulus is exactly `8·B` bits long,
 /// held as `L` limbs (RFC 8017 §3.1).
 ///
@@ -179,11 +172,7 @@ impl<const L: usize, const B: usize> Eq for RsaPublicKey<L, B> {}
 
 impl<const L: usize, const B: usize> fmt::Debug for RsaPublicKey<L, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RsaPublicKey<{}> {{ key_id: ", B * 8)?;
-        for b in self.key_id {
-            write!(f, "{b:02x}")?;
-        }
-        f.write_str(" }")
+        write!(f, "RsaPublicKey<{}> {{ key_id: {:?} }}", B * 8, crate::hex::Hex(&self.key_id))
     }
 }
 
@@ -477,7 +466,9 @@ mod tests {
     fn algorithm_identifiers_match_the_crates() {
         let mut out = [0u8; 80];
         assert_eq!(der::RSASSA_PSS.encode_to_slice(&mut out).unwrap().len(), PSS_ALGORITHM_ID_LEN);
-        assert_eq!(der::RSA_ENCRYPTION.encode_to_slice(&mut out).unwrap(), RSA_ENCRYPTION_ALGORITHM_ID);
+        // rsaEncryption (1.2.840.113549.1.1.1) with NULL parameters (RFC 8017 §A.1).
+        let rsa_encryption = [0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00];
+        assert_eq!(der::RSA_ENCRYPTION.encode_to_slice(&mut out).unwrap(), rsa_encryption);
     }
 
     #[test]

@@ -11,10 +11,14 @@ use crypto_primes::{Flavor, random_prime};
 use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
-use super::der::{TAG_INTEGER, TAG_OCTET_STRING, TAG_SEQUENCE, header_len, write_header};
-use super::key::{PUBLIC_EXPONENT, RSA_ENCRYPTION_ALGORITHM_ID, SecretKey};
+use der::Encode as _;
+use der::asn1::{OctetStringRef, UintRef};
+use pkcs1::RsaPrivateKeyRef;
+use pkcs8::PrivateKeyInfoRef;
+
+use super::der::RSA_ENCRYPTION;
+use super::key::{PUBLIC_EXPONENT, SecretKey};
 use super::uint::to_be;
-use crate::codec::Writer;
 use crate::error::{Error, Result};
 
 /// `x^k mod m` for small public `k`, `m < 2^32`: square-and-multiply over the
@@ -89,27 +93,10 @@ impl SecretKey {
     }
 }
 
-/// The content bytes of a DER INTEGER for a non-negative big-endian value:
-/// leading zeros stripped, one 0x00 added back when the top bit is set.
-fn der_uint(be: &[u8]) -> (bool, &[u8]) {
-    let start = be.iter().position(|&b| b != 0).unwrap_or(be.len().saturating_sub(1));
-    let digits = be.get(start..).unwrap_or_default();
-    (digits.first().is_some_and(|&b| b >= 0x80), digits)
-}
-
-fn der_uint_len(be: &[u8]) -> usize {
-    let (pad, digits) = der_uint(be);
-    let len = usize::from(pad) + digits.len();
-    header_len(len) + len
-}
-
-fn write_der_uint(w: &mut Writer<'_>, be: &[u8]) -> Result<()> {
-    let (pad, digits) = der_uint(be);
-    write_header(w, TAG_INTEGER, usize::from(pad) + digits.len())?;
-    if pad {
-        w.u8(0)?;
-    }
-    w.put(digits)
+/// A DER `INTEGER` view of a non-negative big-endian value (leading zeros
+/// dropped by `der`).
+fn uint(be: &[u8]) -> Result<UintRef<'_>> {
+    UintRef::new(be).map_err(|_| Error::InvalidKey)
 }
 
 /// The largest PKCS#8 encoding of an RSA-2048 key.
@@ -118,7 +105,7 @@ pub const PKCS8_MAX_LEN: usize = 1280;
 impl SecretKey {
     /// Encodes the key as a DER PKCS#8 `PrivateKeyInfo` (RFC 5208 §5) wrapping
     /// an `RSAPrivateKey` (RFC 8017 §A.1.2), the form [`SecretKey::from_pkcs8_der`]
-    /// reads. The private exponent d = e⁻¹ mod (p−1)(q−1) is recomputed. Write
+    /// reads, with the `pkcs1` and `pkcs8` encoders. The private exponent d = e⁻¹ mod (p−1)(q−1) is recomputed. Write
     /// into a buffer you wipe afterwards (e.g. `Zeroizing<[u8; PKCS8_MAX_LEN]>`).
     pub fn to_pkcs8_der(&self, out: &mut [u8]) -> Result<usize> {
         let p = self.p.modulus().get();
@@ -134,24 +121,29 @@ impl SecretKey {
             to_be(value, buf.get_mut(128..).ok_or(Error::BufferTooSmall)?);
         }
         let e = PUBLIC_EXPONENT.to_be_bytes();
-        let ints: [&[u8]; 8] = [self.public.modulus(), &e, db, pb, qb, dpb, dqb, qib];
-        let body = 3 + ints.iter().map(|i| der_uint_len(i)).sum::<usize>();
-        let rsa = header_len(body) + body;
-        let info = 3 + RSA_ENCRYPTION_ALGORITHM_ID.len() + header_len(rsa) + rsa;
-        if out.len() < header_len(info) + info {
-            return Err(Error::BufferTooSmall);
-        }
-        let mut w = Writer::new(out);
-        write_header(&mut w, TAG_SEQUENCE, info)?;
-        w.put(&[TAG_INTEGER, 1, 0])?;
-        w.put(&RSA_ENCRYPTION_ALGORITHM_ID)?;
-        write_header(&mut w, TAG_OCTET_STRING, rsa)?;
-        write_header(&mut w, TAG_SEQUENCE, body)?;
-        w.put(&[TAG_INTEGER, 1, 0])?;
-        for int in ints {
-            write_der_uint(&mut w, int)?;
-        }
-        Ok(w.finish())
+        let key = RsaPrivateKeyRef {
+            modulus: uint(self.public.modulus())?,
+            public_exponent: uint(&e)?,
+            private_exponent: uint(db)?,
+            prime1: uint(pb)?,
+            prime2: uint(qb)?,
+            exponent1: uint(dpb)?,
+            exponent2: uint(dqb)?,
+            coefficient: uint(qib)?,
+            other_prime_infos: None,
+        };
+        // The RSAPrivateKey goes into a wiped buffer, then into the
+        // PrivateKeyInfo's OCTET STRING.
+        let mut inner = Zeroizing::new([0u8; PKCS8_MAX_LEN]);
+        let inner = key.encode_to_slice(&mut *inner).map_err(|_| Error::InvalidKey)?;
+        let info = PrivateKeyInfoRef {
+            algorithm: RSA_ENCRYPTION,
+            private_key: OctetStringRef::new(inner).map_err(|_| Error::InvalidKey)?,
+            public_key: None,
+        };
+        let len = info.encoded_len().ok().and_then(|l| usize::try_from(l).ok()).ok_or(Error::InvalidKey)?;
+        let out = out.get_mut(..len).ok_or(Error::BufferTooSmall)?;
+        Ok(info.encode_to_slice(out).map_err(|_| Error::BufferTooSmall)?.len())
     }
 }
 

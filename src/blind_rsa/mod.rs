@@ -57,23 +57,24 @@ mod pss;
 mod uint;
 mod vartime_inv;
 
-/// The reproducible generator of the `monty` and `vartime_inv` tests.
+/// Reproducible integers for the `monty` and `vartime_inv` tests, from the
+/// shared test generator.
 #[cfg(test)]
 #[allow(clippy::cast_possible_truncation)]
 mod test_rng {
     use crypto_bigint::{Limb, Uint, Word};
+    use pat_testkit::TestRng;
 
-    /// xorshift64 (test only: reproducible inputs).
-    pub(super) struct XorShift(pub(super) u64);
+    /// Test integers (test only: reproducible, not random).
+    pub(super) struct TestInts(TestRng);
 
-    impl XorShift {
+    impl TestInts {
+        pub(super) const fn new(seed: u64) -> Self {
+            Self(TestRng::new(seed))
+        }
+
         pub(super) fn next(&mut self) -> u64 {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            x
+            self.0.next()
         }
 
         pub(super) fn uint<const N: usize>(&mut self) -> Uint<N> {

@@ -433,9 +433,9 @@ mod tests {
     use crypto_bigint::modular::FixedMontyForm;
     use crypto_bigint::{NonZero, Odd, U256, U1024, U2048};
 
-    use super::super::test_rng::XorShift;
+    use super::super::test_rng::TestInts;
 
-    impl XorShift {
+    impl TestInts {
         /// An odd modulus; `full` sets the top bit (like an RSA prime),
         /// otherwise the top limb is small.
         fn modulus<const N: usize>(&mut self, full: bool) -> FixedMontyParams<N> {
@@ -462,7 +462,7 @@ mod tests {
         *a.mul(&b).as_montgomery()
     }
 
-    fn check_square<const N: usize, const L: usize>(rng: &mut XorShift, full: bool, rounds: usize) {
+    fn check_square<const N: usize, const L: usize>(rng: &mut TestInts, full: bool, rounds: usize) {
         for _ in 0..rounds {
             let params = rng.modulus::<N>(full);
             let max = params.modulus().as_ref().wrapping_sub(&Uint::ONE);
@@ -483,7 +483,7 @@ mod tests {
 
     #[test]
     fn square_matches_crypto_bigint() {
-        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+        let mut rng = TestInts::new(0x9e37_79b9_7f4a_7c15);
         check_square::<{ U256::LIMBS }, { 2 * U256::LIMBS }>(&mut rng, true, 200);
         check_square::<{ U256::LIMBS }, { 2 * U256::LIMBS }>(&mut rng, false, 200);
         check_square::<1, 2>(&mut rng, true, 100);
@@ -492,7 +492,7 @@ mod tests {
         check_square::<{ U2048::LIMBS }, { 2 * U2048::LIMBS }>(&mut rng, true, 2);
     }
 
-    fn check_redc<const N: usize, const L: usize>(rng: &mut XorShift, rounds: usize) {
+    fn check_redc<const N: usize, const L: usize>(rng: &mut TestInts, rounds: usize) {
         for _ in 0..rounds {
             let params = rng.modulus::<N>(true);
             let m = *params.modulus().as_ref();
@@ -513,13 +513,13 @@ mod tests {
 
     #[test]
     fn redc_matches_division() {
-        let mut rng = XorShift(0x0123_4567_89ab_cdef);
+        let mut rng = TestInts::new(0x0123_4567_89ab_cdef);
         check_redc::<{ U256::LIMBS }, { 2 * U256::LIMBS }>(&mut rng, 200);
         check_redc::<3, 6>(&mut rng, 100);
         check_redc::<{ U1024::LIMBS }, { 2 * U1024::LIMBS }>(&mut rng, 4);
     }
 
-    fn check_pow<const N: usize, const L: usize, const T: usize>(rng: &mut XorShift, rounds: usize) {
+    fn check_pow<const N: usize, const L: usize, const T: usize>(rng: &mut TestInts, rounds: usize) {
         for _ in 0..rounds {
             let params = rng.modulus::<N>(true);
             let x = FixedMontyForm::new(&rng.below(&params), &params);
@@ -540,7 +540,7 @@ mod tests {
 
     #[test]
     fn fixed_window_pow_matches_crypto_bigint() {
-        let mut rng = XorShift(0x5555_aaaa_1234_4321);
+        let mut rng = TestInts::new(0x5555_aaaa_1234_4321);
         check_pow::<{ U256::LIMBS }, { 2 * U256::LIMBS }, 2>(&mut rng, 10);
         check_pow::<{ U256::LIMBS }, { 2 * U256::LIMBS }, 8>(&mut rng, 10);
         check_pow::<{ U256::LIMBS }, { 2 * U256::LIMBS }, 16>(&mut rng, 10);
@@ -552,7 +552,7 @@ mod tests {
 
     #[test]
     fn pow_65537_matches_crypto_bigint() {
-        let mut rng = XorShift(0xdead_beef_cafe_f00d);
+        let mut rng = TestInts::new(0xdead_beef_cafe_f00d);
         let e = Uint::<1>::from_u32(65537);
         for _ in 0..20 {
             let params = rng.modulus::<{ U256::LIMBS }>(true);

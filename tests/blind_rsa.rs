@@ -1034,9 +1034,9 @@ fn pem_grammar() {
     }
 }
 
-/// `to_pkcs8_der` (the `pkcs1`/`pkcs8` encoders) writes back pat-go's and the
-/// Rust implementation's PKCS#8 keys byte for byte: DER has one encoding, and
-/// both wrote the same fields.
+/// `to_pkcs8_der` (the `pkcs1`/`pkcs8` encoders) and `to_pkcs8_pem`
+/// (`pem-rfc7468`) write back pat-go's and the Rust implementation's PKCS#8
+/// keys byte for byte: DER has one encoding, and both wrote the same fields.
 #[test]
 fn pkcs8_reencodes_byte_for_byte() {
     let mut keys = 0;
@@ -1048,6 +1048,11 @@ fn pkcs8_reencodes_byte_for_byte() {
             let n = sk.to_pkcs8_der(&mut out).unwrap();
             assert_eq!(hex_of(&out[..n]), hex_of(&der), "{path}");
             assert_eq!(sk.to_pkcs8_der(&mut out[..n - 1]), Err(Error::BufferTooSmall));
+            // The PEM form is the vector's own text (Go's encoder: 64 columns, LF).
+            let mut pem = vec![0u8; blind_rsa::PKCS8_PEM_MAX_LEN];
+            let text = sk.to_pkcs8_pem(&mut pem).unwrap().to_owned();
+            assert_eq!(text.as_bytes(), field(v, "skS"), "{path}");
+            assert_eq!(sk.to_pkcs8_pem(&mut pem[..text.len() - 1]).err(), Some(Error::BufferTooSmall));
             keys += 1;
         }
     }

@@ -102,6 +102,10 @@ fn uint(be: &[u8]) -> Result<UintRef<'_>> {
 /// The largest PKCS#8 encoding of an RSA-2048 key.
 pub const PKCS8_MAX_LEN: usize = 1280;
 
+/// The largest PEM form of [`PKCS8_MAX_LEN`] DER bytes: base64 (4 per 3),
+/// a newline per 64 columns, and the two 28- and 26-byte boundary lines.
+pub const PKCS8_PEM_MAX_LEN: usize = PKCS8_MAX_LEN.div_ceil(3) * 4 * 65 / 64 + 1 + 28 + 26;
+
 impl SecretKey {
     /// Encodes the key as a DER PKCS#8 `PrivateKeyInfo` (RFC 5208 §5) wrapping
     /// an `RSAPrivateKey` (RFC 8017 §A.1.2), the form [`SecretKey::from_pkcs8_der`]
@@ -144,6 +148,17 @@ impl SecretKey {
         let len = info.encoded_len().ok().and_then(|l| usize::try_from(l).ok()).ok_or(Error::InvalidKey)?;
         let out = out.get_mut(..len).ok_or(Error::BufferTooSmall)?;
         Ok(info.encode_to_slice(out).map_err(|_| Error::BufferTooSmall)?.len())
+    }
+
+    /// [`SecretKey::to_pkcs8_der`] in a PEM `PRIVATE KEY` block (RFC 7468
+    /// §10; 64-column lines, LF endings), the form
+    /// [`SecretKey::from_pkcs8_pem`] reads. `out` needs [`PKCS8_PEM_MAX_LEN`]
+    /// bytes at most ([`Error::BufferTooSmall`]); wipe it afterwards.
+    pub fn to_pkcs8_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str> {
+        let mut der = Zeroizing::new([0u8; PKCS8_MAX_LEN]);
+        let n = self.to_pkcs8_der(&mut *der)?;
+        let der = der.get(..n).ok_or(Error::BufferTooSmall)?;
+        pem_rfc7468::encode("PRIVATE KEY", pem_rfc7468::LineEnding::LF, der, out).map_err(|_| Error::BufferTooSmall)
     }
 }
 

@@ -50,7 +50,7 @@ pub mod hazmat;
 #[cfg(feature = "keygen")]
 mod keygen;
 #[cfg(feature = "keygen")]
-pub use keygen::PKCS8_MAX_LEN;
+pub use keygen::{PKCS8_MAX_LEN, PKCS8_PEM_MAX_LEN};
 mod key;
 mod monty;
 mod pss;

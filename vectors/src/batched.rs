@@ -24,9 +24,9 @@ use std::vec::Vec;
 use serde_json::{Map, Value, json};
 
 use super::private::random_blind;
-use super::type2::{encode, left_pad, pem};
+use super::type2::{encode, left_pad};
 use super::{Case, VectorError, encode_hex, expect_eq};
-use pat::blind_rsa::{MODULUS_LEN, PKCS8_MAX_LEN, PublicKey, SecretKey};
+use pat::blind_rsa::{MODULUS_LEN, PKCS8_PEM_MAX_LEN, PublicKey, SecretKey};
 use pat::challenge::TokenChallenge;
 use pat::codec::Decode;
 use pat::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenType};
@@ -281,9 +281,8 @@ pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
     let mut rng = rand_core::UnwrapErr(pat::OsRng);
     // One RSA key per file, as in pat-go's files.
     let sk = SecretKey::generate(&mut rng).map_err(lib)?;
-    let mut der = zeroize::Zeroizing::new([0u8; PKCS8_MAX_LEN]);
-    let n = sk.to_pkcs8_der(der.as_mut_slice()).map_err(lib)?;
-    let rsa_pem = pem(der.get(..n).unwrap_or_default()).into_bytes();
+    let mut pem = zeroize::Zeroizing::new([0u8; PKCS8_PEM_MAX_LEN]);
+    let rsa_pem = sk.to_pkcs8_pem(pem.as_mut_slice()).map_err(lib)?.as_bytes().to_vec();
     let rsa_spki = sk.public_key().to_spki_array().to_vec();
     let rsa_client = public::Client::new(sk.public_key().clone());
 

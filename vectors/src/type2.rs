@@ -10,11 +10,10 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
-use base64ct::{Base64, Encoding};
 use serde_json::{Value, json};
 
 use super::{Case, VectorError, encode_hex, expect_eq};
-use pat::blind_rsa::{MODULUS_LEN, PKCS8_MAX_LEN, PublicKey, SecretKey};
+use pat::blind_rsa::{MODULUS_LEN, PKCS8_PEM_MAX_LEN, PublicKey, SecretKey};
 use pat::challenge::TokenChallenge;
 use pat::codec::{Decode, Encode};
 use pat::types::public::{Client, Issuer, Origin};
@@ -72,25 +71,12 @@ pub(crate) fn encode(msg: &impl Encode) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// A PEM `PRIVATE KEY` block with 64-column lines, as Go writes it.
-pub(crate) fn pem(der: &[u8]) -> String {
-    let b64 = Base64::encode_string(der);
-    let mut out = String::from("-----BEGIN PRIVATE KEY-----\n");
-    for line in b64.as_bytes().chunks(64) {
-        out.push_str(core::str::from_utf8(line).unwrap_or_default());
-        out.push('\n');
-    }
-    out.push_str("-----END PRIVATE KEY-----\n");
-    out
-}
-
 pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
     let rng_err = |e: pat::Error| VectorError::Format(format!("generation failed: {e}"));
     let mut rng = rand_core::UnwrapErr(pat::OsRng);
     let sk = SecretKey::generate(&mut rng).map_err(rng_err)?;
-    let mut der = zeroize::Zeroizing::new([0u8; PKCS8_MAX_LEN]);
-    let n = sk.to_pkcs8_der(der.as_mut_slice()).map_err(rng_err)?;
-    let sk_pem = pem(der.get(..n).unwrap_or_default());
+    let mut pem = zeroize::Zeroizing::new([0u8; PKCS8_PEM_MAX_LEN]);
+    let sk_pem = sk.to_pkcs8_pem(pem.as_mut_slice()).map_err(rng_err)?.to_owned();
     let issuer = Issuer::new(sk);
     let pk = issuer.public_key().clone();
     let client = Client::new(pk.clone());

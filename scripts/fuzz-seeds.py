@@ -133,11 +133,15 @@ d("token", struct.pack(">H", 3) + bytes(96 + 256))
 d("t1req", struct.pack(">H", 5) + bytes(50))
 d("t2req", struct.pack(">H", 1) + bytes(257))
 d("a1req", struct.pack(">H", 2) + b"\x07" + bytes([49]) + bytes(49))
-# EmptyIssuerName, RedemptionContextLength, NameSyntax.
+# EmptyIssuerName, RedemptionContextLength; names both libraries accept
+# (UTF-8, a control byte, empty origin-list items); LossyNames (not UTF-8).
 d("challenge", challenge(1, b"", b"", b""))
 d("challenge", challenge(2, b"i", b"12345", b""))
 d("challenge", challenge(5, b"i", b"", b"a.example,,b.example"))
 d("challenge", challenge(5, b"issuer\x01", b"", b""))
+d("challenge", challenge(2, "issuer.bücher.example".encode(), b"", ",origin.bücher.example,".encode()))
+d("challenge", challenge(1, b"issuer\xff", b"", b""))
+d("challenge", challenge(5, b"i", b"", b"a.example,\xc3"))
 # AmortizedBatchSize: no elements.
 d("a1req", bytes.fromhex("000107") + b"\0")
 d("a5resp", b"\0" + bytes(64))

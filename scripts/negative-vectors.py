@@ -73,13 +73,10 @@ for n in [1, 16, 31]:
         "InvalidLength(RedemptionContext)")
 add("token_challenge", "redemption_context of 33 bytes", challenge(1, b"i", bytes(33), b""),
     "InvalidLength(RedemptionContext)")
-add("token_challenge", "control byte in issuer_name", challenge(1, b"iss\x01uer", b"", b""),
-    "InvalidValue(IssuerName)")
-add("token_challenge", "non-ASCII issuer_name", challenge(1, "issüer".encode(), b"", b""),
-    "InvalidValue(IssuerName)")
-for origin in [b",a", b"a,", b"a,,b"]:
-    add("token_challenge", f"empty origin in {origin!r}", challenge(1, b"i", b"", origin),
-        "InvalidValue(OriginInfo)")
+# Names are opaque bytes on the wire: a control byte, a non-ASCII issuer name
+# or an empty origin-list item is not malformed (pat-go, privacypass and
+# privacypass-ts accept them), so none of them is here; the library's tests
+# decode them.
 add("token_challenge", "origin_info length past the end", challenge(1, b"i", b"", b"ab")[:-1], "Truncated")
 
 # --- Token (RFC 9577 §2.2) ---------------------------------------------------

@@ -61,8 +61,12 @@ impl<'a> ParamValue<'a> {
 pub struct PrivateTokenChallenge<'a> {
     /// The `challenge` parameter: a base64url TokenChallenge.
     pub challenge: ParamValue<'a>,
-    /// The `token-key` parameter: the base64url issuer public key.
-    pub token_key: ParamValue<'a>,
+    /// The `token-key` parameter: the base64url issuer public key, or `None`
+    /// when the origin left it out. RFC 9577 §2.1 lets it be omitted "in
+    /// deployments where clients are able to retrieve the issuer key using an
+    /// out-of-band mechanism": the client then takes the key from the issuer
+    /// directory (RFC 9578 §4) or its configuration.
+    pub token_key: Option<ParamValue<'a>>,
     /// The optional `max-age` parameter, in seconds.
     pub max_age: Option<u32>,
 }
@@ -74,17 +78,20 @@ impl PrivateTokenChallenge<'_> {
         self.challenge.decode_base64url(out)
     }
 
-    /// Decodes the `token-key` parameter into `out`.
+    /// Decodes the `token-key` parameter into `out`;
+    /// [`Error::MissingParameter`]`(`[`Field::TokenKey`]`)` if the challenge
+    /// has none (see [`PrivateTokenChallenge::token_key`]).
     pub fn decode_token_key<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8]> {
-        self.token_key.decode_base64url(out)
+        self.token_key.ok_or(Error::MissingParameter(Field::TokenKey))?.decode_base64url(out)
     }
 }
 
 /// Iterates over the `PrivateToken` challenges of a `WWW-Authenticate` value.
 ///
 /// A syntax error yields one `Err` and ends the iteration; a `PrivateToken`
-/// challenge missing `challenge` or `token-key`, or repeating a parameter, yields
-/// an `Err` for that challenge and parsing goes on with the next one.
+/// challenge missing `challenge`, or repeating a parameter, yields an `Err`
+/// for that challenge and parsing goes on with the next one. `token-key` is
+/// optional (RFC 9577 §2.1).
 pub fn parse_www_authenticate(value: &str) -> WwwAuthenticate<'_> {
     WwwAuthenticate { lex: Lexer::new(value.as_bytes()), done: false }
 }
@@ -141,7 +148,7 @@ fn private_token_challenge(body: Body<'_>) -> Result<PrivateTokenChallenge<'_>> 
     }
     Ok(PrivateTokenChallenge {
         challenge: challenge.ok_or(Error::MissingParameter(Field::Challenge))?,
-        token_key: token_key.ok_or(Error::MissingParameter(Field::TokenKey))?,
+        token_key,
         max_age: max_age.map(parse_delta_seconds).transpose()?,
     })
 }
@@ -519,10 +526,10 @@ mod tests {
         let found: Vec<_> = parse_www_authenticate(h).collect::<Result<_>>().unwrap();
         assert_eq!(found.len(), 2);
         assert_eq!(decode_all(found[0].challenge).unwrap(), [0, 1, 2]);
-        assert_eq!(decode_all(found[0].token_key).unwrap(), [3, 4, 5]);
+        assert_eq!(decode_all(found[0].token_key.unwrap()).unwrap(), [3, 4, 5]);
         assert_eq!(found[0].max_age, Some(10));
         assert_eq!(decode_all(found[1].challenge).unwrap(), [6, 7, 8]);
-        assert_eq!(decode_all(found[1].token_key).unwrap(), [9, 10, 11]);
+        assert_eq!(decode_all(found[1].token_key.unwrap()).unwrap(), [9, 10, 11]);
         assert_eq!(found[1].max_age, None);
     }
 
@@ -548,7 +555,12 @@ mod tests {
             parse_www_authenticate(h).next().unwrap()
         }
         assert_eq!(first("PrivateToken token-key=AQ"), Err(Error::MissingParameter(Field::Challenge)));
-        assert_eq!(first("PrivateToken challenge=AQ"), Err(Error::MissingParameter(Field::TokenKey)));
+        // token-key is optional (RFC 9577 §2.1): the challenge parses without
+        // it, and only asking for the key reports it missing.
+        let keyless = first("PrivateToken challenge=AQ, max-age=5").unwrap();
+        assert_eq!((keyless.token_key, keyless.max_age), (None, Some(5)));
+        assert_eq!(decode_all(keyless.challenge).unwrap(), [1]);
+        assert_eq!(keyless.decode_token_key(&mut [0u8; 8]), Err(Error::MissingParameter(Field::TokenKey)));
         assert_eq!(
             first("PrivateToken challenge=AQ, token-key=AQ, Challenge=AQ"),
             Err(Error::DuplicateParameter(Field::Challenge))
@@ -598,7 +610,7 @@ mod tests {
         assert_eq!(h, "PrivateToken challenge=\"AQIDBA==\", token-key=\"BQY=\", max-age=\"3600\"");
         let c = parse_www_authenticate(h).next().unwrap().unwrap();
         assert_eq!(decode_all(c.challenge).unwrap(), [1, 2, 3, 4]);
-        assert_eq!(decode_all(c.token_key).unwrap(), [5, 6]);
+        assert_eq!(decode_all(c.token_key.unwrap()).unwrap(), [5, 6]);
         assert_eq!(c.max_age, Some(3600));
         let h = write_www_authenticate(&[1], &[2], None, &mut out).unwrap();
         assert_eq!(h, "PrivateToken challenge=\"AQ==\", token-key=\"Ag==\"");

@@ -13,6 +13,21 @@
 //! as its raw code: RFC 9577 lets origins grease challenges with unassigned
 //! types, and a client has to be able to parse and skip them. [`TokenChallenge::kind`]
 //! maps it onto the registry.
+//!
+//! # Names: strict on structure, liberal on content
+//!
+//! On the wire `issuer_name` and `origin_info` are opaque bytes, and the token
+//! binds SHA-256 of exactly the bytes received. Other implementations issue
+//! and accept challenges with UTF-8 names or with empty items in the origin
+//! list (pat-go and the `privacypass` crate take any bytes; privacypass-ts
+//! reads names as UTF-8 text), so decoding checks the structure only (the
+//! length bounds of RFC 9577 §2.1.1: a non-empty issuer name, a redemption
+//! context of 0 or 32 bytes) and keeps the names as they are.
+//! [`TokenChallenge::new`] keeps writing the conservative syntax (printable
+//! ASCII, a comma-separated list of non-empty origin names);
+//! [`TokenChallenge::new_opaque`] builds what decoding accepts, and
+//! [`TokenChallenge::validate_names`] lets a strict origin apply the syntax
+//! check to a challenge it received.
 
 use sha2::{Digest, Sha256};
 
@@ -29,8 +44,9 @@ pub const MAX_CHALLENGE_LEN: usize = 2 + (2 + MAX_NAME_LEN) + (1 + REDEMPTION_CO
 
 /// A TokenChallenge whose variable fields borrow from a buffer (RFC 9577 §2.1.1).
 ///
-/// Construct with [`TokenChallenge::new`] (validates) or [`Decode::decode`]
-/// (validates and rejects trailing bytes).
+/// Construct with [`TokenChallenge::new`] (checks structure and name syntax),
+/// [`TokenChallenge::new_opaque`] (structure only) or [`Decode::decode`]
+/// (structure only; rejects trailing bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TokenChallenge<'a> {
     token_type: u16,
@@ -46,24 +62,15 @@ fn is_name_byte(b: u8) -> bool {
     (0x20..=0x7e).contains(&b)
 }
 
-fn check_issuer_name(name: &[u8]) -> Result<()> {
-    if name.is_empty() || name.len() > MAX_NAME_LEN {
-        return Err(Error::InvalidLength(Field::IssuerName));
-    }
-    if !name.iter().copied().all(is_name_byte) {
+/// The name syntax of [`TokenChallenge::validate_names`]: printable ASCII,
+/// and for origin_info a comma-separated list of non-empty names (empty
+/// means "any origin").
+fn check_name_syntax(issuer_name: &[u8], origin_info: &[u8]) -> Result<()> {
+    if !issuer_name.iter().copied().all(is_name_byte) {
         return Err(Error::InvalidValue(Field::IssuerName));
     }
-    Ok(())
-}
-
-fn check_origin_info(info: &[u8]) -> Result<()> {
-    if info.len() > MAX_NAME_LEN {
-        return Err(Error::InvalidLength(Field::OriginInfo));
-    }
-    // Empty means "any origin". Otherwise a comma-separated list of non-empty
-    // names of printable ASCII.
-    if !info.is_empty()
-        && info.split(|&b| b == b',').any(|name| name.is_empty() || !name.iter().copied().all(is_name_byte))
+    if !origin_info.is_empty()
+        && origin_info.split(|&b| b == b',').any(|name| name.is_empty() || !name.iter().copied().all(is_name_byte))
     {
         return Err(Error::InvalidValue(Field::OriginInfo));
     }
@@ -71,10 +78,12 @@ fn check_origin_info(info: &[u8]) -> Result<()> {
 }
 
 impl<'a> TokenChallenge<'a> {
-    /// Builds a challenge, checking every field against RFC 9577 §2.1.1.
+    /// Builds a challenge, checking every field against RFC 9577 §2.1.1 and
+    /// the names against the conservative syntax this crate writes.
     ///
-    /// `issuer_name` must be 1..=65535 bytes and `origin_info` 0..=65535 bytes,
-    /// both visible ASCII (origin_info a comma-separated list of non-empty names);
+    /// `issuer_name` must be 1..=65535 bytes and `origin_info` 0..=65535 bytes
+    /// ([`Error::InvalidLength`]), both printable ASCII, origin_info a
+    /// comma-separated list of non-empty names ([`Error::InvalidValue`]);
     /// `redemption_context` must be empty or exactly 32 bytes.
     pub fn new(
         token_type: u16,
@@ -82,8 +91,28 @@ impl<'a> TokenChallenge<'a> {
         redemption_context: &'a [u8],
         origin_info: &'a [u8],
     ) -> Result<Self> {
-        check_issuer_name(issuer_name)?;
-        check_origin_info(origin_info)?;
+        let challenge = Self::new_opaque(token_type, issuer_name, redemption_context, origin_info)?;
+        challenge.validate_names()?;
+        Ok(challenge)
+    }
+
+    /// Builds a challenge checked for structure only, as decoding does: the
+    /// length bounds of RFC 9577 §2.1.1 (`issuer_name` 1..=65535 bytes,
+    /// `origin_info` 0..=65535, `redemption_context` 0 or 32), with the names
+    /// as opaque bytes (UTF-8 names, empty origin-list items). For a challenge
+    /// that other implementations must also accept, prefer [`TokenChallenge::new`].
+    pub fn new_opaque(
+        token_type: u16,
+        issuer_name: &'a [u8],
+        redemption_context: &'a [u8],
+        origin_info: &'a [u8],
+    ) -> Result<Self> {
+        if issuer_name.is_empty() || issuer_name.len() > MAX_NAME_LEN {
+            return Err(Error::InvalidLength(Field::IssuerName));
+        }
+        if origin_info.len() > MAX_NAME_LEN {
+            return Err(Error::InvalidLength(Field::OriginInfo));
+        }
         let redemption_context = match redemption_context.len() {
             0 => None,
             _ => Some(
@@ -104,7 +133,21 @@ impl<'a> TokenChallenge<'a> {
         TokenKind::from_code(self.token_type)
     }
 
-    /// The issuer name (ASCII).
+    /// Checks the names against the syntax [`TokenChallenge::new`] writes:
+    /// printable ASCII (0x20–0x7e), and origin_info empty or a comma-separated
+    /// list of non-empty names; [`Error::InvalidValue`] with
+    /// [`Field::IssuerName`] or [`Field::OriginInfo`] otherwise.
+    ///
+    /// Decoding does not apply it, since other implementations send names
+    /// outside it (UTF-8, empty list items) and the token covers the exact
+    /// bytes anyway. An origin that wants only such names in the challenges
+    /// it redeems can call it.
+    pub fn validate_names(&self) -> Result<()> {
+        check_name_syntax(self.issuer_name, self.origin_info)
+    }
+
+    /// The issuer name, as the bytes received (ASCII when built with
+    /// [`TokenChallenge::new`]).
     pub const fn issuer_name(&self) -> &'a [u8] {
         self.issuer_name
     }
@@ -122,9 +165,20 @@ impl<'a> TokenChallenge<'a> {
         self.origin_info
     }
 
-    /// Iterates over the origin names in origin_info (none when it is empty).
+    /// Iterates over the origin names in origin_info (none when it is empty),
+    /// split at every comma. Empty items (`a,,b`, a leading or trailing comma)
+    /// are yielded as empty slices, as they are on the wire: nothing is
+    /// skipped, so the items always join back to origin_info.
     pub fn origins(&self) -> Origins<'a> {
         Origins { rest: (!self.origin_info.is_empty()).then_some(self.origin_info) }
+    }
+
+    /// Whether `origin` is one of the items of origin_info, compared byte for
+    /// byte (no case folding, no trimming). An empty `origin` matches an empty
+    /// item only; an empty origin_info lists no origin, and whether it then
+    /// means "any origin" is the caller's decision (RFC 9577 §2.1.1).
+    pub fn lists_origin(&self, origin: &[u8]) -> bool {
+        self.origins().any(|item| item == origin)
     }
 
     /// The challenge digest: SHA-256 of the encoded challenge (RFC 9577 §2.2).
@@ -158,7 +212,7 @@ impl<'a> Decode<'a> for TokenChallenge<'a> {
             return Err(Error::InvalidLength(Field::RedemptionContext));
         }
         let origin_info = r.u16_prefixed(0, MAX_NAME_LEN, Field::OriginInfo)?;
-        Self::new(token_type, issuer_name, redemption_context, origin_info)
+        Self::new_opaque(token_type, issuer_name, redemption_context, origin_info)
     }
 }
 
@@ -273,6 +327,60 @@ mod tests {
         let long = vec![b'a'; MAX_NAME_LEN + 1];
         assert_eq!(TokenChallenge::new(1, &long, &[], &[]), Err(Error::InvalidLength(Field::IssuerName)));
         assert_eq!(TokenChallenge::new(1, b"i", &[], &long), Err(Error::InvalidLength(Field::OriginInfo)));
+    }
+
+    /// Decoding takes any bytes in the names (the structure alone is checked),
+    /// keeps them exactly, and the digest covers them; `new` still refuses
+    /// them and `validate_names` reports them.
+    #[test]
+    fn decode_accepts_opaque_names() {
+        let utf8_issuer = "issuer.bücher.example".as_bytes();
+        let cases: [(&[u8], &[u8]); 6] = [
+            (utf8_issuer, b""),
+            (b"i", "origin.bücher.example".as_bytes()),
+            (b"issuer.example", b",x.example,"),
+            (b"issuer.example", b"a,,b"),
+            (b"\xff\x00\x7f", b","),
+            (b"x", b"\n"),
+        ];
+        for (issuer, origins) in cases {
+            let c = TokenChallenge::new_opaque(0x0002, issuer, &[], origins).unwrap();
+            let bytes = encode(&c);
+            let d = TokenChallenge::decode(&bytes).unwrap();
+            assert_eq!((d.issuer_name(), d.origin_info()), (issuer, origins));
+            assert_eq!(d.digest(), <[u8; 32]>::from(Sha256::digest(&bytes)));
+            assert!(d.validate_names().is_err(), "{issuer:?} {origins:?}");
+            assert!(TokenChallenge::new(0x0002, issuer, &[], origins).is_err());
+            // The items join back to origin_info.
+            if !origins.is_empty() {
+                let items: Vec<&[u8]> = d.origins().collect();
+                assert_eq!(items.join(&b","[..]), origins);
+            }
+        }
+        let d = TokenChallenge::new_opaque(1, b"i", &[], b",x.example,").unwrap();
+        let items: Vec<&[u8]> = d.origins().collect();
+        assert_eq!(items, [&b""[..], b"x.example", b""]);
+        assert!(d.lists_origin(b"x.example") && d.lists_origin(b""));
+        assert!(!d.lists_origin(b"X.example") && !d.lists_origin(b"x.example "));
+        assert!(!TokenChallenge::new(1, b"i", &[], &[]).unwrap().lists_origin(b""));
+        // A one-byte issuer and the structural bounds.
+        assert!(TokenChallenge::new_opaque(1, b"\x01", &[], &[]).is_ok());
+        assert_eq!(TokenChallenge::new_opaque(1, b"", &[], &[]), Err(Error::InvalidLength(Field::IssuerName)));
+        assert_eq!(
+            TokenChallenge::new_opaque(1, b"i", &[0; 31], &[]),
+            Err(Error::InvalidLength(Field::RedemptionContext))
+        );
+        let long = vec![b'a'; MAX_NAME_LEN + 1];
+        assert_eq!(TokenChallenge::new_opaque(1, &long, &[], &[]), Err(Error::InvalidLength(Field::IssuerName)));
+        assert_eq!(TokenChallenge::new_opaque(1, b"i", &[], &long), Err(Error::InvalidLength(Field::OriginInfo)));
+        assert_eq!(
+            TokenChallenge::new_opaque(1, "é".as_bytes(), &[], b"a,,b").unwrap().validate_names(),
+            Err(Error::InvalidValue(Field::IssuerName))
+        );
+        assert_eq!(
+            TokenChallenge::new_opaque(1, b"i", &[], b"a,,b").unwrap().validate_names(),
+            Err(Error::InvalidValue(Field::OriginInfo))
+        );
     }
 
     #[test]

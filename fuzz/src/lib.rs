@@ -1,6 +1,7 @@
 //! Checks that need std-only dependencies, for the fuzz targets that use them.
 
 pub mod differential;
+pub mod opaque_names;
 
 #[cfg(test)]
 mod corpus_test;

@@ -257,7 +257,17 @@ fn roundtrip_challenge(f: &mut Fields<'_>, buf: &mut [u8; ROUNDTRIP_BUF]) {
     }) else {
         panic!("no room for a challenge")
     };
-    match TokenChallenge::new(ty, issuer, ctx, origin) {
+    // `new` is `new_opaque` plus the name syntax: it accepts a subset.
+    let strict = TokenChallenge::new(ty, issuer, ctx, origin);
+    let opaque = TokenChallenge::new_opaque(ty, issuer, ctx, origin);
+    if let Ok(c) = strict {
+        assert_eq!(opaque, Ok(c));
+        assert_eq!(c.validate_names(), Ok(()));
+    }
+    if let (Err(_), Ok(c)) = (strict, opaque) {
+        assert!(c.validate_names().is_err(), "new refuses what validate_names accepts: {c:?}");
+    }
+    match opaque {
         Ok(c) => {
             let back = encode_decode(&c, buf);
             assert_eq!(back.map(|b| b.token_type()), Some(ty));
@@ -269,8 +279,8 @@ fn roundtrip_challenge(f: &mut Fields<'_>, buf: &mut [u8; ROUNDTRIP_BUF]) {
             let digest: [u8; 32] = sha2::Sha256::digest(wire).into();
             assert_eq!(c.digest(), digest);
         }
-        // The decoder refuses what the constructor refuses (it may name
-        // another of the bad fields first: it checks lengths while reading).
+        // The decoder refuses what the structural constructor refuses (it may
+        // name another of the bad fields first: it checks lengths while reading).
         Err(e) => assert!(TokenChallenge::decode(wire).is_err(), "{e:?}, yet {wire:02x?} decodes"),
     }
 }

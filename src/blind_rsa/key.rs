@@ -14,7 +14,7 @@ use crypto_bigint::modular::{FixedMontyForm, FixedMontyParams};
 use crypto_bigint::{NonZero, Odd, U1024, U2048, U4096, Uint};
 use sha2::{Digest, Sha256};
 use subtle::{Choice, ConstantTimeEq, ConstantTimeLess};
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use super::der::{self, E_BYTES, header_len};
 use super::monty;
@@ -230,6 +230,7 @@ impl<const L: usize, const H: usize, const B: usize> Drop for RsaSecretKey<L, H,
 impl<const L: usize, const H: usize, const B: usize> ZeroizeOnDrop for RsaSecretKey<L, H, B> {}
 
 /// Secret integers parsed or derived while building a key; wiped on drop.
+/// Passed by reference, so that no move leaves a copy of it behind.
 #[derive(Zeroize, ZeroizeOnDrop)]
 struct Crt<const L: usize, const H: usize> {
     d: Uint<L>,
@@ -274,7 +275,7 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
         if key.public_exponent.as_bytes() != E_BYTES {
             return Err(Error::InvalidKey);
         }
-        // The `UintRef`s borrow from `der`; these are the only copies.
+        // The `UintRef`s borrow from `der`; this is the only copy, wiped on drop.
         let crt = Crt {
             d: from_be::<L>(key.private_exponent.as_bytes()).ok_or(Error::InvalidKey)?,
             p: from_be::<H>(key.prime1.as_bytes()).ok_or(Error::InvalidKey)?,
@@ -283,7 +284,7 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
             d_q: from_be::<H>(key.exponent2.as_bytes()).ok_or(Error::InvalidKey)?,
             q_inv: from_be::<H>(key.coefficient.as_bytes()).ok_or(Error::InvalidKey)?,
         };
-        Self::from_crt(key.modulus.as_bytes(), crt)
+        Self::from_crt(key.modulus.as_bytes(), &crt)
     }
 
     /// Parses a PEM `-----BEGIN PRIVATE KEY-----` block (RFC 7468 §10, the
@@ -293,7 +294,7 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     /// that is wiped afterwards; a larger body is
     /// [`Error::InvalidLength`]`(`[`Field::Key`]`)`.
     pub fn from_pkcs8_pem(pem: &str) -> Result<Self> {
-        let mut buf = zeroize::Zeroizing::new([0u8; der::MAX_PKCS8_LEN]);
+        let mut buf = Zeroizing::new([0u8; der::MAX_PKCS8_LEN]);
         Self::from_pkcs8_der(der::decode_pem(pem, buf.as_mut_slice())?)
     }
 
@@ -314,27 +315,34 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
             d_q: Uint::ZERO,
             q_inv: Uint::ZERO,
         };
-        let p_odd = odd(crt.p)?;
-        let q_odd = odd(crt.q)?;
-        let p_minus_1 = minus_one(&crt.p)?;
-        let q_minus_1 = minus_one(&crt.q)?;
+        // Every copy of a secret below is wiped when it goes out of scope, on
+        // the error paths too.
+        let p_odd = Zeroizing::new(odd(crt.p)?);
+        let q_odd = Zeroizing::new(odd(crt.q)?);
+        let p_minus_1 = Zeroizing::new(minus_one(&crt.p)?);
+        let q_minus_1 = Zeroizing::new(minus_one(&crt.q)?);
         crt.d_p = crt.d.rem(&p_minus_1);
         crt.d_q = crt.d.rem(&q_minus_1);
-        let p_params = FixedMontyParams::new(p_odd);
-        let q_mod_p = FixedMontyForm::new(&q_odd.rem(p_params.modulus().as_nz_ref()), &p_params);
-        crt.q_inv = q_mod_p.invert().into_option().ok_or(Error::InvalidKey)?.retrieve();
-        Self::from_crt(strip(n), crt)
+        let p_params = Zeroizing::new(FixedMontyParams::new(*p_odd));
+        let q_reduced = Zeroizing::new(q_odd.rem(p_params.modulus().as_nz_ref()));
+        let q_mod_p = Zeroizing::new(FixedMontyForm::new(&q_reduced, &p_params));
+        let q_inv = Zeroizing::new(q_mod_p.invert().into_option().ok_or(Error::InvalidKey)?);
+        crt.q_inv = q_inv.retrieve();
+        Self::from_crt(strip(n), &crt)
     }
 
-    fn from_crt(n: &[u8], crt: Crt<L, H>) -> Result<Self> {
+    fn from_crt(n: &[u8], crt: &Crt<L, H>) -> Result<Self> {
         let () = Sizes::<L, H, B>::HALVES;
         let public = RsaPublicKey::<L, B>::from_modulus(n)?;
-        let p_odd = odd(crt.p)?;
-        let q_odd = odd(crt.q)?;
-        let p_minus_1 = minus_one(&crt.p)?;
-        let q_minus_1 = minus_one(&crt.q)?;
+        // Every copy of a secret below is wiped when it goes out of scope, on
+        // the error paths too.
+        let p_odd = Zeroizing::new(odd(crt.p)?);
+        let q_odd = Zeroizing::new(odd(crt.q)?);
+        let p_minus_1 = Zeroizing::new(minus_one(&crt.p)?);
+        let q_minus_1 = Zeroizing::new(minus_one(&crt.q)?);
 
         // p·q = n (and therefore p, q > 1 since both have at most B/2 bytes).
+        // The product is n, public.
         let (lo, hi) = crt.p.widening_mul(&crt.q);
         let pq: Uint<L> = lo.concat_resize(&hi);
         let mut ok = pq.ct_eq(public.params().modulus().as_ref());
@@ -342,19 +350,25 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
 
         // The CRT exponents: reduced, equal to d mod (p−1) / (q−1), inverse of e.
         let e = Uint::<H>::from_u32(PUBLIC_EXPONENT);
-        for (d_x, x_minus_1) in [(&crt.d_p, &p_minus_1), (&crt.d_q, &q_minus_1)] {
+        for (d_x, x_minus_1) in [(&crt.d_p, &*p_minus_1), (&crt.d_q, &*q_minus_1)] {
             ok &= d_x.ct_lt(x_minus_1.as_ref());
-            ok &= crt.d.rem(x_minus_1).ct_eq(d_x);
-            let (lo, hi) = d_x.widening_mul(&e);
-            ok &= Uint::rem_wide((lo, hi), x_minus_1).ct_eq(&Uint::ONE);
+            let reduced = Zeroizing::new(crt.d.rem(x_minus_1));
+            ok &= reduced.ct_eq(d_x);
+            let mut wide = d_x.widening_mul(&e);
+            let inverse_check = Zeroizing::new(Uint::rem_wide(wide, x_minus_1));
+            wide.0.zeroize();
+            wide.1.zeroize();
+            ok &= inverse_check.ct_eq(&Uint::ONE);
         }
 
         // qInv·q ≡ 1 (mod p), qInv < p.
-        let p_params = FixedMontyParams::new(p_odd);
-        let q_params = FixedMontyParams::new(q_odd);
+        let p_params = Zeroizing::new(FixedMontyParams::new(*p_odd));
+        let q_params = Zeroizing::new(FixedMontyParams::new(*q_odd));
         ok &= crt.q_inv.ct_lt(p_odd.as_ref());
-        let q_mod_p = crt.q.rem(p_params.modulus().as_nz_ref());
-        let one = FixedMontyForm::new(&q_mod_p, &p_params).mul(&FixedMontyForm::new(&crt.q_inv, &p_params)).retrieve();
+        let q_mod_p = Zeroizing::new(crt.q.rem(p_params.modulus().as_nz_ref()));
+        let q_mont = Zeroizing::new(FixedMontyForm::new(&q_mod_p, &p_params));
+        let q_inv_mont = Zeroizing::new(FixedMontyForm::new(&crt.q_inv, &p_params));
+        let one = Zeroizing::new(q_mont.mul(&q_inv_mont).retrieve());
         ok &= one.ct_eq(&Uint::ONE);
 
         if !bool::from(ok) {
@@ -363,7 +377,7 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
         // Per-key constants of the private operation: R³ = (R²)²·R⁻¹.
         let r3_p = monty::mul(p_params.r2(), p_params.r2(), &p_params);
         let r3_q = monty::mul(q_params.r2(), q_params.r2(), &q_params);
-        Ok(Self { public, p: p_params, q: q_params, d_p: crt.d_p, d_q: crt.d_q, q_inv: crt.q_inv, r3_p, r3_q })
+        Ok(Self { public, p: *p_params, q: *q_params, d_p: crt.d_p, d_q: crt.d_q, q_inv: crt.q_inv, r3_p, r3_q })
     }
 
     /// RSASP1 (RFC 8017 §5.1.2) with CRT and Garner's recombination, for

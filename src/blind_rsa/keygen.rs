@@ -9,7 +9,7 @@
 use crypto_bigint::{NonZero, U1024, U2048, Uint};
 use crypto_primes::{Flavor, random_prime};
 use rand_core::CryptoRng;
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 use der::Encode as _;
 use der::asn1::{OctetStringRef, UintRef};
@@ -48,10 +48,27 @@ fn invert_e_mod(m: &U2048) -> Option<Zeroizing<U2048>> {
     }
     // Fermat: m⁻¹ ≡ m^(e−2) (mod e).
     let k = (e - pow_mod_u64(m_mod_e, e - 2, e)) % e;
-    let (lo, hi) = m.widening_mul(&U2048::from_u64(k));
-    let one_plus_km: Uint<{ U2048::LIMBS * 2 }> = lo.concat_resize(&hi).wrapping_add(&Uint::ONE);
-    let (d, _) = one_plus_km.div_rem(&NonZero::new(Uint::<{ U2048::LIMBS * 2 }>::from_u64(e)).into_option()?);
-    Some(Zeroizing::new(d.resize()))
+    // m = φ(n) is secret: every intermediate is wiped.
+    let mut km = m.widening_mul(&U2048::from_u64(k));
+    let one_plus_km: Zeroizing<Uint<{ U2048::LIMBS * 2 }>> =
+        Zeroizing::new(km.0.concat_resize(&km.1).wrapping_add(&Uint::ONE));
+    km.0.zeroize();
+    km.1.zeroize();
+    let (mut d, _) = one_plus_km.div_rem(&NonZero::new(Uint::<{ U2048::LIMBS * 2 }>::from_u64(e)).into_option()?);
+    let out = Zeroizing::new(d.resize());
+    d.zeroize();
+    Some(out)
+}
+
+/// φ(n) = (p − 1)·(q − 1), with every intermediate wiped.
+fn phi(p: &U1024, q: &U1024) -> Zeroizing<U2048> {
+    let p1 = Zeroizing::new(p.wrapping_sub(&U1024::ONE));
+    let q1 = Zeroizing::new(q.wrapping_sub(&U1024::ONE));
+    let mut halves = p1.widening_mul(&q1);
+    let phi = Zeroizing::new(halves.0.concat(&halves.1));
+    halves.0.zeroize();
+    halves.1.zeroize();
+    phi
 }
 
 impl SecretKey {
@@ -69,9 +86,7 @@ impl SecretKey {
             if n.bit_width_vartime() != 2048 || p == q {
                 continue; // public facts about a rejected candidate
             }
-            let (p1, q1) = (p.wrapping_sub(&U1024::ONE), q.wrapping_sub(&U1024::ONE));
-            let (lo, hi) = p1.widening_mul(&q1);
-            let phi = Zeroizing::new(lo.concat(&hi));
+            let phi = phi(&p, &q);
             let Some(d) = invert_e_mod(&phi) else { continue };
             let mut nb = [0u8; 256];
             let mut db = Zeroizing::new([0u8; 256]);
@@ -112,16 +127,14 @@ impl SecretKey {
     /// reads, with the `pkcs1` and `pkcs8` encoders. The private exponent d = e⁻¹ mod (p−1)(q−1) is recomputed. Write
     /// into a buffer you wipe afterwards (e.g. `Zeroizing<[u8; PKCS8_MAX_LEN]>`).
     pub fn to_pkcs8_der(&self, out: &mut [u8]) -> Result<usize> {
-        let p = self.p.modulus().get();
-        let q = self.q.modulus().get();
-        let (p1, q1) = (p.wrapping_sub(&U1024::ONE), q.wrapping_sub(&U1024::ONE));
-        let (lo, hi) = p1.widening_mul(&q1);
-        let d = invert_e_mod(&Zeroizing::new(lo.concat(&hi))).ok_or(Error::InvalidKey)?;
+        let p = Zeroizing::new(self.p.modulus().get());
+        let q = Zeroizing::new(self.q.modulus().get());
+        let d = invert_e_mod(&phi(&p, &q)).ok_or(Error::InvalidKey)?;
         let mut secrets = Zeroizing::new([[0u8; 256]; 6]);
         let [db, pb, qb, dpb, dqb, qib] = &mut *secrets;
         to_be(&*d, db);
         // The 1024-bit values go right-aligned into 256-byte buffers.
-        for (value, buf) in [(&p, &mut *pb), (&q, qb), (&self.d_p, dpb), (&self.d_q, dqb), (&self.q_inv, qib)] {
+        for (value, buf) in [(&*p, &mut *pb), (&*q, qb), (&self.d_p, dpb), (&self.d_q, dqb), (&self.q_inv, qib)] {
             to_be(value, buf.get_mut(128..).ok_or(Error::BufferTooSmall)?);
         }
         let e = PUBLIC_EXPONENT.to_be_bytes();

@@ -91,7 +91,7 @@ use crypto_bigint::modular::FixedMontyForm;
 use crypto_bigint::{U2048, Uint};
 use rand_core::TryCryptoRng;
 use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 pub use key::{PUBLIC_EXPONENT, PublicKey, PublicKey4096, RsaPublicKey, RsaSecretKey, SecretKey, SecretKey4096};
 
@@ -373,15 +373,17 @@ fn blind_core<const L: usize, const B: usize>(
     u_mont: Option<&Uint<L>>,
 ) -> Option<([u8; B], RsaBlindingState<L>)> {
     let params = pk.params();
-    let mut r_e = monty::mul(&monty::pow_65536_mont(r_mont, params), r_mont, params);
+    // Every secret intermediate is wrapped, so that it is wiped on every path,
+    // the early returns of a failed inversion included.
+    let r_e = Zeroizing::new(monty::mul(&monty::pow_65536_mont(r_mont, params), r_mont, params));
     let mut z = monty::mul(&r_e, m, params);
     crate::ct::declassify(&mut z); // the blinded message is sent to the signer
-    r_e.zeroize();
+    drop(r_e);
     // m·(r·R)·R⁻¹ = m·r, plain.
-    let mut mr = monty::mul(m, r_mont, params);
+    let mr = Zeroizing::new(monty::mul(m, r_mont, params));
     // (m·r)⁻¹·R² in both branches. An inverter given the raw value x treats it
     // as the Montgomery form of x·R⁻¹ and returns (x·R⁻¹)⁻¹·R = x⁻¹·R².
-    let mr_inv = match u_mont {
+    let mr_inv = Zeroizing::new(match u_mont {
         Some(u_mont) => {
             // Blinded variable-time inversion. w = m·r·u (plain). u is a
             // fresh secret drawn uniformly from [1, n) independently of m
@@ -396,34 +398,28 @@ fn blind_core<const L: usize, const B: usize>(
             // product. Hence w is declassified here.
             let mut w = monty::mul(&mr, u_mont, params);
             crate::ct::declassify(&mut w);
-            let mut w_inv = if vartime_inv::fits::<L>() {
+            let w_inv = Zeroizing::new(if vartime_inv::fits::<L>() {
                 // Plain w⁻¹, then ·R² by two products with R² mod n.
-                let mut x = vartime_inv::invert(&w, params.modulus().as_ref())?;
-                let mut x_r = monty::mul(&x, params.r2(), params);
-                x.zeroize();
-                let x_r2 = monty::mul(&x_r, params.r2(), params);
-                x_r.zeroize();
-                x_r2
+                let x = Zeroizing::new(vartime_inv::invert(&w, params.modulus().as_ref())?);
+                let x_r = Zeroizing::new(monty::mul(&x, params.r2(), params));
+                monty::mul(&x_r, params.r2(), params)
             } else {
                 *FixedMontyForm::from_montgomery(w, params).invert_vartime().into_option()?.as_montgomery()
-            };
+            });
             // (m·r·u)⁻¹·R² · u·R · R⁻¹ = (m·r)⁻¹·R².
-            let mr_inv = monty::mul(&w_inv, u_mont, params);
-            w_inv.zeroize();
-            Some(mr_inv)
+            monty::mul(&w_inv, u_mont, params)
         }
         None => {
-            let inv = FixedMontyForm::from_montgomery(mr, params).invert();
+            let inv = FixedMontyForm::from_montgomery(*mr, params).invert();
             let mut ok = key::choice(inv.is_some());
             crate::ct::declassify(&mut ok); // verdict only: m·r not invertible aborts (known-answer path)
-            Option::from(subtle::CtOption::new(*inv.as_inner_unchecked().as_montgomery(), ok))
+            let value = Zeroizing::new(*inv.as_inner_unchecked().as_montgomery());
+            Option::<Uint<L>>::from(subtle::CtOption::new(*value, ok))?
         }
-    };
-    mr.zeroize();
-    let mut mr_inv = mr_inv?;
+    });
+    drop(mr);
     // (m·r)⁻¹·R² · m · R⁻¹ = r⁻¹·R.
     let r_inv = monty::mul(&mr_inv, m, params);
-    mr_inv.zeroize();
     let mut out = [0u8; B];
     uint::to_be(&z, &mut out);
     Some((out, RsaBlindingState { r_inv }))

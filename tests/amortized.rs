@@ -17,6 +17,7 @@ use pat::{Error, Field, TokenChallenge};
 
 mod common;
 use common::{encode, rng};
+use pat_testkit::FailingRng;
 
 /// The minimal QUIC varint encoding of `v`.
 fn varint(v: usize) -> Vec<u8> {
@@ -58,6 +59,13 @@ fn batch<T: PrivateTokenType>() {
         issuer.evaluate_batch::<10, _>(&parsed, &mut scratch[..n - 1], &mut rng()).err(),
         Some(Error::BufferTooSmall)
     );
+    // The short buffer is refused before any work: the generator (which the
+    // proof nonce would come from) is never asked, so its failure never shows.
+    assert_eq!(
+        issuer.evaluate_batch::<10, _>(&parsed, &mut scratch[..n - 1], &mut FailingRng).err(),
+        Some(Error::BufferTooSmall)
+    );
+    assert_eq!(issuer.evaluate_batch::<10, _>(&parsed, &mut scratch, &mut FailingRng).err(), Some(Error::Rng));
 
     // A response for a different number of elements.
     let state = client.request_batch::<10, _>(&challenge, 9, &mut rng()).unwrap();

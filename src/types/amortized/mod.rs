@@ -298,22 +298,36 @@ impl<T: PrivateTokenType> Client<T> {
         for input in &state.inputs {
             inputs.push(input.as_bytes()).map_err(|_| Error::CapacityExceeded)?;
         }
-        let mut outputs: Vec<Output<T>, N> = Vec::new();
-        outputs.resize(state.inputs.len(), Output::<T>::ZERO).map_err(|_| Error::CapacityExceeded)?;
-        voprf::finalize(self.public_key(), &inputs, &state.blinds, &state.blinded, &evaluated, &proof, &mut outputs)?;
+        // The outputs are the tokens' authenticators: the storage is wiped
+        // whatever happens below.
+        let mut outputs = WipedOutputs::<T, N>(Vec::new());
+        outputs.0.resize(state.inputs.len(), Output::<T>::ZERO).map_err(|_| Error::CapacityExceeded)?;
+        voprf::finalize(self.public_key(), &inputs, &state.blinds, &state.blinded, &evaluated, &proof, &mut outputs.0)?;
         let mut tokens = Vec::new();
-        for (input, output) in state.inputs.iter().zip(outputs) {
-            tokens.push(T::token(*input, output)?).map_err(|_| Error::CapacityExceeded)?;
+        for (input, output) in state.inputs.iter().zip(outputs.0.iter()) {
+            tokens.push(T::token(*input, *output)?).map_err(|_| Error::CapacityExceeded)?;
         }
         Ok(tokens)
+    }
+}
+
+/// PRF outputs (token authenticators) in storage that is zeroed on drop.
+struct WipedOutputs<T: PrivateTokenType, const N: usize>(Vec<Output<T>, N>);
+
+impl<T: PrivateTokenType, const N: usize> Drop for WipedOutputs<T, N> {
+    fn drop(&mut self) {
+        super::wipe_vec(&mut self.0);
     }
 }
 
 impl<T: PrivateTokenType> Issuer<T> {
     /// Evaluates an amortized request of up to `N` elements with one batched
     /// DLEQ proof and writes the response into `out`, returning its length.
-    /// Checks the truncated key id ([`Error::KeyIdMismatch`]), every element
-    /// ([`Error::InvalidElement`]) and the capacity ([`Error::CapacityExceeded`]).
+    /// Checks the truncated key id ([`Error::KeyIdMismatch`]), the capacity
+    /// ([`Error::CapacityExceeded`]) and the length of `out`
+    /// ([`Error::BufferTooSmall`]: the response is `varint(n·Ne) ‖ n·Ne ‖
+    /// 2·Ns` bytes for `n` elements) before any cryptography, then every
+    /// element ([`Error::InvalidElement`]).
     pub fn evaluate_batch<const N: usize, R: TryCryptoRng + ?Sized>(
         &self,
         request: &AmortizedTokenRequest<'_, T>,
@@ -326,6 +340,11 @@ impl<T: PrivateTokenType> Issuer<T> {
         if request.len() > N {
             return Err(Error::CapacityExceeded);
         }
+        // The response length follows from the request: refuse a short buffer
+        // before any scalar multiplication.
+        let body = request.len() * T::Suite::NE;
+        let len = varint_len(u64::try_from(body).map_err(|_| Error::ValueTooLarge)?)? + body + 2 * T::Suite::NS;
+        let out = out.get_mut(..len).ok_or(Error::BufferTooSmall)?;
         let mut blinded: Vec<Element<T::Suite>, N> = Vec::new();
         for bytes in request.blinded_msgs() {
             blinded.push(Element::from_bytes(&bytes?)?).map_err(|_| Error::CapacityExceeded)?;
@@ -333,11 +352,6 @@ impl<T: PrivateTokenType> Issuer<T> {
         let mut evaluated: Vec<ElementBytes<T>, N> = Vec::new();
         evaluated.resize(blinded.len(), ElementBytes::<T>::ZERO).map_err(|_| Error::CapacityExceeded)?;
         let proof = voprf::blind_evaluate(self.key_pair(), &blinded, &mut evaluated, rng)?;
-        let body = evaluated.len() * T::Suite::NE;
-        let len = varint_len(u64::try_from(body).map_err(|_| Error::ValueTooLarge)?)? + body + 2 * T::Suite::NS;
-        if out.len() < len {
-            return Err(Error::BufferTooSmall);
-        }
         let mut w = Writer::new(out);
         w.varint(u64::try_from(body).map_err(|_| Error::ValueTooLarge)?)?;
         evaluated.iter().try_for_each(|e| w.put(e.as_ref()))?;

@@ -125,6 +125,40 @@ fn generate_every_kind_then_verify() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The opaque-name files through the command line, as other people's
+/// scripts would run them.
+#[test]
+fn verify_opaque_name_files() {
+    let files = [
+        ("token-test-vectors.json", 20),
+        ("type1-issuance-test-vectors.json", 5),
+        ("type2-issuance-test-vectors.json", 5),
+        ("type5-issuance-test-vectors.json", 5),
+    ];
+    let paths: Vec<String> = files.iter().map(|(f, _)| format!("tests/vectors/opaque-names/{f}")).collect();
+    let mut args = vec!["vectors", "verify"];
+    args.extend(paths.iter().map(String::as_str));
+    let (code, out, err) = pat(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    let expected: String = paths.iter().zip(files).map(|(p, (_, n))| format!("{p}: {n} passed, 0 failed\n")).collect();
+    assert_eq!(out, expected);
+}
+
+/// An absurd `--count` is refused with a message, before any allocation
+/// (it used to reserve the capacity: a panic for 2^64 − 1, an abort for 10^11).
+#[test]
+fn generate_refuses_huge_counts() {
+    for count in ["18446744073709551615", "100000000000", "100001"] {
+        let (code, out, err) = pat(&["vectors", "generate", "--kind", "type1", "--count", count]);
+        assert_eq!(code, 1, "{count}: {out}{err}");
+        assert!(out.is_empty(), "{count}: {out}");
+        assert!(err.contains("above the limit of 100000 cases"), "{count}: {err}");
+        assert!(!err.contains("panicked"), "{count}: {err}");
+    }
+    let (code, out, err) = pat(&["vectors", "generate", "--kind", "token", "--count", "0"]);
+    assert_eq!((code, out.trim()), (0, "[]"), "{err}");
+}
+
 #[test]
 fn demo_runs() {
     let (code, out, _) = pat(&["demo"]);

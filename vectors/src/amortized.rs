@@ -89,7 +89,7 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
 pub(crate) fn generate<T: PrivateTokenType>(count: usize) -> Result<Vec<Value>, VectorError> {
     let fail = |e: pat::Error| VectorError::Format(format!("generation failed: {e}"));
     let mut rng = rand_core::UnwrapErr(pat::OsRng);
-    let mut cases = Vec::with_capacity(count);
+    let mut cases = Vec::new();
     for i in 0..count {
         let mut random = [0u8; 64];
         rand_core::Rng::fill_bytes(&mut rng, &mut random);

@@ -244,8 +244,16 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
     Ok(report)
 }
 
-/// Generates `count` fresh cases of `kind` in pat-go's schema.
+/// The most cases [`generate`] writes in one call (pat-go's files hold 5; a
+/// million cases of the slowest kind takes hours, of any kind gigabytes).
+pub const MAX_GENERATE: usize = 100_000;
+
+/// Generates `count` fresh cases of `kind` in pat-go's schema; `count` above
+/// [`MAX_GENERATE`] is a [`VectorError::Format`], refused before any work.
 pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
+    if count > MAX_GENERATE {
+        return Err(VectorError::Format(std::format!("--count {count} is above the limit of {MAX_GENERATE} cases")));
+    }
     let cases = match kind {
         Kind::Token => (0..count).map(token::generate).collect::<Result<Vec<_>, _>>()?,
         Kind::Type1 => private::generate::<PrivateP384>(count)?,

@@ -80,7 +80,7 @@ pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
     let issuer = Issuer::new(sk);
     let pk = issuer.public_key().clone();
     let client = Client::new(pk.clone());
-    let mut cases = Vec::with_capacity(count);
+    let mut cases = Vec::new();
     for i in 0..count {
         let mut random = [0u8; 32 + 32 + 48];
         rand_core::Rng::fill_bytes(&mut rng, &mut random);

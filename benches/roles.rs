@@ -126,7 +126,7 @@ fn rate_limited(c: &mut Criterion) {
     let challenge = TokenChallenge::new(3, b"issuer.example", &[], origin_name).unwrap();
     let keys = [t3::OriginKey::new(origin_name, ecdsa_p384::SecretKey::random(&mut rng()).unwrap())];
     let encap = EncapSecretKey::random(0x01, &mut rng()).unwrap();
-    let issuer = t3::Issuer::new(encap, SecretKey::generate(&mut rng()).unwrap(), keys);
+    let issuer = t3::Issuer::new(encap, t3::TokenKey::generate(&mut rng()).unwrap(), keys);
     let client = t3::Client::new(
         ecdsa_p384::SecretKey::random(&mut rng()).unwrap(),
         *issuer.encap_key(),
@@ -188,7 +188,7 @@ fn generic_batch(c: &mut Criterion) {
     let p384 = [private::Issuer::<PrivateP384>::generate(&mut rng()).unwrap()];
     let rsa = [public::Issuer::new(SecretKey::generate(&mut rng()).unwrap())];
     let r255 = [private::Issuer::<PrivateRistretto255>::generate(&mut rng()).unwrap()];
-    let issuer = batched::Issuer { private_p384: &p384, public_rsa2048: &rsa, private_ristretto255: &r255 };
+    let issuer = batched::Issuer::new(&p384, &rsa, &r255).expect("distinct truncated key ids");
     let (c1, c2, c5) = (p384[0].client(), public::Client::new(rsa[0].public_key().clone()), r255[0].client());
     let ch = |code| TokenChallenge::new(code, b"issuer.example", &[], b"origin.example").unwrap();
     let (ch1, ch2, ch5) = (ch(1), ch(2), ch(5));

@@ -40,6 +40,10 @@ pub enum Error {
     },
     /// A request's (truncated) token key id does not match the key it is evaluated with.
     KeyIdMismatch,
+    /// Two keys of one token type in a key set share their truncated key id
+    /// (the last byte of the key id, RFC 9578 §5.1, §6.1), so a request could
+    /// not tell which of them it is meant for.
+    KeyIdCollision,
     /// A token was not issued for the challenge it is redeemed against.
     ChallengeMismatch,
 
@@ -150,6 +154,7 @@ impl fmt::Display for Error {
                 write!(f, "expected token type 0x{expected:04x}, found 0x{found:04x}")
             }
             Error::KeyIdMismatch => f.write_str("token key id does not match the key"),
+            Error::KeyIdCollision => f.write_str("two keys of one token type share their truncated key id"),
             Error::ChallengeMismatch => f.write_str("token does not match the challenge"),
             Error::MalformedHeader => f.write_str("malformed HTTP authentication header"),
             Error::MissingParameter(field) => write!(f, "missing parameter {field}"),

@@ -86,7 +86,7 @@ fn keys() -> &'static Keys {
 
 fn issuer() -> Issuer<'static> {
     let k = keys();
-    Issuer { private_p384: &k.p384, public_rsa2048: &k.rsa, private_ristretto255: &k.r255 }
+    Issuer::new(&k.p384, &k.rsa, &k.r255).expect("distinct truncated key ids")
 }
 
 fn challenge(code: u16) -> TokenChallenge<'static> {
@@ -420,4 +420,39 @@ fn entries_must_belong_to_their_client() {
     assert_eq!(parsed.iter().next(), Some(Ok(GenericTokenRequest::from(req))));
     batch.push(&c.p384, (req, state)).unwrap();
     assert_eq!(encode(&batch.request()), bytes);
+}
+
+/// Two keys of one type whose truncated key ids are equal cannot both be
+/// served: the first would answer requests made for the second, whose client
+/// then loses the whole batch to a failed proof. The key set is refused when
+/// it is built (before `Issuer::new` existed, the set was a struct literal and
+/// the second client's batch failed with `Verification`).
+#[test]
+fn colliding_truncated_key_ids_are_refused() {
+    let first = private::Issuer::<PrivateRistretto255>::derive(b"collision 0", b"").unwrap();
+    let second = (1u32..)
+        .map(|i| private::Issuer::<PrivateRistretto255>::derive(format!("collision {i}").as_bytes(), b"").unwrap())
+        .find(|k| last(k.key_id()) == last(first.key_id()))
+        .unwrap();
+    let r255 = [first, second];
+    assert_eq!(Issuer::new(&[], &[], &r255).err(), Some(Error::KeyIdCollision));
+    // The same key twice is one key; keys of different types never collide.
+    let k = keys();
+    let same = || private::Issuer::<PrivateRistretto255>::derive(b"batched test key c", b"").unwrap();
+    let twice = [same(), same()];
+    assert!(Issuer::new(&k.p384, &k.rsa, &twice).is_ok());
+    // Each key alone serves its own clients.
+    let [first, second] = &r255;
+    for key in [first, second] {
+        let client = key.client();
+        let mut batch = BatchState::<'_, 1>::new();
+        batch.push(&client, client.request(&challenge(5), &mut rng()).unwrap()).unwrap();
+        let issuer = Issuer::new(&[], &[], core::slice::from_ref(key)).unwrap();
+        let bytes = encode(&batch.request());
+        let request = GenericBatchTokenRequest::decode(&bytes).unwrap();
+        let mut out = vec![0u8; request.max_response_len()];
+        let outcome = issuer.evaluate::<1, _>(&request, &mut out, &mut rng()).unwrap();
+        let response = GenericBatchTokenResponse::decode(&out[..outcome.len]).unwrap();
+        assert!(batch.finalize(&response).unwrap()[0].is_some());
+    }
 }

@@ -96,6 +96,7 @@ macro_rules! secret_types {
             t3::ClientState,
             t3::Client,
             t3::OriginKey<'static>,
+            t3::TokenKey,
             t3::Issuer<[OriginKey<'static>; 2]>,
             t3::Issuer<&'static [OriginKey<'static>]>,
             t3::Attester<4>,
@@ -122,7 +123,7 @@ secret_types!(assert_not_copy);
 #[test]
 fn every_secret_type_is_zeroize_on_drop_and_not_copy() {
     all_zod();
-    assert_eq!(SECRET_TYPES, 38);
+    assert_eq!(SECRET_TYPES, 39);
 }
 
 // ---- known secrets ------------------------------------------------------------
@@ -344,12 +345,14 @@ fn debug_never_prints_a_secret() {
     let (client_sk, origin_sk) = (p384_scalar(16), p384_scalar(17));
     let origin_key = || OriginKey::new(b"origin.example", ecdsa::SecretKey::from_bytes(&origin_sk).unwrap());
     check("OriginKey", &origin_key(), &[&origin_sk]);
-    let issuer3 = t3::Issuer::new(encap(), rsa_key(), [origin_key(), origin_key()]);
+    let token_key = || t3::TokenKey::from_pkcs8_der(rsa_der()).unwrap();
+    check("TokenKey", &token_key(), &rsa_refs);
+    let issuer3 = t3::Issuer::new(encap(), token_key(), [origin_key(), origin_key()]);
     let mut issuer3_secrets = rsa_refs.clone();
     issuer3_secrets.extend([&origin_sk[..], &encap_seed, &encap_sk[1..31]]);
     check("Issuer", &issuer3, &issuer3_secrets);
     let origins = [origin_key()];
-    check("Issuer", &t3::Issuer::new(encap(), rsa_key(), &origins[..]), &issuer3_secrets);
+    check("Issuer", &t3::Issuer::new(encap(), token_key(), &origins[..]), &issuer3_secrets);
     let client3 = t3::Client::new(ecdsa::SecretKey::from_bytes(&client_sk).unwrap(), *issuer3.encap_key(), pk);
     check("Client", &client3, &[&client_sk]);
     let (request_blind, ikm_e) = (arr::<48>(18), arr::<32>(19));
@@ -378,7 +381,7 @@ fn debug_never_prints_a_secret() {
     check("TokenRef", &TokenRef::new(input(TokenKind::PublicRsa2048), &a256).unwrap(), &[&a256]);
     check("PrivateP384(", &batched::GenericToken::PrivateP384(t48), &[&a48]);
 
-    assert_eq!(cases, 40);
+    assert_eq!(cases, 41);
 }
 
 /// Prints its secret as a decimal array and as hex, but with a `..` marker.

@@ -19,7 +19,7 @@ use pat::rate_limited::{KeyIdByte, Labels, inner_request};
 use pat::rate_limited::{hazmat, origin_encryption};
 use pat::types::rate_limited::hazmat::RequestRandomness;
 use pat::types::rate_limited::{
-    self as t3, Attester, Client, ClientState, Config, Issuer, Origin, OriginKey, Policy, RateLimitedToken,
+    self as t3, Attester, Client, ClientState, Config, Issuer, Origin, OriginKey, Policy, RateLimitedToken, TokenKey,
     TokenRequest,
 };
 use pat::{Error, Field, TokenChallenge};
@@ -57,7 +57,7 @@ fn origin_keys() -> [OriginKey<'static>; 3] {
 
 fn issuer_with(encap_seed: u8, config: Config) -> Issuer<[OriginKey<'static>; 3]> {
     let encap = EncapSecretKey::derive(0x01, &[encap_seed; 32]);
-    Issuer::new(encap, SecretKey::from_pkcs8_der(rsa_der()).unwrap(), origin_keys()).with_config(config)
+    Issuer::new(encap, TokenKey::from_pkcs8_der(rsa_der()).unwrap(), origin_keys()).with_config(config)
 }
 
 fn issuer() -> Issuer<[OriginKey<'static>; 3]> {
@@ -176,7 +176,12 @@ fn full_flow() {
 
 #[test]
 fn draft_choices_and_mismatched_choices() {
-    let draft = Config { labels: Labels::DRAFT, key_id_byte: KeyIdByte::Last, blind_encoding: BlindKeyEncoding::Fixed };
+    // Config::DRAFT is the draft's set, with the constant-time blind encoding.
+    let draft = Config::DRAFT;
+    assert_eq!(
+        draft,
+        Config { labels: Labels::DRAFT, key_id_byte: KeyIdByte::Last, blind_encoding: BlindKeyEncoding::Fixed }
+    );
     let issuer = issuer_with(8, draft);
     let client = client_for(&issuer, &CLIENT_SECRET).with_config(draft);
     let mut attester = Attester::<4>::new(policy());
@@ -269,7 +274,7 @@ fn unknown_origin() {
     // An empty table, through a slice reference.
     let empty: &[OriginKey<'_>] = &[];
     let encap = EncapSecretKey::derive(0x01, &[7; 32]);
-    let bare = Issuer::new(encap, SecretKey::from_pkcs8_der(rsa_der()).unwrap(), empty);
+    let bare = Issuer::new(encap, TokenKey::from_pkcs8_der(rsa_der()).unwrap(), empty);
     let (bytes, _) = request(&client, b"origin.example");
     assert_eq!(evaluate(&bare, &bytes).unwrap_err(), Error::UnknownOrigin);
 }

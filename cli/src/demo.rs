@@ -249,8 +249,8 @@ impl BatchedFixture {
         Ok(f)
     }
 
-    pub(crate) fn issuer(&self) -> batched::Issuer<'_> {
-        batched::Issuer { private_p384: &self.p384, public_rsa2048: &self.rsa, private_ristretto255: &self.r255 }
+    pub(crate) fn issuer(&self) -> Result<batched::Issuer<'_>> {
+        batched::Issuer::new(&self.p384, &self.rsa, &self.r255)
     }
 
     /// The client's three requests, one per type.
@@ -273,7 +273,7 @@ impl BatchedFixture {
     pub(crate) fn evaluate(&self, bytes: &[u8]) -> Result<Wire<BATCH_WIRE>> {
         let parsed = GenericBatchTokenRequest::decode(bytes)?;
         let mut out = [0u8; BATCH_WIRE];
-        let outcome = self.issuer().evaluate::<3, _>(&parsed, &mut out, &mut rng())?;
+        let outcome = self.issuer()?.evaluate::<3, _>(&parsed, &mut out, &mut rng())?;
         Ok(Wire { bytes: out, len: outcome.len })
     }
 
@@ -306,7 +306,7 @@ impl RateLimitedParties {
         let challenge = TokenChallenge::new(3, b"issuer.example", &[], ORIGIN)?;
         let origin_keys = [OriginKey::new(ORIGIN, ecdsa_p384::SecretKey::random(&mut rng())?)];
         let encap = EncapSecretKey::random(0x01, &mut rng())?;
-        let issuer = t3::Issuer::new(encap, pat::blind_rsa::SecretKey::generate(&mut rng())?, origin_keys);
+        let issuer = t3::Issuer::new(encap, t3::TokenKey::generate(&mut rng())?, origin_keys);
         let client = t3::Client::new(
             ecdsa_p384::SecretKey::random(&mut rng())?,
             *issuer.encap_key(),

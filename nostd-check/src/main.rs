@@ -207,7 +207,8 @@ fn rate_limited_flow(rsa_pem: &&str) -> Result<(), Error> {
     let origin_name: &[u8] = b"origin.example";
     let challenge = TokenChallenge::new(3, b"issuer.example", &[], origin_name)?;
     let origins = [OriginKey::new(origin_name, ecdsa_p384::SecretKey::from_bytes(&[0x30; 48])?)];
-    let issuer = t3::Issuer::new(EncapSecretKey::derive(0x01, &[7; 32]), SecretKey::from_pkcs8_pem(rsa_pem)?, origins);
+    let issuer =
+        t3::Issuer::new(EncapSecretKey::derive(0x01, &[7; 32]), t3::TokenKey::from_pkcs8_pem(rsa_pem)?, origins);
     let client = t3::Client::new(
         ecdsa_p384::SecretKey::from_bytes(&[0x11; 48])?,
         *issuer.encap_key(),

@@ -286,13 +286,15 @@ fn every_secret_is_wiped_after_drop() {
     let origin_key = || OriginKey::new(b"origin.example", ecdsa::SecretKey::from_bytes(&origin_sk).unwrap());
     let m_origin = snapshot(ecdsa::SecretKey::from_bytes(&origin_sk).unwrap());
     c.run("t3::OriginKey", origin_key(), &[m_origin.clone()]);
+    let token_key = || t3::TokenKey::from_pkcs8_der(rsa_der()).unwrap();
+    c.run("t3::TokenKey", token_key(), &rsa);
     let mut needles = rsa.clone();
     needles.extend([encap_needle.clone(), m_origin]);
-    c.run("t3::Issuer<[OriginKey; 2]>", t3::Issuer::new(encap(), rsa_key(), [origin_key(), origin_key()]), &needles);
+    c.run("t3::Issuer<[OriginKey; 2]>", t3::Issuer::new(encap(), token_key(), [origin_key(), origin_key()]), &needles);
     let origins = [origin_key()];
     let mut needles = rsa.clone();
     needles.push(encap_needle);
-    c.run("t3::Issuer<&[OriginKey]>", t3::Issuer::new(encap(), rsa_key(), &origins[..]), &needles);
+    c.run("t3::Issuer<&[OriginKey]>", t3::Issuer::new(encap(), token_key(), &origins[..]), &needles);
     let encap_key = *encap().encap_key();
     let client3 = || t3::Client::new(ecdsa::SecretKey::from_bytes(&client_sk).unwrap(), encap_key, pk.clone());
     c.run("t3::Client", client3(), &[snapshot(ecdsa::SecretKey::from_bytes(&client_sk).unwrap())]);

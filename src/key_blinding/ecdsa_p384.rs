@@ -116,11 +116,19 @@ pub enum BlindKeyEncoding {
     /// `big.Int.Bytes()`. The default, because it interoperates with pat-go.
     ///
     /// Not constant time: the hash input length reveals the number of leading
-    /// zero bytes of the blind through timing.
+    /// zero bytes of the blind through timing. For type 0x0003 that is the
+    /// client's `request_blind` and also the issuer's long-term origin key,
+    /// which [`alias::blinded_request_key`](crate::rate_limited::alias::blinded_request_key)
+    /// uses as a blind for every request: an attacker who times many
+    /// issuances learns whether the origin key starts with zero bytes (one key
+    /// in 256 does), a few bits of a long-lived secret. Use it only where
+    /// pat-go interoperability requires it.
     #[default]
     Minimal,
     /// The fixed 48-byte big-endian encoding that the draft's
-    /// `SerializeScalar` implies. Constant time.
+    /// `SerializeScalar` implies. Constant time; the recommended choice
+    /// wherever the peers are not pat-go
+    /// ([`Config::DRAFT`](crate::types::rate_limited::Config::DRAFT)).
     Fixed,
 }
 

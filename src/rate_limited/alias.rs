@@ -60,6 +60,12 @@ pub fn verify_request_key(
 /// the origin's secret key serves as the blind, serialized with `encoding`
 /// (pat-go: [`BlindKeyEncoding::Minimal`]). pat-go's vector field `index_key`
 /// holds this value.
+///
+/// With [`BlindKeyEncoding::Minimal`] the time of this call depends on the
+/// number of leading zero bytes of the long-term origin key (the hash input
+/// is shorter), so every issuance leaks it; [`BlindKeyEncoding::Fixed`] is
+/// constant time and is the recommended setting wherever pat-go
+/// interoperability is not required.
 pub fn blinded_request_key(
     request_key: &PublicKey,
     origin_key: &SecretKey,

@@ -183,7 +183,7 @@ fn check(entries: &[Entry], request: &[u8], response: &[u8]) -> Result<(), Strin
 
     // The file's request, evaluated afresh by an issuer holding every key.
     let parsed = GenericBatchTokenRequest::decode(request).map_err(|e| format!("token_request: {e}"))?;
-    let issuer = Issuer { private_p384: &keys.p384, public_rsa2048: &keys.rsa, private_ristretto255: &keys.r255 };
+    let issuer = Issuer::new(&keys.p384, &keys.rsa, &keys.r255).map_err(|e| format!("key set: {e}"))?;
     let mut out = std::vec![0u8; parsed.max_response_len()];
     let mut rng = rand_core::UnwrapErr(pat::OsRng);
     let outcome = issuer.evaluate::<CAPACITY, _>(&parsed, &mut out, &mut rng).map_err(|e| format!("evaluate: {e}"))?;
@@ -286,7 +286,7 @@ pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
     let rsa_spki = sk.public_key().to_spki_array().to_vec();
     let rsa_client = public::Client::new(sk.public_key().clone());
 
-    let mut cases = Vec::with_capacity(count);
+    let mut cases = Vec::new();
     for i in 0..count {
         let shape = SHAPES.get(i % SHAPES.len()).copied().unwrap_or_default();
         let (mut ids1, mut ids5) = (Vec::new(), Vec::new());
@@ -327,7 +327,7 @@ pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
         let (keys, clients) = keys(&entries).map_err(fail)?;
         let request = encode(&batch(&entries, &clients).map_err(fail)?.request()).map_err(fail)?;
         let parsed = GenericBatchTokenRequest::decode(&request).map_err(lib)?;
-        let issuer = Issuer { private_p384: &keys.p384, public_rsa2048: &keys.rsa, private_ristretto255: &keys.r255 };
+        let issuer = Issuer::new(&keys.p384, &keys.rsa, &keys.r255).map_err(lib)?;
         let mut out = std::vec![0u8; parsed.max_response_len()];
         let outcome = issuer.evaluate::<CAPACITY, _>(&parsed, &mut out, &mut rng).map_err(lib)?;
         out.truncate(outcome.len);

@@ -24,18 +24,49 @@ pub struct BatchEvaluation {
 }
 
 /// The issuer side of generic batches (draft §6.2): the caller's keys, by
-/// token type. Each entry is evaluated with the first key of its type whose
-/// truncated key id matches and whose evaluation succeeds; an entry no key
-/// can answer (no key of the type or id, an invalid element, a blinded
-/// message not below the RSA modulus, a failed signature check) is absent.
+/// token type. Each entry is evaluated with the key of its type whose
+/// truncated key id matches; an entry no key can answer (no key of the type
+/// or id, an invalid element, a blinded message not below the RSA modulus, a
+/// failed signature check) is absent.
+///
+/// Requests name their key by its truncated key id only (one byte), so two
+/// keys of one type with the same last key-id byte cannot both be served:
+/// [`Issuer::new`] refuses such a set ([`Error::KeyIdCollision`]). Without the
+/// check the first key would answer requests made for the second, and their
+/// clients would lose the whole batch to a failed proof or signature.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Issuer<'k> {
-    /// Keys for type 0x0001.
-    pub private_p384: &'k [private::Issuer<PrivateP384>],
-    /// Keys for type 0x0002.
-    pub public_rsa2048: &'k [public::Issuer],
-    /// Keys for type 0x0005.
-    pub private_ristretto255: &'k [private::Issuer<PrivateRistretto255>],
+    private_p384: &'k [private::Issuer<PrivateP384>],
+    public_rsa2048: &'k [public::Issuer],
+    private_ristretto255: &'k [private::Issuer<PrivateRistretto255>],
+}
+
+/// [`Error::KeyIdCollision`] if two different key ids share their last byte
+/// (the same key listed twice is one key, and answers correctly either way).
+fn check_truncated_ids<'a>(ids: impl Iterator<Item = &'a [u8; 32]> + Clone) -> Result<()> {
+    for (i, a) in ids.clone().enumerate() {
+        if ids.clone().skip(i + 1).any(|b| truncated_key_id(a) == truncated_key_id(b) && a != b) {
+            return Err(Error::KeyIdCollision);
+        }
+    }
+    Ok(())
+}
+
+impl<'k> Issuer<'k> {
+    /// The key set: keys for types 0x0001, 0x0002 and 0x0005 (any of the
+    /// slices may be empty). [`Error::KeyIdCollision`] if two different keys
+    /// of one type share their truncated key id; keys of different types may,
+    /// and a key may be listed more than once.
+    pub fn new(
+        private_p384: &'k [private::Issuer<PrivateP384>],
+        public_rsa2048: &'k [public::Issuer],
+        private_ristretto255: &'k [private::Issuer<PrivateRistretto255>],
+    ) -> Result<Self> {
+        check_truncated_ids(private_p384.iter().map(private::Issuer::key_id))?;
+        check_truncated_ids(public_rsa2048.iter().map(public::Issuer::key_id))?;
+        check_truncated_ids(private_ristretto255.iter().map(private::Issuer::key_id))?;
+        Ok(Self { private_p384, public_rsa2048, private_ristretto255 })
+    }
 }
 
 impl Issuer<'_> {
@@ -50,20 +81,20 @@ impl Issuer<'_> {
             GenericTokenRequest::PrivateP384(req) => self
                 .private_p384
                 .iter()
-                .filter(|i| truncated_key_id(i.key_id()) == id)
-                .find_map(|i| i.evaluate(req, rng).ok())
+                .find(|i| truncated_key_id(i.key_id()) == id)
+                .and_then(|i| i.evaluate(req, rng).ok())
                 .map(GenericTokenResponse::PrivateP384),
             GenericTokenRequest::PublicRsa2048(req) => self
                 .public_rsa2048
                 .iter()
-                .filter(|i| truncated_key_id(i.key_id()) == id)
-                .find_map(|i| i.evaluate(req).ok())
+                .find(|i| truncated_key_id(i.key_id()) == id)
+                .and_then(|i| i.evaluate(req).ok())
                 .map(GenericTokenResponse::PublicRsa2048),
             GenericTokenRequest::PrivateRistretto255(req) => self
                 .private_ristretto255
                 .iter()
-                .filter(|i| truncated_key_id(i.key_id()) == id)
-                .find_map(|i| i.evaluate(req, rng).ok())
+                .find(|i| truncated_key_id(i.key_id()) == id)
+                .and_then(|i| i.evaluate(req, rng).ok())
                 .map(GenericTokenResponse::PrivateRistretto255),
         }
     }

@@ -8,8 +8,9 @@ use rand_core::TryCryptoRng;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
+use super::TokenKey;
 use super::{BLINDED_REQUEST_KEY_LEN, Config, RESPONSE_LEN, TokenRequest};
-use crate::blind_rsa::{self, PublicKey, SecretKey};
+use crate::blind_rsa::{self, PublicKey};
 use crate::error::{Error, Result};
 use crate::hex::Hex;
 use crate::key_blinding::ecdsa_p384 as ecdsa;
@@ -111,7 +112,7 @@ impl fmt::Debug for IssuerResponse {
 pub struct Issuer<T> {
     encap: EncapSecretKey,
     encap_key_id: [u8; ENCAP_KEY_ID_LEN],
-    token_key: SecretKey,
+    token_key: TokenKey,
     origins: T,
     config: Config,
 }
@@ -134,8 +135,10 @@ impl<T> fmt::Debug for Issuer<T> {
 }
 
 impl<T: OriginKeys> Issuer<T> {
-    /// An issuer with pat-go's wire choices.
-    pub fn new(encap: EncapSecretKey, token_key: SecretKey, origins: T) -> Self {
+    /// An issuer with pat-go's wire choices. `token_key` is a [`TokenKey`],
+    /// not a [`blind_rsa::SecretKey`](crate::blind_rsa::SecretKey): an RSA
+    /// key must never serve type 0x0002 as well (see [`TokenKey`]).
+    pub fn new(encap: EncapSecretKey, token_key: TokenKey, origins: T) -> Self {
         let encap_key_id = encap.encap_key().id();
         Self { encap, encap_key_id, token_key, origins, config: Config::PAT_GO }
     }
@@ -233,7 +236,7 @@ impl<T: OriginKeys> Issuer<T> {
         let origin_key = self.origins.origin_key(inner.origin_name).ok_or(Error::UnknownOrigin)?;
         let blinded_request_key =
             alias::blinded_request_key(request_key, origin_key, CTX_ISSUER, self.config.blind_encoding)?.to_bytes();
-        let blind_sig = Zeroizing::new(blind_rsa::blind_sign(&self.token_key, inner.blinded_msg)?);
+        let blind_sig = Zeroizing::new(blind_rsa::blind_sign(self.token_key.secret(), inner.blinded_msg)?);
         let encrypted_token_response = response::encrypt_response(&encap, &blind_sig, rng)?;
         Ok(IssuerResponse { encrypted_token_response, blinded_request_key })
     }

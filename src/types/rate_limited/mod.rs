@@ -48,6 +48,7 @@ mod client;
 #[cfg(any(test, feature = "hazmat"))]
 pub mod hazmat;
 mod issuer;
+mod key;
 mod origin;
 mod store;
 
@@ -71,6 +72,7 @@ use crate::token::Token;
 pub use attester::Attester;
 pub use client::{Client, ClientState};
 pub use issuer::{Issuer, IssuerResponse, OriginKey, OriginKeys, scratch_len};
+pub use key::TokenKey;
 pub use origin::Origin;
 pub use store::Policy;
 
@@ -112,8 +114,10 @@ pub const fn request_len(origin_name_len: usize) -> Result<usize> {
     Ok(HEADER_LEN + ENCRYPTION_OVERHEAD + inner_request::padded_len(origin_name_len) + SIGNATURE_LEN)
 }
 
-/// The wire choices where pat-go and the draft differ, in one place; both
-/// peers must agree. [`Config::PAT_GO`] is the default.
+/// The wire choices where pat-go and the draft differ, in one place; all
+/// parties must agree. [`Config::PAT_GO`] is the default, for pat-go
+/// interoperability; [`Config::DRAFT`] is recommended otherwise (its blind
+/// encoding is constant time).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Config {
     /// The HPKE `info` and exporter labels.
@@ -126,9 +130,19 @@ pub struct Config {
 
 impl Config {
     /// pat-go's choices: labels `"TokenRequest"`/`"TokenResponse"`, the first
-    /// key id byte, minimal blind encoding.
+    /// key id byte, minimal blind encoding. Needed to interoperate with
+    /// pat-go; its minimal blind encoding is not constant time and leaks the
+    /// number of leading zero bytes of `request_blind` and of the issuer's
+    /// origin key (see [`BlindKeyEncoding::Minimal`]).
     pub const PAT_GO: Self =
         Self { labels: Labels::PAT_GO, key_id_byte: KeyIdByte::First, blind_encoding: BlindKeyEncoding::Minimal };
+
+    /// The draft's choices: labels `"InnerTokenRequest"`/`"OriginTokenResponse"`,
+    /// the last key id byte, the fixed 48-byte blind encoding (constant
+    /// time). The recommended setting wherever pat-go interoperability is not
+    /// required; every party of a deployment must use the same one.
+    pub const DRAFT: Self =
+        Self { labels: Labels::DRAFT, key_id_byte: KeyIdByte::Last, blind_encoding: BlindKeyEncoding::Fixed };
 }
 
 /// TokenRequest for type 0x0003 (draft "Client-to-Attester Request"),

@@ -21,7 +21,8 @@ vec = root / "tests" / "vectors" / "pat-go" / "tokens"
 out_dir = root / "tests" / "vectors" / "opaque-names"
 
 # (issuer_name, redemption_context, origin_info): each is accepted by the
-# other implementations and refused by TokenChallenge::new's name syntax.
+# other implementations; all but the one-byte issuer (the shortest name the
+# format allows) are outside the name syntax of TokenChallenge::new.
 NAMES = [
     ("issuer.bücher.example".encode(), bytes(range(32)), b"origin.example"),
     (b"issuer.example", b"", "origin.bücher.example,xn--bcher-kva.example".encode()),

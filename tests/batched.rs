@@ -436,7 +436,15 @@ fn colliding_truncated_key_ids_are_refused() {
         .unwrap();
     let r255 = [first, second];
     assert_eq!(Issuer::new(&[], &[], &r255).err(), Some(Error::KeyIdCollision));
-    // The same key twice is one key; keys of different types never collide.
+    // Keys of different types never collide: a P-384 key with the same last
+    // key-id byte as a ristretto255 key is fine.
+    let [first, _] = &r255;
+    let p384 = (0u32..)
+        .map(|i| private::Issuer::<PrivateP384>::derive(format!("other type {i}").as_bytes(), b"").unwrap())
+        .find(|k| last(k.key_id()) == last(first.key_id()))
+        .unwrap();
+    assert!(Issuer::new(core::slice::from_ref(&p384), &[], core::slice::from_ref(first)).is_ok());
+    // The same key twice is one key.
     let k = keys();
     let same = || private::Issuer::<PrivateRistretto255>::derive(b"batched test key c", b"").unwrap();
     let twice = [same(), same()];

@@ -995,25 +995,33 @@ fn pem_grammar() {
         ("no final line end", pem.trim_end().to_owned()),
         ("surrounding whitespace", format!("\n  {pem}\n\n")),
         ("text before the block", format!("a key:\n{pem}")),
+        // Any consistent line width: 76 columns as MIME tools write, others.
+        ("76-column lines", rewrap(76)),
+        ("48-column lines", rewrap(48)),
+        ("one line", rewrap(4096)),
     ] {
         let sk = SecretKey::from_pkcs8_pem(&text).unwrap_or_else(|e| panic!("{what}: {e:?}"));
         assert_eq!(sk.public_key(), &pk, "{what}");
     }
 
-    // Refused: anything but 64-column lines (the old reader took any whitespace),
-    // other labels, headers, bad base64.
+    // Refused: lines of different widths, blank lines and spaces inside the
+    // body (the old reader took any whitespace), other labels, headers, bad
+    // base64.
     let field_err = Error::InvalidValue(Field::Key);
     let mut blank = lines.clone();
     blank.insert(1, "");
     let mut spaced = lines.clone();
     let space = format!("{} {}", &lines[2][..10], &lines[2][10..]);
     spaced[2] = &space;
+    let mut ragged = lines.clone();
+    let (a, b) = lines[3].split_at(32);
+    let joined = format!("{}{a}", lines[2]);
+    ragged[2] = &joined;
+    ragged[3] = b;
     let mut header = lines.clone();
     header.splice(1..1, ["Proc-Type: 4,ENCRYPTED", ""]);
     for (what, text, expected) in [
-        ("76-column lines", rewrap(76), field_err),
-        ("48-column lines", rewrap(48), field_err),
-        ("one line", rewrap(4096), field_err),
+        ("lines of two widths", ragged.join("\n"), field_err),
         ("a blank line", blank.join("\n"), field_err),
         ("a space inside a line", spaced.join("\n"), field_err),
         ("a trailing tab on a line", pem.replacen('\n', "\t\n", 2).replacen("\t\n", "\n", 1), field_err),

@@ -396,7 +396,7 @@ fn main() {
     let bits = if cfg!(target_pointer_width = "64") { 64 } else { 32 };
     let (ntor_mean, ace_mean) = (rows[0].1.mean, rows[3].1.mean);
 
-    // The seed's form.
+    // The form of the 2013 tor-dev tables.
     println!("{bits}-bit architecture ({arch}, TSC {per_ns:.3} GHz):");
     println!("Ace: {} {unit},", cycles::thousands(ace_mean));
     println!("ntor: {} {unit},", cycles::thousands(ntor_mean));

@@ -98,7 +98,7 @@ impl Counter {
     }
 }
 
-/// Warm-up and measured call counts (the seed: 1000 and 5000).
+/// Warm-up and measured call counts (the 2013 tor-dev comparison of Ace and ntor: 1000 and 5000).
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
     /// Untimed calls first.
@@ -158,7 +158,7 @@ pub fn measure<I, O, E>(
     })
 }
 
-/// `1234567.4` as `1,234,567` (rounded; the seed's style).
+/// `1234567.4` as `1,234,567` (rounded; the style of the 2013 tor-dev tables).
 pub fn thousands(v: f64) -> String {
     let digits = format!("{:.0}", v.max(0.0));
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);

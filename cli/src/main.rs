@@ -62,9 +62,9 @@ enum VectorsCommand {
         /// The schema.
         #[arg(long, value_parser = parse_kind)]
         kind: Kind,
-        /// Number of cases.
+        /// Number of cases (at most 100,000).
         #[arg(long, default_value_t = 5)]
-        count: usize,
+        count: u64,
         /// Output file (stdout when omitted).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -121,7 +121,10 @@ fn verify(kind: Option<Kind>, files: &[PathBuf]) -> ExitCode {
     if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-fn generate(kind: Kind, count: usize, out: Option<PathBuf>) -> ExitCode {
+fn generate(kind: Kind, count: u64, out: Option<PathBuf>) -> ExitCode {
+    // Parsed as u64 on every target, so that a count too large for a 32-bit
+    // usize gets the same message as any other count over the limit.
+    let count = usize::try_from(count).unwrap_or(usize::MAX);
     let value = match vectors::generate(kind, count) {
         Ok(v) => v,
         Err(e) => {

@@ -241,6 +241,12 @@ struct Crt<const L: usize, const H: usize> {
     q_inv: Uint<H>,
 }
 
+impl<const L: usize, const H: usize> Crt<L, H> {
+    const fn zero() -> Self {
+        Self { d: Uint::ZERO, p: Uint::ZERO, q: Uint::ZERO, d_p: Uint::ZERO, d_q: Uint::ZERO, q_inv: Uint::ZERO }
+    }
+}
+
 impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     /// The matching public key (RFC 8017 §3.1).
     pub const fn public_key(&self) -> &RsaPublicKey<L, B> {
@@ -275,20 +281,21 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
         if key.public_exponent.as_bytes() != E_BYTES {
             return Err(Error::InvalidKey);
         }
-        // The `UintRef`s borrow from `der`; this is the only copy, wiped on drop.
-        let crt = Crt {
-            d: from_be::<L>(key.private_exponent.as_bytes()).ok_or(Error::InvalidKey)?,
-            p: from_be::<H>(key.prime1.as_bytes()).ok_or(Error::InvalidKey)?,
-            q: from_be::<H>(key.prime2.as_bytes()).ok_or(Error::InvalidKey)?,
-            d_p: from_be::<H>(key.exponent1.as_bytes()).ok_or(Error::InvalidKey)?,
-            d_q: from_be::<H>(key.exponent2.as_bytes()).ok_or(Error::InvalidKey)?,
-            q_inv: from_be::<H>(key.coefficient.as_bytes()).ok_or(Error::InvalidKey)?,
-        };
+        // The `UintRef`s borrow from `der`; this is the only copy, wiped on
+        // drop. Filled field by field, so that an early return after the
+        // first fields still wipes them.
+        let mut crt = Crt::zero();
+        crt.d = from_be::<L>(key.private_exponent.as_bytes()).ok_or(Error::InvalidKey)?;
+        crt.p = from_be::<H>(key.prime1.as_bytes()).ok_or(Error::InvalidKey)?;
+        crt.q = from_be::<H>(key.prime2.as_bytes()).ok_or(Error::InvalidKey)?;
+        crt.d_p = from_be::<H>(key.exponent1.as_bytes()).ok_or(Error::InvalidKey)?;
+        crt.d_q = from_be::<H>(key.exponent2.as_bytes()).ok_or(Error::InvalidKey)?;
+        crt.q_inv = from_be::<H>(key.coefficient.as_bytes()).ok_or(Error::InvalidKey)?;
         Self::from_crt(key.modulus.as_bytes(), &crt)
     }
 
     /// Parses a PEM `-----BEGIN PRIVATE KEY-----` block (RFC 7468 §10, the
-    /// strict grammar of §3: 64-column base64 lines) and then
+    /// strict grammar of §3 with any consistent line width) and then
     /// [`Self::from_pkcs8_der`]. The base64 decoding is constant time
     /// (`pem-rfc7468` over `base64ct`) and writes into a 3 KiB stack buffer
     /// that is wiped afterwards; a larger body is
@@ -307,14 +314,10 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
         if strip(e) != E_BYTES {
             return Err(Error::InvalidKey);
         }
-        let mut crt = Crt {
-            d: from_be::<L>(strip(d)).ok_or(Error::InvalidKey)?,
-            p: from_be::<H>(strip(p)).ok_or(Error::InvalidKey)?,
-            q: from_be::<H>(strip(q)).ok_or(Error::InvalidKey)?,
-            d_p: Uint::ZERO,
-            d_q: Uint::ZERO,
-            q_inv: Uint::ZERO,
-        };
+        let mut crt = Crt::zero();
+        crt.d = from_be::<L>(strip(d)).ok_or(Error::InvalidKey)?;
+        crt.p = from_be::<H>(strip(p)).ok_or(Error::InvalidKey)?;
+        crt.q = from_be::<H>(strip(q)).ok_or(Error::InvalidKey)?;
         // Every copy of a secret below is wiped when it goes out of scope, on
         // the error paths too.
         let p_odd = Zeroizing::new(odd(crt.p)?);

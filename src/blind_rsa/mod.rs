@@ -375,7 +375,9 @@ fn blind_core<const L: usize, const B: usize>(
     let params = pk.params();
     // Every secret intermediate is wrapped, so that it is wiped on every path,
     // the early returns of a failed inversion included.
-    let r_e = Zeroizing::new(monty::mul(&monty::pow_65536_mont(r_mont, params), r_mont, params));
+    let r_65536 = Zeroizing::new(monty::pow_65536_mont(r_mont, params));
+    let r_e = Zeroizing::new(monty::mul(&r_65536, r_mont, params));
+    drop(r_65536);
     let mut z = monty::mul(&r_e, m, params);
     crate::ct::declassify(&mut z); // the blinded message is sent to the signer
     drop(r_e);

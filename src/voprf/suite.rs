@@ -105,7 +105,26 @@ impl<S: Suite> Context<S> {
 /// Implemented by [`P384Sha384`](super::P384Sha384) (§4.4) and
 /// [`Ristretto255Sha512`](super::Ristretto255Sha512) (§4.1). The trait is
 /// sealed, and the group operations behind it are internal to the crate: use
-/// the protocol functions in [`voprf`](super).
+/// the protocol functions in [`voprf`](super). Its constants and types are
+/// public:
+///
+/// ```
+/// fn element_len<S: pat::voprf::Suite>() -> usize {
+///     S::NE
+/// }
+/// assert_eq!(element_len::<pat::voprf::P384Sha384>(), 49);
+/// ```
+///
+/// but its group operations are not, not even through a generic bound:
+///
+/// ```compile_fail
+/// fn hash<S: pat::voprf::Suite>() -> S::Output {
+///     S::hash_parts(&[b"x"])
+/// }
+/// ```
+///
+/// (The peer benchmarks reach a few of them through `voprf::bench`, which
+/// exists only when the crate is built with `--cfg pat_bench`.)
 #[allow(private_bounds)] // the private supertrait is the seal
 pub trait Suite:
     sealed::Sealed + SuiteOps + Copy + Clone + Debug + Default + Eq + Hash + Send + Sync + 'static
@@ -152,7 +171,8 @@ pub trait Suite:
 }
 
 /// The group operations of a [`Suite`]: internal to the crate. The protocol
-/// code calls them; nothing outside the crate can, so that they are free to
+/// code calls them; nothing outside the crate can (but the peer benchmarks,
+/// through `voprf::bench` under `--cfg pat_bench`), so that they are free to
 /// change and cannot be used without the checks the protocol functions make.
 /// (A supertrait of `Suite` that is private, not only hidden from the docs.)
 pub(crate) trait SuiteOps {

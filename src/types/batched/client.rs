@@ -58,7 +58,8 @@ const fn max(a: usize, b: usize) -> usize {
 /// Words of the [`Pending::Wiped`] variant: as many as the largest entry's
 /// fields fill, so that it covers the tail every smaller variant leaves.
 const WIPE_WORDS: usize =
-    max(max(size_of::<P384Entry<'static>>(), size_of::<RsaEntry<'static>>()), size_of::<R255Entry<'static>>()) / 8;
+    max(max(size_of::<P384Entry<'static>>(), size_of::<RsaEntry<'static>>()), size_of::<R255Entry<'static>>())
+        .div_ceil(8);
 
 // Inline on purpose: the caller's `N` bounds the storage, nothing is boxed.
 #[allow(clippy::large_enum_variant)]
@@ -125,7 +126,9 @@ impl<'c> PendingEntry<'c> {
 impl Drop for PendingEntry<'_> {
     fn drop(&mut self) {
         use zeroize::Zeroize as _;
-        drop(self.take());
+        // The assignment drops the old value in place (no move to a
+        // temporary), then writes the wiped variant over the slot.
+        self.pending = Pending::Wiped([0; WIPE_WORDS]);
         if let Pending::Wiped(words) = &mut self.pending {
             words.zeroize();
         }
@@ -299,7 +302,9 @@ impl<'c, const N: usize> BatchState<'c, N> {
             }
         }
         let mut tokens = Vec::new();
-        for (mut entry, resp) in core::mem::take(&mut self.entries).into_iter().zip(response.iter()) {
+        // Entries are taken out of the storage one at a time, so that no
+        // iterator holds copies of them: `BatchState`'s drop wipes the storage.
+        for (entry, resp) in self.entries.iter_mut().zip(response.iter()) {
             let expected = entry.kind().code();
             let token = match (entry.take(), resp?) {
                 (_, None) => None,

@@ -7,8 +7,9 @@
 //!
 //! **Never use it to request real tokens.** A reused or predictable RSA blind
 //! lets the issuer link the redeemed token to its request; a reused
-//! `request_blind` gives two requests the same request key, so the attester
-//! links them to each other across origins; a reused HPKE seed repeats the
+//! `request_blind` gives two requests the same request key, so the issuer,
+//! which sees the requests for every origin but must not learn which client
+//! sent them, links them to each other; a reused HPKE seed repeats the
 //! encryption key of the inner request, which exposes the origin name the
 //! attester must not learn; a reused nonce makes the second token a replay.
 //! [`Client::request`] draws all of them from a cryptographic generator.

@@ -9,6 +9,12 @@
 //       https://<issuer_name>/.well-known/private-token-issuer-directory, posts
 //       the token request, finalizes); GET with Authorization -> 200; the same
 //       Authorization again -> 401 with a fresh challenge.
+//   node ts-client.mjs --issuer-url ISSUER_BASE_URL ORIGIN_URL [ORIGIN_URL...]
+//       The same cases, but issuance goes to the directory at ISSUER_BASE_URL
+//       (http:// allowed) instead of https://<issuer_name>: the steps of
+//       privacypass-ts's fetchToken done with its exported pieces
+//       (WWWAuthenticateHeader, privateVerif/publicVerif Client,
+//       sendTokenRequest, AuthorizationHeader). For plain-HTTP peers.
 //   node ts-client.mjs --batch ORIGIN_URL_TYPE1 ORIGIN_URL_TYPE2 ISSUER_NAME
 //       One generic batch (type 1 VOPRF + type 2 blind RSA) built with
 //       privacypass-ts's genericBatched classes, posted to the directory's
@@ -27,8 +33,10 @@ import {
     genericBatched,
     getIssuerUrl,
     header_to_token,
+    PRIVATE_TOKEN_ISSUER_DIRECTORY,
     privateVerif,
     publicVerif,
+    sendTokenRequest,
 } from '@cloudflare/privacypass-ts';
 
 const TIMEOUT_MS = Number(process.env.TS_CLIENT_TIMEOUT_MS ?? 60000);
@@ -100,7 +108,24 @@ function challengesOf(res) {
 
 const typeName = (t) => ({ 1: 'type 1 (VOPRF P-384)', 2: 'type 2 (blind RSA)' })[t] ?? `type ${t}`;
 
-async function single(url) {
+// fetchToken's steps with the directory at issuerBase (any scheme) instead
+// of https://<issuer_name>.
+async function tokenVia(issuerBase, www) {
+    const dirUrl = new URL(PRIVATE_TOKEN_ISSUER_DIRECTORY, issuerBase);
+    const res = await fetch(dirUrl, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+    if (res.status !== 200) throw new Error(`directory ${dirUrl}: status ${res.status}`);
+    const uri = new URL((await res.json())['issuer-request-uri'], issuerBase);
+    const h = WWWAuthenticateHeader.parse(www)[0];
+    let client;
+    if (h.challenge.tokenType === 1) client = new privateVerif.Client();
+    else if (h.challenge.tokenType === 2) client = new publicVerif.Client(publicVerif.BlindRSAMode.PSS);
+    else throw new Error(`token type ${h.challenge.tokenType}`);
+    const tokReq = await client.createTokenRequest(h.challenge, h.tokenKey);
+    const tokRes = client.deserializeTokenResponse(await sendTokenRequest(tokReq.serialize(), uri.href));
+    return new AuthorizationHeader(await client.finalize(tokRes)).toString();
+}
+
+async function single(url, issuerBase) {
     const s = {};
     await runCases([
         [
@@ -120,9 +145,11 @@ async function single(url) {
             },
         ],
         [
-            `${url}: header_to_token gets a token (issuance)`,
+            issuerBase === undefined
+                ? `${url}: header_to_token gets a token (issuance)`
+                : `${url}: token issued via the directory at ${issuerBase}`,
             async () => {
-                s.auth = await header_to_token(s.www);
+                s.auth = issuerBase === undefined ? await header_to_token(s.www) : await tokenVia(issuerBase, s.www);
                 if (typeof s.auth !== 'string' || !s.auth.startsWith('PrivateToken ')) {
                     throw new Error(`header_to_token returned ${JSON.stringify(s.auth)}`);
                 }
@@ -233,6 +260,7 @@ async function batch(url1, url2, issuerName) {
 
 function usage() {
     console.error('usage: node ts-client.mjs ORIGIN_URL [ORIGIN_URL...]');
+    console.error('       node ts-client.mjs --issuer-url ISSUER_BASE_URL ORIGIN_URL [ORIGIN_URL...]');
     console.error('       node ts-client.mjs --batch ORIGIN_URL_TYPE1 ORIGIN_URL_TYPE2 ISSUER_NAME');
     process.exit(2);
 }
@@ -243,8 +271,14 @@ if (args[0] === '--batch') {
     if (args.length !== 4) usage();
     await batch(args[1], args[2], args[3]);
 } else {
+    let issuerBase;
+    if (args[0] === '--issuer-url') {
+        if (args.length < 3) usage();
+        issuerBase = args[1];
+        args.splice(0, 2);
+    }
     if (args.some((a) => a.startsWith('--'))) usage();
-    for (const url of args) await single(url);
+    for (const url of args) await single(url, issuerBase);
 }
 out(`ts-client: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -237,7 +237,7 @@ fn ascii_str(out: &[u8], n: usize) -> Result<&str> {
     core::str::from_utf8(out.get(..n).ok_or(Error::BufferTooSmall)?).map_err(|_| Error::MalformedHeader)
 }
 
-fn put_base64url(w: &mut Writer<'_>, bytes: &[u8]) -> Result<()> {
+pub(crate) fn put_base64url(w: &mut Writer<'_>, bytes: &[u8]) -> Result<()> {
     let dst = w.reserve(Base64Url::encoded_len(bytes))?;
     Base64Url::encode(bytes, dst).map_err(|_| Error::BufferTooSmall)?;
     Ok(())
@@ -260,7 +260,7 @@ fn put_decimal(w: &mut Writer<'_>, mut v: u32) -> Result<()> {
 
 /// Decodes base64url (RFC 4648 §5) from a character stream, with or without
 /// `=` padding, rejecting non-canonical trailing bits.
-fn decode_base64url(chars: impl Iterator<Item = u8>, out: &mut [u8]) -> Result<&[u8]> {
+pub(crate) fn decode_base64url(chars: impl Iterator<Item = u8>, out: &mut [u8]) -> Result<&[u8]> {
     let mut group = [0u8; 4];
     let mut filled = 0usize;
     let mut written = 0usize;

@@ -50,12 +50,30 @@ pub enum Error {
     // ---- HTTP authentication scheme ----------------------------------------
     /// An HTTP `WWW-Authenticate` or `Authorization` value is not well formed.
     MalformedHeader,
-    /// A required authentication parameter is missing.
+    /// A required authentication parameter (or issuer directory field) is missing.
     MissingParameter(Field),
-    /// An authentication parameter occurs more than once in one challenge.
+    /// An authentication parameter occurs more than once in one challenge (or
+    /// a field more than once in one issuer directory object).
     DuplicateParameter(Field),
     /// A base64url value is malformed (bad alphabet, bad padding or non-canonical bits).
     InvalidBase64,
+
+    // ---- issuer directory (RFC 9578 §4) -------------------------------------
+    /// A JSON document is not well formed (RFC 8259): bad syntax, bad escape,
+    /// unpaired surrogate, invalid UTF-8 or nesting deeper than the reader allows.
+    MalformedJson,
+    /// The directory lists no key of the requested token type (and key id).
+    NoMatchingKey,
+    /// The directory lists keys of the requested type (and key id), but
+    /// every one of them has a `not-before` still in the future.
+    KeyNotYetValid,
+
+    // ---- redemption ---------------------------------------------------------
+    /// The token was already spent (RFC 9577 §2.2, double-spend prevention).
+    Replayed,
+    /// The replay store has no free slot: every entry is still live, and
+    /// none may be forgotten without letting its token be spent again.
+    ReplayStoreFull,
 
     // ---- cryptography ------------------------------------------------------
     /// A byte string is not the canonical encoding of a group element, or is the identity.
@@ -117,6 +135,16 @@ pub enum Field {
     OriginName,
     /// The `encrypted_token_request` of a rate-limited `TokenRequest`.
     EncryptedTokenRequest,
+    /// An issuer directory document as a whole (RFC 9578 §4).
+    Directory,
+    /// The directory's `issuer-request-uri`.
+    IssuerRequestUri,
+    /// The directory's `token-keys` list, or one of its entries.
+    TokenKeys,
+    /// A directory key's `token-type`.
+    TokenType,
+    /// A directory key's `not-before`.
+    NotBefore,
 }
 
 impl fmt::Display for Field {
@@ -135,6 +163,11 @@ impl fmt::Display for Field {
             Field::Key => "key",
             Field::OriginName => "origin_name",
             Field::EncryptedTokenRequest => "encrypted_token_request",
+            Field::Directory => "issuer directory",
+            Field::IssuerRequestUri => "issuer-request-uri",
+            Field::TokenKeys => "token-keys",
+            Field::TokenType => "token-type",
+            Field::NotBefore => "not-before",
         })
     }
 }
@@ -160,6 +193,11 @@ impl fmt::Display for Error {
             Error::MissingParameter(field) => write!(f, "missing parameter {field}"),
             Error::DuplicateParameter(field) => write!(f, "duplicate parameter {field}"),
             Error::InvalidBase64 => f.write_str("invalid base64url"),
+            Error::MalformedJson => f.write_str("malformed JSON"),
+            Error::NoMatchingKey => f.write_str("no key of this token type (and key id) in the directory"),
+            Error::KeyNotYetValid => f.write_str("every matching directory key has a not-before in the future"),
+            Error::Replayed => f.write_str("token already spent"),
+            Error::ReplayStoreFull => f.write_str("replay store is full of live entries"),
             Error::InvalidElement => f.write_str("invalid group element"),
             Error::InvalidScalar => f.write_str("invalid scalar"),
             Error::InvalidKey => f.write_str("invalid key"),

@@ -9,12 +9,14 @@ extern crate std;
 #[macro_use]
 mod secret;
 mod hex;
+mod json;
 
 pub mod auth;
 pub mod blind_rsa;
 pub mod challenge;
 pub mod codec;
 mod ct;
+pub mod directory;
 pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;

@@ -145,6 +145,8 @@ pub enum Field {
     TokenType,
     /// A directory key's `not-before`.
     NotBefore,
+    /// A key's validity window in a [`KeySet`](crate::keyset::KeySet).
+    Validity,
 }
 
 impl fmt::Display for Field {
@@ -168,6 +170,7 @@ impl fmt::Display for Field {
             Field::TokenKeys => "token-keys",
             Field::TokenType => "token-type",
             Field::NotBefore => "not-before",
+            Field::Validity => "validity",
         })
     }
 }

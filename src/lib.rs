@@ -21,7 +21,9 @@ pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod key_blinding;
+pub mod keyset;
 pub mod rate_limited;
+pub mod replay;
 pub mod token;
 pub mod token_type;
 pub mod types;

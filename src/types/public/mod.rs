@@ -233,6 +233,16 @@ impl Origin {
         Self { key }
     }
 
+    /// The issuer public key.
+    pub const fn public_key(&self) -> &PublicKey {
+        &self.key
+    }
+
+    /// The issuer key's token_key_id.
+    pub const fn key_id(&self) -> &[u8; KEY_ID_LEN] {
+        self.key.key_id()
+    }
+
     /// Verifies a token: its type, its key id against the issuer key, the
     /// challenge digest against the challenge the origin sent, then the
     /// RSASSA-PSS signature. Mismatches are typed errors; a bad signature is

@@ -20,6 +20,16 @@ impl Origin {
         Self { key }
     }
 
+    /// The issuer public key.
+    pub const fn public_key(&self) -> &PublicKey {
+        &self.key
+    }
+
+    /// The issuer key's token_key_id.
+    pub const fn key_id(&self) -> &[u8; crate::token_type::KEY_ID_LEN] {
+        self.key.key_id()
+    }
+
     /// Verifies a token: its type, the challenge digest, the key id, then the
     /// signature ([`Error::Verification`]).
     ///

@@ -37,6 +37,19 @@ fn load(dir: &Path, name: &str) -> Vec<Value> {
     v.as_array().unwrap().clone()
 }
 
+/// Padded base64url (RFC 4648 §5), as an issuer directory lists token keys.
+fn base64url(b: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut s = String::new();
+    for chunk in b.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &x)| n | u32::from(x) << (16 - 8 * i));
+        for i in 0..4 {
+            s.push(if i <= chunk.len() { char::from(A[(n >> (18 - 6 * i) & 63) as usize]) } else { '=' });
+        }
+    }
+    s
+}
+
 fn bytes(b: &[u8]) -> String {
     format!("&{b:?}")
 }
@@ -170,5 +183,20 @@ fn main() {
         bytes(&hex(&enc[0], "issuer_encap_key"))
     )
     .unwrap();
+    // An issuer directory (RFC 9578 §4) listing the first type-1 and type-2 vector keys.
+    let t1 = hex(&load(&dir, "private/type1-issuance-test-vectors.json")[0], "pkS");
+    let t2 = hex(&load(&dir, "type2/type2-issuance-test-vectors.json")[0], "pkS");
+    let directory = format!(
+        r#"{{"issuer-request-uri":"https://issuer.example/token-request","token-keys":[{{"token-type":1,"token-key":"{}"}},{{"token-type":2,"token-key":"{}","not-before":1686913811}}]}}"#,
+        base64url(&t1),
+        base64url(&t2)
+    );
+    writeln!(
+        code,
+        "/// An issuer directory with the first type-1 and type-2 vector keys.\npub const DIRECTORY: &str = {directory:?};"
+    )
+    .unwrap();
+    writeln!(code, "/// The type-2 key of [`DIRECTORY`].\npub const DIRECTORY_TYPE2_KEY: &[u8] = {};", bytes(&t2))
+        .unwrap();
     std::fs::write(out.join("vectors.rs"), code).unwrap();
 }

@@ -280,3 +280,40 @@ pub fn type1_request(data: &[u8]) {
 pub fn type5_request(data: &[u8]) {
     private_request::<PrivateRistretto255>(data);
 }
+
+/// Issuer directory: a document that parses, re-written from its decoded
+/// keys (those that decode), parses back to the same URI, types, keys and
+/// not-befores; key selection never panics.
+pub fn directory(data: &[u8]) {
+    use crate::directory::{DirectoryEntry, IssuerDirectory, write_directory};
+    let mut scratch = [0u8; 8192];
+    let Ok(dir) = IssuerDirectory::<8>::parse(data, &mut scratch) else { return };
+    for key in dir.keys() {
+        let id = key.key_id().ok();
+        let _ = dir.select(key.token_type(), id.as_ref(), key.not_before().unwrap_or(0));
+        let _ = dir.select(key.token_type(), None, u64::MAX);
+    }
+    let mut bufs = [[0u8; 512]; 8];
+    let mut entries = heapless::Vec::<DirectoryEntry<'_>, 8>::new();
+    for (key, buf) in dir.keys().iter().zip(bufs.iter_mut()) {
+        if let Ok(token_key) = key.decode_token_key(buf) {
+            let entry = DirectoryEntry { token_type: key.token_type(), token_key, not_before: key.not_before() };
+            assert!(entries.push(entry).is_ok());
+        }
+    }
+    let mut out = [0u8; 16384];
+    let Ok(text) = write_directory(dir.issuer_request_uri(), &entries, &mut out) else { return };
+    let mut scratch2 = [0u8; 16384];
+    let again = match IssuerDirectory::<8>::parse(text.as_bytes(), &mut scratch2) {
+        Ok(d) => d,
+        Err(e) => panic!("re-written directory does not parse ({e:?}): {text}"),
+    };
+    assert_eq!(again.issuer_request_uri(), dir.issuer_request_uri());
+    assert_eq!(again.keys().len(), entries.len());
+    for (got, want) in again.keys().iter().zip(&entries) {
+        assert_eq!(got.token_type(), want.token_type);
+        assert_eq!(got.not_before(), want.not_before);
+        let mut buf = [0u8; 512];
+        assert_eq!(got.decode_token_key(&mut buf).ok(), Some(want.token_key));
+    }
+}

@@ -18,7 +18,7 @@ mod encode;
 use crate::codec::Encode;
 
 pub use decode::{
-    amortized_request, authorization, batch_request, batch_response, challenge, encap_key, inner_request,
+    amortized_request, authorization, batch_request, batch_response, challenge, directory, encap_key, inner_request,
     private_request, rsa_pkcs8, rsa_spki, token, type1_request, type2_request, type3_request, type5_request, varint,
     www_authenticate,
 };
@@ -28,7 +28,7 @@ pub use encode::{ROUNDTRIP_MESSAGES, encode_roundtrip};
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by name, for corpus replay.
-pub const TARGETS: [(&str, Check); 17] = [
+pub const TARGETS: [(&str, Check); 18] = [
     ("challenge", challenge),
     ("token", token),
     ("www_authenticate", www_authenticate),
@@ -46,6 +46,7 @@ pub const TARGETS: [(&str, Check); 17] = [
     ("type2_request", type2_request),
     ("amortized_request", amortized_request),
     ("encode_roundtrip", encode_roundtrip),
+    ("directory", directory),
 ];
 
 /// Re-encodes `msg` and compares with `data` when it fits a 4 KiB buffer;

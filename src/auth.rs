@@ -205,13 +205,37 @@ pub fn write_www_authenticate<'o>(
     max_age: Option<u32>,
     out: &'o mut [u8],
 ) -> Result<&'o str> {
+    write_challenge(challenge, Some(token_key), max_age, out)
+}
+
+/// Writes one `PrivateToken` challenge without the `token-key` parameter,
+/// which RFC 9577 §2.1 lets an origin leave out where clients take the key
+/// from the issuer directory (RFC 9578 §4). Otherwise as
+/// [`write_www_authenticate`].
+pub fn write_www_authenticate_without_key<'o>(
+    challenge: &[u8],
+    max_age: Option<u32>,
+    out: &'o mut [u8],
+) -> Result<&'o str> {
+    write_challenge(challenge, None, max_age, out)
+}
+
+fn write_challenge<'o>(
+    challenge: &[u8],
+    token_key: Option<&[u8]>,
+    max_age: Option<u32>,
+    out: &'o mut [u8],
+) -> Result<&'o str> {
     let mut w = Writer::new(out);
     w.put(SCHEME.as_bytes())?;
     w.put(b" challenge=\"")?;
     put_base64url(&mut w, challenge)?;
-    w.put(b"\", token-key=\"")?;
-    put_base64url(&mut w, token_key)?;
     w.put(b"\"")?;
+    if let Some(key) = token_key {
+        w.put(b", token-key=\"")?;
+        put_base64url(&mut w, key)?;
+        w.put(b"\"")?;
+    }
     if let Some(age) = max_age {
         w.put(b", max-age=\"")?;
         put_decimal(&mut w, age)?;
@@ -614,6 +638,12 @@ mod tests {
         assert_eq!(c.max_age, Some(3600));
         let h = write_www_authenticate(&[1], &[2], None, &mut out).unwrap();
         assert_eq!(h, "PrivateToken challenge=\"AQ==\", token-key=\"Ag==\"");
+        let h = write_www_authenticate_without_key(&[1, 2], Some(60), &mut out).unwrap();
+        assert_eq!(h, "PrivateToken challenge=\"AQI=\", max-age=\"60\"");
+        let c = parse_www_authenticate(h).next().unwrap().unwrap();
+        assert_eq!(decode_all(c.challenge).unwrap(), [1, 2]);
+        assert!(c.token_key.is_none());
+        assert_eq!(write_www_authenticate_without_key(&[1], None, &mut out[..20]), Err(Error::BufferTooSmall));
         assert_eq!(write_www_authenticate(&[1], &[2], Some(0), &mut out[..30]), Err(Error::BufferTooSmall));
     }
 }

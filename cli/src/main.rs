@@ -5,11 +5,15 @@
 //! - `pat vectors generate --kind KIND [--count N] [--out FILE]`: write fresh vectors.
 //! - `pat bench [--format markdown|latex|json] [--warmup N] [--iters N] [--filter SUBSTR]`:
 //!   cycle counts of every role of every token type.
+//! - `pat issuer serve|rotate`, `pat origin serve`, `pat fetch URL`: the HTTP
+//!   services (feature `serve`, on by default).
 
 #![allow(clippy::std_instead_of_core)] // a std binary
 
 mod bench;
 mod demo;
+#[cfg(feature = "serve")]
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,6 +48,17 @@ enum Command {
     Vectors(VectorsCommand),
     /// Cycle counts (TSC on x86/x86_64) of every role of every token type.
     Bench(bench::Args),
+    /// The HTTP issuer: directory, issuance, key rotation.
+    #[cfg(feature = "serve")]
+    #[command(subcommand)]
+    Issuer(serve::IssuerCommand),
+    /// The HTTP origin: challenges, redemption, replay protection.
+    #[cfg(feature = "serve")]
+    #[command(subcommand)]
+    Origin(serve::OriginCommand),
+    /// Fetch a URL, obtaining and spending a token when challenged; prints `status N`.
+    #[cfg(feature = "serve")]
+    Fetch(serve::Fetch),
 }
 
 #[derive(Subcommand)]
@@ -85,6 +100,12 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args, &allocations),
         Command::Vectors(VectorsCommand::Verify { kind, files }) => verify(kind, &files),
         Command::Vectors(VectorsCommand::Generate { kind, count, out }) => generate(kind, count, out),
+        #[cfg(feature = "serve")]
+        Command::Issuer(c) => serve::issuer(c),
+        #[cfg(feature = "serve")]
+        Command::Origin(c) => serve::origin(c),
+        #[cfg(feature = "serve")]
+        Command::Fetch(args) => serve::fetch(args),
     }
 }
 

@@ -1,0 +1,199 @@
+//! `pat fetch`: the client side of RFC 9577/9578 over HTTP.
+//!
+//! It requests a resource; on a 401 with a `PrivateToken` challenge of type
+//! 0x0001, 0x0002 or 0x0005 it reads the issuer directory (at
+//! `https://ISSUER_NAME` unless told otherwise), takes the key the challenge
+//! names (which must be listed there: a key the directory does not publish
+//! could single this client out) or, when the challenge carries no
+//! `token-key`, the newest key whose `not-before` has passed; it obtains a
+//! token from the directory's `issuer-request-uri`, and retries with
+//! `Authorization: PrivateToken token=...`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use axum::http::header;
+use pat::challenge::TokenChallenge;
+use pat::codec::{Decode, Encode};
+use pat::directory::IssuerDirectory;
+use pat::token_type::{PrivateP384, PrivateRistretto255};
+use pat::types::private::{self, PrivateTokenType};
+use pat::types::public;
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject as _;
+use sha2::{Digest as _, Sha256};
+
+use crate::{BoxError, media, unix_now};
+
+/// The most keys read from a directory.
+pub const MAX_DIRECTORY_KEYS: usize = 32;
+
+/// What `pat fetch` was told.
+#[derive(Clone, Debug, Default)]
+pub struct FetchConfig {
+    /// The resource.
+    pub url: String,
+    /// Where the issuer is, instead of `https://ISSUER_NAME`.
+    pub issuer_url: Option<String>,
+    /// An extra root certificate (PEM), beside the system's.
+    pub ca_cert: Option<PathBuf>,
+}
+
+/// An HTTP client with rustls (ring), the system's roots and `ca_cert`.
+pub fn http_client(ca_cert: Option<&Path>) -> Result<reqwest::Client, BoxError> {
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls_native_certs::load_native_certs().certs {
+        let _ = roots.add(cert);
+    }
+    if let Some(path) = ca_cert {
+        for cert in CertificateDer::pem_file_iter(path).map_err(|e| format!("{}: {e}", path.display()))? {
+            roots.add(cert.map_err(|e| format!("{}: {e}", path.display()))?)?;
+        }
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(reqwest::Client::builder().tls_backend_preconfigured(config).build()?)
+}
+
+fn rng() -> rand_core::UnwrapErr<pat::OsRng> {
+    rand_core::UnwrapErr(pat::OsRng)
+}
+
+fn encoded(m: &impl Encode) -> Result<Vec<u8>, BoxError> {
+    let mut out = vec![0u8; m.encoded_len()];
+    m.encode(&mut out)?;
+    Ok(out)
+}
+
+/// Fetches `config.url`, paying with a token if asked; returns the final
+/// status. `log` receives one line per step.
+pub async fn fetch(config: &FetchConfig, log: &mut dyn FnMut(&str)) -> Result<u16, BoxError> {
+    let http = http_client(config.ca_cert.as_deref())?;
+    let first = http.get(&config.url).send().await?;
+    log(&format!("GET {}: {}", config.url, first.status().as_u16()));
+    if first.status() != reqwest::StatusCode::UNAUTHORIZED {
+        return Ok(first.status().as_u16());
+    }
+    let authorization = authorize(&http, first.headers(), config.issuer_url.as_deref(), log).await?;
+    let last = http.get(&config.url).header(header::AUTHORIZATION, authorization).send().await?;
+    log(&format!("GET {} with a token: {}", config.url, last.status().as_u16()));
+    Ok(last.status().as_u16())
+}
+
+/// Answers the `WWW-Authenticate` challenges of a 401 response's `headers`:
+/// obtains a token from the issuer (at `issuer_url`, or `https://ISSUER_NAME`)
+/// and returns the `Authorization` value that spends it.
+pub async fn authorize(
+    http: &reqwest::Client,
+    headers: &header::HeaderMap,
+    issuer_url: Option<&str>,
+    log: &mut dyn FnMut(&str),
+) -> Result<String, BoxError> {
+    let values: Vec<String> =
+        headers.get_all(header::WWW_AUTHENTICATE).iter().filter_map(|v| v.to_str().ok().map(str::to_owned)).collect();
+    let (challenge_bytes, challenge_key) = pick_challenge(&values)?;
+    let challenge = TokenChallenge::decode(&challenge_bytes)?;
+    let token_type = challenge.token_type();
+    let issuer_name = core::str::from_utf8(challenge.issuer_name()).map_err(|_| "the issuer name is not UTF-8")?;
+    log(&format!("challenge: token type {token_type}, issuer {issuer_name}"));
+    let base = issuer_url.map_or_else(|| format!("https://{issuer_name}"), str::to_owned);
+    let base = base.trim_end_matches('/');
+    let url = format!("{base}{}", pat::directory::WELL_KNOWN_PATH);
+    let response = http.get(&url).header(header::ACCEPT, media::DIRECTORY).send().await?;
+    if !response.status().is_success() {
+        return Err(format!("{url}: status {}", response.status()).into());
+    }
+    let json = response.bytes().await?;
+    let mut scratch = vec![0u8; json.len()];
+    let directory = IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?;
+    let wanted = challenge_key.as_ref().map(|k| <[u8; 32]>::from(Sha256::digest(k)));
+    let key = directory.select(token_type, wanted.as_ref(), unix_now()).map_err(|e| match wanted {
+        Some(_) => format!("the challenge's token key is not in the issuer directory at {url} ({e})"),
+        None => format!("the issuer directory at {url} has no key of type {token_type} valid now ({e})"),
+    })?;
+    let mut key_buf = [0u8; 1024];
+    let token_key = key.decode_token_key(&mut key_buf)?;
+    let request_uri = directory.issuer_request_uri();
+    let request_uri = if request_uri.starts_with("https://") || request_uri.starts_with("http://") {
+        request_uri.to_owned()
+    } else {
+        format!("{base}/{}", request_uri.trim_start_matches('/'))
+    };
+    log(&format!("key {} from the directory; requesting a token at {request_uri}", hex8(&Sha256::digest(token_key))));
+    let token = match token_type {
+        1 => private_token::<PrivateP384>(http, &request_uri, token_key, &challenge).await?,
+        2 => {
+            let client = public::Client::from_token_key(token_key)?;
+            let (request, state) = client.request(&challenge, &mut rng())?;
+            let response = post(http, &request_uri, encoded(&request)?).await?;
+            encoded(&client.finalize(state, &public::TokenResponse::decode(&response)?)?)?
+        }
+        5 => private_token::<PrivateRistretto255>(http, &request_uri, token_key, &challenge).await?,
+        t => return Err(format!("token type {t} is not supported").into()),
+    };
+    let mut out = vec![0u8; token.len() * 2 + 64];
+    Ok(pat::auth::write_authorization(&token, &mut out)?.to_owned())
+}
+
+fn hex8(bytes: &[u8]) -> String {
+    bytes.iter().take(4).map(|b| format!("{b:02x}")).collect()
+}
+
+/// The first challenge of a supported type, with its token key if present.
+fn pick_challenge(values: &[String]) -> Result<(Vec<u8>, Option<Vec<u8>>), BoxError> {
+    for value in values {
+        for challenge in pat::auth::parse_www_authenticate(value).flatten() {
+            let mut bytes = vec![0u8; challenge.challenge.decoded_len_bound()];
+            let Ok(decoded) = challenge.decode_challenge(&mut bytes) else { continue };
+            let Some(token_type) = decoded.first_chunk::<2>().map(|b| u16::from_be_bytes(*b)) else { continue };
+            if !matches!(token_type, 1 | 2 | 5) {
+                continue;
+            }
+            let decoded = decoded.to_vec();
+            let key = match challenge.token_key {
+                Some(k) => {
+                    let mut buf = vec![0u8; k.decoded_len_bound()];
+                    Some(k.decode_base64url(&mut buf)?.to_vec())
+                }
+                None => None,
+            };
+            return Ok((decoded, key));
+        }
+    }
+    Err("no PrivateToken challenge of a supported type (1, 2, 5) in the 401 response".into())
+}
+
+async fn post(http: &reqwest::Client, url: &str, body: Vec<u8>) -> Result<Vec<u8>, BoxError> {
+    let response = http
+        .post(url)
+        .header(header::CONTENT_TYPE, media::TOKEN_REQUEST)
+        .header(header::ACCEPT, media::TOKEN_RESPONSE)
+        .body(body)
+        .send()
+        .await?;
+    let status = response.status();
+    let content_type = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(media::essence);
+    if status != reqwest::StatusCode::OK {
+        let text = response.text().await.unwrap_or_default();
+        return Err(format!("the issuer answered {status}: {}", text.trim()).into());
+    }
+    if content_type.as_deref() != Some(media::TOKEN_RESPONSE) {
+        return Err(format!("the issuer answered with media type {content_type:?}").into());
+    }
+    Ok(response.bytes().await?.to_vec())
+}
+
+async fn private_token<T: PrivateTokenType>(
+    http: &reqwest::Client,
+    url: &str,
+    token_key: &[u8],
+    challenge: &TokenChallenge<'_>,
+) -> Result<Vec<u8>, BoxError> {
+    let client = private::Client::<T>::from_token_key(token_key)?;
+    let (request, state) = client.request(challenge, &mut rng())?;
+    let response = post(http, url, encoded(&request)?).await?;
+    encoded(&client.finalize(state, &private::TokenResponse::<T>::decode(&response)?)?)
+}

@@ -1,0 +1,369 @@
+//! `pat issuer serve`: the issuer directory and token issuance over HTTP
+//! (RFC 9578 §4, §5, §6; draft-ietf-privacypass-batched-tokens).
+//!
+//! Routes:
+//! - `GET /.well-known/private-token-issuer-directory`: the directory, with
+//!   `Cache-Control` and a strong `ETag` (`If-None-Match` answers 304);
+//! - `POST` at the directory's `issuer-request-uri` ([`REQUEST_PATH`]): a
+//!   single TokenRequest, an amortized batch or a generic batch, told apart by
+//!   `Content-Type`.
+//!
+//! Status codes: 415 for another media type, 413 for a body over
+//! [`MAX_BODY`], 400 for a malformed request or a token type not served, 422
+//! when no key has the request's truncated key id, 206 for a generic batch
+//! with some entries absent and 400 when none could be issued (draft §6.2).
+//! Error bodies are fixed texts: they never carry key material.
+
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use pat::codec::{Decode, Encode};
+use pat::directory::{DirectoryEntry, write_directory};
+use pat::keyset::{KeySet, Validity};
+use pat::token_type::{PrivateP384, PrivateRistretto255};
+use pat::types::amortized::AmortizedTokenRequest;
+use pat::types::batched::{self, GenericBatchTokenRequest};
+use pat::types::private::{self, PrivateTokenType};
+use pat::types::public;
+use sha2::{Digest as _, Sha256};
+
+use crate::keys::{self, IssuerKey, KeyRef, KeyState};
+use crate::{BoxError, media, unix_now};
+
+/// Where requests are posted.
+pub const REQUEST_PATH: &str = "/token-request";
+/// The largest request body accepted (413 above).
+pub const MAX_BODY: usize = 64 * 1024;
+/// The most tokens in one amortized or generic batch.
+pub const MAX_BATCH: usize = 100;
+/// Keys held at once (current and next for each type, and old ones still in their window).
+pub const MAX_KEYS: usize = 32;
+/// `Cache-Control: max-age` of the directory, in seconds.
+pub const DIRECTORY_MAX_AGE: u32 = 60;
+
+/// What `pat issuer serve` was told.
+#[derive(Clone, Debug)]
+pub struct IssuerConfig {
+    /// The issuer name clients see in challenges (host, with `:port` if not 443).
+    pub name: String,
+    /// The absolute `issuer-request-uri` written into the directory.
+    pub request_uri: String,
+    /// The state folder.
+    pub state_dir: PathBuf,
+    /// Token types to have keys for.
+    pub token_types: Vec<u16>,
+    /// Lifetime of keys made on first start.
+    pub lifetime: u64,
+}
+
+/// The keys in use, by type, with the directory they publish.
+struct Loaded {
+    p384: Vec<private::Issuer<PrivateP384>>,
+    rsa: Vec<public::Issuer>,
+    r255: Vec<private::Issuer<PrivateRistretto255>>,
+    index: KeySet<KeyRef, MAX_KEYS>,
+    directory: Bytes,
+    etag: HeaderValue,
+    mtime: Option<std::time::SystemTime>,
+    /// The earliest end of a window: the set is rebuilt then.
+    next_expiry: u64,
+}
+
+impl Loaded {
+    fn build(
+        state: KeyState,
+        request_uri: &str,
+        now: u64,
+        mtime: Option<std::time::SystemTime>,
+    ) -> Result<Self, BoxError> {
+        let (mut p384, mut rsa, mut r255) = (Vec::new(), Vec::new(), Vec::new());
+        let mut index = KeySet::new();
+        let mut entries = Vec::new();
+        let mut next_expiry = u64::MAX;
+        for loaded in state.keys {
+            let Validity { not_before, not_after } = loaded.validity;
+            if not_after <= now {
+                continue;
+            }
+            next_expiry = next_expiry.min(not_after);
+            let token_type = loaded.key.token_type();
+            let key_id = *loaded.key.key_id();
+            entries.push((token_type, loaded.key.token_key(), not_before));
+            let slot = match loaded.key {
+                IssuerKey::P384(k) => {
+                    p384.push(k);
+                    p384.len() - 1
+                }
+                IssuerKey::Rsa(k) => {
+                    rsa.push(*k);
+                    rsa.len() - 1
+                }
+                IssuerKey::R255(k) => {
+                    r255.push(k);
+                    r255.len() - 1
+                }
+            };
+            index
+                .insert(KeyRef { token_type, key_id, index: slot }, loaded.validity)
+                .map_err(|e| format!("key {} of type {token_type}: {e}", keys::short_id(&key_id)))?;
+        }
+        let listed: Vec<DirectoryEntry<'_>> = entries
+            .iter()
+            .map(|(token_type, key, not_before)| DirectoryEntry {
+                token_type: *token_type,
+                token_key: key,
+                not_before: Some(*not_before),
+            })
+            .collect();
+        let mut out = vec![0u8; 1024 + entries.iter().map(|(_, k, _)| k.len() * 2 + 64).sum::<usize>()];
+        let json = write_directory(request_uri, &listed, &mut out)?;
+        let digest = Sha256::digest(json.as_bytes());
+        let etag = format!("\"{}\"", digest.iter().take(12).map(|b| format!("{b:02x}")).collect::<String>());
+        Ok(Self {
+            directory: Bytes::copy_from_slice(json.as_bytes()),
+            etag: HeaderValue::from_str(&etag)?,
+            p384,
+            rsa,
+            r255,
+            index,
+            mtime,
+            next_expiry,
+        })
+    }
+
+    fn slot(&self, token_type: u16, truncated: u8, now: u64) -> Result<usize, Failure> {
+        self.index
+            .by_truncated_id(token_type, truncated, now)
+            .map(|(k, _)| k.index)
+            .ok_or(Failure(StatusCode::UNPROCESSABLE_ENTITY, "no key with the request's token key id"))
+    }
+}
+
+/// The issuer service shared by its handlers.
+pub struct IssuerService {
+    config: IssuerConfig,
+    loaded: RwLock<Arc<Loaded>>,
+}
+
+impl IssuerService {
+    /// Opens the state folder (making keys on first start) and loads it.
+    pub fn open(config: IssuerConfig) -> Result<Arc<Self>, BoxError> {
+        let now = unix_now();
+        let state = keys::open_or_init(&config.state_dir, &config.token_types, now, config.lifetime)?;
+        let mtime = keys::manifest_mtime(&config.state_dir);
+        let loaded = Loaded::build(state, &config.request_uri, now, mtime)?;
+        Ok(Arc::new(Self { config, loaded: RwLock::new(Arc::new(loaded)) }))
+    }
+
+    fn current(&self) -> Arc<Loaded> {
+        match self.loaded.read() {
+            Ok(l) => Arc::clone(&l),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        }
+    }
+
+    /// Re-reads the state folder if `pat issuer rotate` changed it or a key's
+    /// window ended. Returns whether the set changed.
+    pub fn refresh(&self) -> Result<bool, BoxError> {
+        let now = unix_now();
+        let mtime = keys::manifest_mtime(&self.config.state_dir);
+        let old = self.current();
+        if mtime == old.mtime && now < old.next_expiry {
+            return Ok(false);
+        }
+        let state = keys::load(&self.config.state_dir)?;
+        let loaded = Loaded::build(state, &self.config.request_uri, now, mtime)?;
+        match self.loaded.write() {
+            Ok(mut l) => *l = Arc::new(loaded),
+            Err(poisoned) => *poisoned.into_inner() = Arc::new(loaded),
+        }
+        Ok(true)
+    }
+
+    /// The directory currently published.
+    pub fn directory(&self) -> Bytes {
+        self.current().directory.clone()
+    }
+
+    /// Re-reads the state folder every `interval` until the process ends.
+    pub fn spawn_refresh(self: &Arc<Self>, interval: Duration) {
+        let service = Arc::clone(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(interval);
+            loop {
+                tick.tick().await;
+                match service.refresh() {
+                    Ok(true) => eprintln!("issuer: key set reloaded"),
+                    Ok(false) => {}
+                    Err(e) => eprintln!("issuer: reloading the key set failed (keeping the old one): {e}"),
+                }
+            }
+        });
+    }
+}
+
+/// The routes of the issuer.
+pub fn router(service: Arc<IssuerService>) -> Router {
+    Router::new()
+        .route(pat::directory::WELL_KNOWN_PATH, get(directory))
+        .route(REQUEST_PATH, post(token_request))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(service)
+}
+
+/// A refusal: status and a fixed text.
+#[derive(Debug)]
+struct Failure(StatusCode, &'static str);
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        (self.0, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], format!("{}\n", self.1)).into_response()
+    }
+}
+
+async fn directory(State(service): State<Arc<IssuerService>>, headers: HeaderMap) -> Response {
+    let loaded = service.current();
+    let cache = HeaderValue::from_str(&format!("public, max-age={DIRECTORY_MAX_AGE}"));
+    let mut response = if headers.get(header::IF_NONE_MATCH).is_some_and(|v| etag_matches(v, &loaded.etag)) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        ([(header::CONTENT_TYPE, HeaderValue::from_static(media::DIRECTORY))], loaded.directory.clone()).into_response()
+    };
+    let h = response.headers_mut();
+    h.insert(header::ETAG, loaded.etag.clone());
+    if let Ok(cache) = cache {
+        h.insert(header::CACHE_CONTROL, cache);
+    }
+    response
+}
+
+fn etag_matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> bool {
+    let Ok(list) = if_none_match.to_str() else { return false };
+    let Ok(etag) = etag.to_str() else { return false };
+    list.split(',').map(str::trim).any(|t| t == "*" || t == etag || t.strip_prefix("W/") == Some(etag))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Single,
+    Amortized,
+    Generic,
+}
+
+async fn token_request(State(service): State<Arc<IssuerService>>, headers: HeaderMap, body: Bytes) -> Response {
+    let kind = match headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(media::essence).as_deref() {
+        Some(media::TOKEN_REQUEST) => Kind::Single,
+        Some(media::AMORTIZED_REQUEST) => Kind::Amortized,
+        Some(media::GENERIC_REQUEST) => Kind::Generic,
+        _ => return Failure(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported media type").into_response(),
+    };
+    let loaded = service.current();
+    let now = unix_now();
+    match tokio::task::spawn_blocking(move || evaluate(&loaded, kind, &body, now)).await {
+        Ok(Ok((status, media_type, bytes))) => {
+            (status, [(header::CONTENT_TYPE, HeaderValue::from_static(media_type))], bytes).into_response()
+        }
+        Ok(Err(failure)) => failure.into_response(),
+        Err(_) => Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response(),
+    }
+}
+
+fn rng() -> rand_core::UnwrapErr<pat::OsRng> {
+    rand_core::UnwrapErr(pat::OsRng)
+}
+
+const MALFORMED: Failure = Failure(StatusCode::BAD_REQUEST, "malformed token request");
+const UNSERVED: Failure = Failure(StatusCode::BAD_REQUEST, "token type not served");
+
+fn encoded(m: &impl Encode) -> Result<Vec<u8>, Failure> {
+    let mut out = vec![0u8; m.encoded_len()];
+    m.encode(&mut out).map_err(|_| Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))?;
+    Ok(out)
+}
+
+fn evaluate(
+    loaded: &Loaded,
+    kind: Kind,
+    body: &[u8],
+    now: u64,
+) -> Result<(StatusCode, &'static str, Vec<u8>), Failure> {
+    let token_type = body.first_chunk::<2>().map(|b| u16::from_be_bytes(*b));
+    match kind {
+        Kind::Single => {
+            let bytes = match token_type.ok_or(MALFORMED)? {
+                1 => single_private(&loaded.p384, loaded, body, now)?,
+                2 => {
+                    let request = public::TokenRequest::decode(body).map_err(|_| MALFORMED)?;
+                    let slot = loaded.slot(2, request.truncated_token_key_id, now)?;
+                    let issuer = loaded.rsa.get(slot).ok_or(MALFORMED)?;
+                    encoded(&issuer.evaluate(&request).map_err(|_| MALFORMED)?)?
+                }
+                5 => single_private(&loaded.r255, loaded, body, now)?,
+                _ => return Err(UNSERVED),
+            };
+            Ok((StatusCode::OK, media::TOKEN_RESPONSE, bytes))
+        }
+        Kind::Amortized => {
+            let bytes = match token_type.ok_or(MALFORMED)? {
+                1 => amortized(&loaded.p384, loaded, body, now)?,
+                5 => amortized(&loaded.r255, loaded, body, now)?,
+                _ => return Err(UNSERVED),
+            };
+            Ok((StatusCode::OK, media::AMORTIZED_RESPONSE, bytes))
+        }
+        Kind::Generic => {
+            let request = GenericBatchTokenRequest::decode(body).map_err(|_| MALFORMED)?;
+            if request.len() > MAX_BATCH {
+                return Err(Failure(StatusCode::BAD_REQUEST, "batch too large"));
+            }
+            let issuer = batched::Issuer::new(&loaded.p384, &loaded.rsa, &loaded.r255)
+                .map_err(|_| Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))?;
+            let mut out = vec![0u8; request.max_response_len()];
+            let done = issuer.evaluate::<MAX_BATCH, _>(&request, &mut out, &mut rng()).map_err(|_| MALFORMED)?;
+            if done.issued == 0 {
+                return Err(Failure(StatusCode::BAD_REQUEST, "no entry of the batch could be issued"));
+            }
+            out.truncate(done.len);
+            let status = if done.absent > 0 { StatusCode::PARTIAL_CONTENT } else { StatusCode::OK };
+            Ok((status, media::GENERIC_RESPONSE, out))
+        }
+    }
+}
+
+fn single_private<T: PrivateTokenType>(
+    keys: &[private::Issuer<T>],
+    loaded: &Loaded,
+    body: &[u8],
+    now: u64,
+) -> Result<Vec<u8>, Failure> {
+    let request = private::TokenRequest::<T>::decode(body).map_err(|_| MALFORMED)?;
+    let slot = loaded.slot(T::CODE, request.truncated_token_key_id, now)?;
+    let issuer = keys.get(slot).ok_or(MALFORMED)?;
+    encoded(&issuer.evaluate(&request, &mut rng()).map_err(|_| MALFORMED)?)
+}
+
+fn amortized<T: PrivateTokenType>(
+    keys: &[private::Issuer<T>],
+    loaded: &Loaded,
+    body: &[u8],
+    now: u64,
+) -> Result<Vec<u8>, Failure> {
+    let request = AmortizedTokenRequest::<T>::decode(body).map_err(|_| MALFORMED)?;
+    if request.len() > MAX_BATCH {
+        return Err(Failure(StatusCode::BAD_REQUEST, "batch too large"));
+    }
+    let slot = loaded.slot(T::CODE, request.truncated_token_key_id(), now)?;
+    let issuer = keys.get(slot).ok_or(MALFORMED)?;
+    // varint(n·Ne) ‖ n·Ne ‖ 2·Ns, with room for the longest varint.
+    let mut out = vec![0u8; 8 + request.len() * 97 + 2 * 64];
+    let n = issuer.evaluate_batch::<MAX_BATCH, _>(&request, &mut out, &mut rng()).map_err(|_| MALFORMED)?;
+    out.truncate(n);
+    Ok(out)
+}

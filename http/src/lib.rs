@@ -1,0 +1,57 @@
+//! Privacy Pass over HTTP on the `pat` library: an issuer (directory, key
+//! rotation, single and batched issuance), an origin (challenge, redemption,
+//! replay protection in memory or in Redis) and a client, on tokio, axum,
+//! rustls (ring) and reqwest. The protocol work (messages, directory, key
+//! sets, replay table) is the library's; this crate carries it over HTTP.
+//!
+//! The `pat` command's `issuer serve`, `issuer rotate`, `origin serve` and
+//! `fetch` are thin wrappers of [`serve`], [`keys::rotate`] and
+//! [`client::fetch`].
+
+// A std crate by nature: the core-vs-std lints guard the no_std library.
+#![allow(clippy::std_instead_of_core, clippy::alloc_instead_of_core)]
+
+pub mod client;
+pub mod issuer;
+pub mod keys;
+pub mod media;
+pub mod origin;
+pub mod replay;
+pub mod tls;
+
+use std::net::SocketAddr;
+
+/// Errors of the services: a message for the operator.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Seconds since the UNIX epoch.
+pub fn unix_now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// Serves `router` on `listener` (plain HTTP, or TLS with `tls`) until the
+/// process ends.
+pub async fn serve(
+    router: axum::Router,
+    listener: std::net::TcpListener,
+    tls: Option<axum_server::tls_rustls::RustlsConfig>,
+) -> Result<(), BoxError> {
+    listener.set_nonblocking(true)?;
+    match tls {
+        Some(config) => {
+            axum_server::from_tcp_rustls(listener, config)?.serve(router.into_make_service()).await?;
+        }
+        None => {
+            let listener = tokio::net::TcpListener::from_std(listener)?;
+            axum::serve(listener, router).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Binds `addr` (port 0 picks one) and returns the listener with its address.
+pub fn bind(addr: SocketAddr) -> Result<(std::net::TcpListener, SocketAddr), BoxError> {
+    let listener = std::net::TcpListener::bind(addr).map_err(|e| format!("{addr}: {e}"))?;
+    let local = listener.local_addr()?;
+    Ok((listener, local))
+}

@@ -1,0 +1,315 @@
+//! `pat origin serve`: an origin that asks for a token (RFC 9577) and
+//! redeems each one once.
+//!
+//! Every `GET` path is protected. Without a valid token the answer is 401
+//! with `WWW-Authenticate: PrivateToken challenge=..., token-key=...,
+//! max-age=...`; with one, 200; a token spent before, 401 and the challenge
+//! again. The challenge names the issuer, has an empty redemption context and
+//! carries the origin's `origin_info` (empty by default, so every replica of
+//! the origin, and every origin sharing one replay store, asks for the same
+//! token).
+//!
+//! Keys: for type 0x0002 the origin reads the issuer directory
+//! (`--issuer-url`) and refreshes it; for the privately verifiable types it
+//! runs joined with the issuer and reads the issuer's state folder (RFC 9576
+//! §4.1 allows that deployment), re-reading it when it changes.
+
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use pat::auth;
+use pat::challenge::TokenChallenge;
+use pat::codec::{Decode, Encode};
+use pat::directory::IssuerDirectory;
+use pat::keyset::{KeyEntry, KeySet, Validity};
+use pat::replay::Spend;
+use pat::token::TokenRef;
+use pat::token_type::{PrivateP384, PrivateRistretto255};
+use pat::types::{private, public};
+
+use crate::keys::{self, IssuerKey};
+use crate::replay::Replay;
+use crate::{BoxError, media, unix_now};
+
+/// Keys an origin holds at once.
+pub const MAX_KEYS: usize = 32;
+/// The most keys read from one directory.
+pub const MAX_DIRECTORY_KEYS: usize = 32;
+/// The longest `Authorization` value read (a type-2 token is 354 bytes, 472 in base64).
+pub const MAX_AUTHORIZATION: usize = 2048;
+
+/// What `pat origin serve` was told.
+#[derive(Clone, Debug)]
+pub struct OriginConfig {
+    /// The issuer name written into challenges.
+    pub issuer_name: String,
+    /// Where the issuer directory is (`https://NAME` by default).
+    pub issuer_url: String,
+    /// The token type asked for: 1, 2 or 5.
+    pub token_type: u16,
+    /// The challenge's origin_info (empty: any origin).
+    pub origin_info: String,
+    /// `max-age` of the challenge, in seconds.
+    pub max_age: u32,
+    /// The issuer's state folder, for types 1 and 5.
+    pub issuer_state: Option<PathBuf>,
+    /// Whether the challenge carries `token-key` (RFC 9577 §2.1 lets it be left out).
+    pub send_token_key: bool,
+    /// How often keys are re-read.
+    pub refresh: Duration,
+    /// Extra root certificate (PEM) for fetching the directory over TLS.
+    pub ca_cert: Option<PathBuf>,
+}
+
+/// A key tokens can be verified with.
+enum Verifier {
+    P384(private::Issuer<PrivateP384>),
+    R255(private::Issuer<PrivateRistretto255>),
+    Rsa(Box<public::Origin>, [u8; 32], Vec<u8>),
+}
+
+impl KeyEntry for Verifier {
+    fn token_type(&self) -> u16 {
+        match self {
+            Self::P384(_) => 1,
+            Self::Rsa(..) => 2,
+            Self::R255(_) => 5,
+        }
+    }
+
+    fn key_id(&self) -> &[u8; 32] {
+        match self {
+            Self::P384(k) => k.key_id(),
+            Self::R255(k) => k.key_id(),
+            Self::Rsa(_, id, _) => id,
+        }
+    }
+}
+
+impl Verifier {
+    fn token_key(&self) -> Vec<u8> {
+        match self {
+            Self::P384(k) => k.token_key().as_ref().to_vec(),
+            Self::R255(k) => k.token_key().as_ref().to_vec(),
+            Self::Rsa(_, _, spki) => spki.clone(),
+        }
+    }
+
+    fn verify(&self, token: &[u8], challenge: &TokenChallenge<'_>) -> bool {
+        match self {
+            Self::P384(k) => <PrivateP384 as private::PrivateTokenType>::Token::decode(token)
+                .is_ok_and(|t| k.verify(&t, challenge).is_ok()),
+            Self::R255(k) => <PrivateRistretto255 as private::PrivateTokenType>::Token::decode(token)
+                .is_ok_and(|t| k.verify(&t, challenge).is_ok()),
+            Self::Rsa(origin, ..) => {
+                public::PublicToken::decode(token).is_ok_and(|t| origin.verify(&t, challenge).is_ok())
+            }
+        }
+    }
+}
+
+struct Keys {
+    set: KeySet<Verifier, MAX_KEYS>,
+    mtime: Option<std::time::SystemTime>,
+}
+
+/// The origin service shared by its handlers.
+pub struct OriginService {
+    config: OriginConfig,
+    challenge: Vec<u8>,
+    keys: RwLock<Arc<Keys>>,
+    replay: Replay,
+    http: reqwest::Client,
+}
+
+impl OriginService {
+    /// Loads the keys and builds the challenge.
+    pub async fn new(config: OriginConfig, replay: Replay) -> Result<Arc<Self>, BoxError> {
+        if !matches!(config.token_type, 1 | 2 | 5) {
+            return Err(format!("token type {} is not served (supported: 1, 2, 5)", config.token_type).into());
+        }
+        if config.token_type != 2 && config.issuer_state.is_none() {
+            return Err(
+                "types 1 and 5 are privately verifiable: give the issuer's state folder (--issuer-state)".into()
+            );
+        }
+        let challenge =
+            TokenChallenge::new(config.token_type, config.issuer_name.as_bytes(), &[], config.origin_info.as_bytes())?;
+        let mut challenge_bytes = vec![0u8; challenge.encoded_len()];
+        challenge.encode(&mut challenge_bytes)?;
+        let http = crate::client::http_client(config.ca_cert.as_deref())?;
+        let service = Self {
+            config,
+            challenge: challenge_bytes,
+            keys: RwLock::new(Arc::new(Keys { set: KeySet::new(), mtime: None })),
+            replay,
+            http,
+        };
+        service.refresh().await?;
+        Ok(Arc::new(service))
+    }
+
+    fn current(&self) -> Arc<Keys> {
+        match self.keys.read() {
+            Ok(k) => Arc::clone(&k),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        }
+    }
+
+    fn install(&self, keys: Keys) {
+        match self.keys.write() {
+            Ok(mut k) => *k = Arc::new(keys),
+            Err(poisoned) => *poisoned.into_inner() = Arc::new(keys),
+        }
+    }
+
+    /// Re-reads the keys (the state folder if it changed, or the directory).
+    pub async fn refresh(&self) -> Result<(), BoxError> {
+        let mut set = KeySet::new();
+        let mut mtime = None;
+        if let Some(dir) = &self.config.issuer_state {
+            mtime = keys::manifest_mtime(dir);
+            if mtime.is_some() && mtime == self.current().mtime {
+                return Ok(());
+            }
+            for loaded in keys::load(dir)?.keys {
+                let verifier = match loaded.key {
+                    IssuerKey::P384(k) => Verifier::P384(k),
+                    IssuerKey::R255(k) => Verifier::R255(k),
+                    IssuerKey::Rsa(k) => {
+                        let spki = k.token_key().to_vec();
+                        Verifier::Rsa(Box::new(public::Origin::new(k.public_key().clone())), *k.key_id(), spki)
+                    }
+                };
+                if verifier.token_type() == self.config.token_type {
+                    set.insert(verifier, loaded.validity)?;
+                }
+            }
+        } else {
+            let url = format!("{}{}", self.config.issuer_url.trim_end_matches('/'), pat::directory::WELL_KNOWN_PATH);
+            let response = self.http.get(&url).header(header::ACCEPT, media::DIRECTORY).send().await?;
+            if !response.status().is_success() {
+                return Err(format!("{url}: status {}", response.status()).into());
+            }
+            let json = response.bytes().await?;
+            let mut scratch = vec![0u8; json.len()];
+            let directory = IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?;
+            let mut buf = [0u8; 1024];
+            for key in directory.keys().iter().filter(|k| k.token_type() == 2) {
+                let spki = key.decode_token_key(&mut buf)?;
+                let public_key = pat::blind_rsa::PublicKey::from_spki(spki)?;
+                let key_id = *public_key.key_id();
+                // A key the directory lists is valid from its not-before for as long as it is listed.
+                let validity = Validity { not_before: key.not_before().unwrap_or(0), not_after: u64::MAX };
+                let origin = Box::new(public::Origin::new(public_key));
+                set.insert(Verifier::Rsa(origin, key_id, spki.to_vec()), validity)?;
+            }
+        }
+        self.install(Keys { set, mtime });
+        Ok(())
+    }
+
+    /// Re-reads the keys every `config.refresh` until the process ends.
+    pub fn spawn_refresh(self: &Arc<Self>) {
+        let service = Arc::clone(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(service.config.refresh);
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                if let Err(e) = service.refresh().await {
+                    eprintln!("origin: refreshing keys failed (keeping the old ones): {e}");
+                }
+            }
+        });
+    }
+
+    /// The `WWW-Authenticate` value for now.
+    fn www_authenticate(&self) -> Option<HeaderValue> {
+        let keys = self.current();
+        let token_key = keys.set.current(self.config.token_type, unix_now()).map(Verifier::token_key);
+        let mut out = vec![0u8; 256 + self.challenge.len() * 2 + token_key.as_ref().map_or(0, |k| k.len() * 2)];
+        let max_age = Some(self.config.max_age);
+        let value = match token_key {
+            Some(key) if self.config.send_token_key => {
+                auth::write_www_authenticate(&self.challenge, &key, max_age, &mut out).ok()?
+            }
+            _ => auth::write_www_authenticate_without_key(&self.challenge, max_age, &mut out).ok()?,
+        };
+        HeaderValue::from_str(value).ok()
+    }
+
+    /// Redeems the token of an `Authorization` value: `Ok(true)` if it is
+    /// valid and fresh.
+    async fn redeem(&self, authorization: &str) -> Result<Outcome, BoxError> {
+        let Ok(param) = auth::parse_authorization(authorization) else { return Ok(Outcome::Invalid) };
+        let mut buf = [0u8; MAX_AUTHORIZATION];
+        let Ok(token) = param.decode_base64url(&mut buf) else { return Ok(Outcome::Invalid) };
+        let Ok(parsed) = TokenRef::decode(token) else { return Ok(Outcome::Invalid) };
+        if parsed.kind().code() != self.config.token_type {
+            return Ok(Outcome::Invalid);
+        }
+        let challenge = TokenChallenge::decode(&self.challenge)?;
+        let now = unix_now();
+        let input = *parsed.input();
+        let keys = self.current();
+        let Some((verifier, validity)) = keys.set.by_key_id(self.config.token_type, input.token_key_id(), now) else {
+            return Ok(Outcome::Invalid);
+        };
+        if !verifier.verify(token, &challenge) {
+            return Ok(Outcome::Invalid);
+        }
+        Ok(match self.replay.spend(input.token_key_id(), input.nonce(), validity.not_after, now).await? {
+            Spend::Fresh => Outcome::Fresh,
+            Spend::Replayed => Outcome::Replayed,
+            Spend::Full => Outcome::Full,
+        })
+    }
+}
+
+enum Outcome {
+    Fresh,
+    Replayed,
+    Invalid,
+    Full,
+}
+
+/// The routes of the origin: every path is protected.
+pub fn router(service: Arc<OriginService>) -> Router {
+    Router::new().fallback(protected).with_state(service)
+}
+
+async fn protected(State(service): State<Arc<OriginService>>, headers: HeaderMap) -> Response {
+    let outcome = match headers.get(header::AUTHORIZATION).map(HeaderValue::to_str) {
+        None => None,
+        Some(Err(_)) => Some(Outcome::Invalid),
+        Some(Ok(value)) => match service.redeem(value).await {
+            Ok(o) => Some(o),
+            Err(e) => {
+                eprintln!("origin: replay store failed: {e}");
+                return (StatusCode::SERVICE_UNAVAILABLE, "replay store unavailable\n").into_response();
+            }
+        },
+    };
+    match outcome {
+        Some(Outcome::Fresh) => (StatusCode::OK, "token accepted\n").into_response(),
+        Some(Outcome::Full) => (StatusCode::SERVICE_UNAVAILABLE, "replay store full\n").into_response(),
+        other => {
+            let text = match other {
+                Some(Outcome::Replayed) => "token already spent\n",
+                Some(Outcome::Invalid) => "token not valid\n",
+                _ => "token required\n",
+            };
+            let mut response = (StatusCode::UNAUTHORIZED, text).into_response();
+            if let Some(value) = service.www_authenticate() {
+                response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+            }
+            response
+        }
+    }
+}

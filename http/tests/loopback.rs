@@ -1,0 +1,383 @@
+//! The issuer, the origin and the client as HTTP services on loopback, in one
+//! process: issuance and redemption of types 1, 2 and 5, replay refusal,
+//! batches, rotation and the status codes of bad input.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::std_instead_of_core)]
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use pat::TokenChallenge;
+use pat::codec::{Decode, Encode};
+use pat::token_type::{PrivateP384, PrivateRistretto255};
+use pat::types::batched::{BatchState, GenericBatchTokenResponse};
+use pat::types::{private, public};
+use pat_http::issuer::{IssuerConfig, IssuerService};
+use pat_http::origin::{OriginConfig, OriginService};
+use pat_http::replay::Replay;
+use pat_http::{client, issuer, keys, media, origin, unix_now};
+use reqwest::StatusCode;
+
+/// The pat-go type-2 vector key (a PKCS#8 PEM, hex in the file): RSA key
+/// generation at opt-level 0 would dominate the test's time.
+fn vector_rsa_pem() -> String {
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/pat-go/tokens/type2/type2-issuance-test-vectors.json");
+    let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let hex = cases[0]["skS"].as_str().unwrap();
+    let bytes: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+    String::from_utf8(bytes).unwrap()
+}
+
+/// A state folder with a type-1 and a type-5 key made by the issuer and the
+/// vector RSA key for type 2.
+fn state_dir(dir: &Path, now: u64) {
+    keys::open_or_init(dir, &[1, 5], now, 3600).unwrap();
+    let manifest_path = dir.join(keys::MANIFEST);
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
+    std::fs::write(dir.join("type2-vector.pem"), vector_rsa_pem()).unwrap();
+    manifest["keys"].as_array_mut().unwrap().push(serde_json::json!({
+        "token_type": 2, "file": "type2-vector.pem", "not_before": now, "not_after": now + 3600
+    }));
+    std::fs::write(&manifest_path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+}
+
+struct Deployment {
+    _dir: tempfile::TempDir,
+    state: std::path::PathBuf,
+    issuer: Arc<IssuerService>,
+    issuer_url: String,
+    issuer_name: String,
+    http: reqwest::Client,
+}
+
+async fn spawn(router: axum::Router) -> std::net::SocketAddr {
+    let (listener, addr) = pat_http::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    tokio::spawn(pat_http::serve(router, listener, None));
+    addr
+}
+
+async fn deployment() -> Deployment {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("issuer");
+    std::fs::create_dir_all(&state).unwrap();
+    state_dir(&state, unix_now() - 10);
+    // Bind first: the issuer's name carries its port.
+    let (listener, addr) = pat_http::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let issuer_name = addr.to_string();
+    let issuer_url = format!("http://{issuer_name}");
+    let issuer = IssuerService::open(IssuerConfig {
+        name: issuer_name.clone(),
+        request_uri: format!("{issuer_url}{}", issuer::REQUEST_PATH),
+        state_dir: state.clone(),
+        token_types: vec![1, 2, 5],
+        lifetime: 3600,
+    })
+    .unwrap();
+    tokio::spawn(pat_http::serve(issuer::router(Arc::clone(&issuer)), listener, None));
+    let http = client::http_client(None).unwrap();
+    Deployment { _dir: dir, state, issuer, issuer_url, issuer_name, http }
+}
+
+impl Deployment {
+    fn origin_config(&self, token_type: u16) -> OriginConfig {
+        OriginConfig {
+            issuer_name: self.issuer_name.clone(),
+            issuer_url: self.issuer_url.clone(),
+            token_type,
+            origin_info: String::new(),
+            max_age: 60,
+            issuer_state: (token_type != 2).then(|| self.state.clone()),
+            send_token_key: true,
+            refresh: Duration::from_secs(3600),
+            ca_cert: None,
+        }
+    }
+
+    async fn origin(&self, config: OriginConfig) -> (Arc<OriginService>, String) {
+        let service = OriginService::new(config, Replay::memory().unwrap()).await.unwrap();
+        let addr = spawn(origin::router(Arc::clone(&service))).await;
+        (service, format!("http://{addr}/resource"))
+    }
+
+    /// A 401's challenge answered: the Authorization value.
+    async fn authorization(&self, url: &str) -> String {
+        let first = self.http.get(url).send().await.unwrap();
+        assert_eq!(first.status(), StatusCode::UNAUTHORIZED);
+        client::authorize(&self.http, first.headers(), Some(&self.issuer_url), &mut |_| {}).await.unwrap()
+    }
+
+    async fn get_with(&self, url: &str, authorization: &str) -> reqwest::Response {
+        self.http.get(url).header("authorization", authorization).send().await.unwrap()
+    }
+
+    async fn post(&self, media_type: &str, body: Vec<u8>) -> reqwest::Response {
+        let url = format!("{}{}", self.issuer_url, issuer::REQUEST_PATH);
+        self.http.post(url).header("content-type", media_type).body(body).send().await.unwrap()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_type_is_issued_redeemed_once_and_refused_when_replayed() {
+    let d = deployment().await;
+    for token_type in [1u16, 2, 5] {
+        let (_, url) = d.origin(d.origin_config(token_type)).await;
+        let status = client::fetch(
+            &client::FetchConfig { url: url.clone(), issuer_url: Some(d.issuer_url.clone()), ca_cert: None },
+            &mut |_| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!(status, 200, "type {token_type}: pat fetch's flow");
+        let authorization = d.authorization(&url).await;
+        let ok = d.get_with(&url, &authorization).await;
+        assert_eq!(ok.status(), StatusCode::OK, "type {token_type}: first redemption");
+        let again = d.get_with(&url, &authorization).await;
+        assert_eq!(again.status(), StatusCode::UNAUTHORIZED, "type {token_type}: replay");
+        let challenge = again.headers().get("www-authenticate").unwrap().to_str().unwrap();
+        assert!(challenge.starts_with("PrivateToken challenge=\""), "a fresh challenge comes with the refusal");
+        let bad = d.get_with(&url, "PrivateToken token=\"AAAA\"").await;
+        assert_eq!(bad.status(), StatusCode::UNAUTHORIZED, "type {token_type}: garbage token");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_of_one_type_is_refused_by_an_origin_of_another() {
+    let d = deployment().await;
+    let (_, url1) = d.origin(d.origin_config(1)).await;
+    let (_, url5) = d.origin(d.origin_config(5)).await;
+    let authorization = d.authorization(&url1).await;
+    assert_eq!(d.get_with(&url5, &authorization).await.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(d.get_with(&url1, &authorization).await.status(), StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn directory_has_media_type_cache_control_and_etag() {
+    let d = deployment().await;
+    let url = format!("{}{}", d.issuer_url, pat::directory::WELL_KNOWN_PATH);
+    let r = d.http.get(&url).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["content-type"], media::DIRECTORY);
+    assert!(r.headers()["cache-control"].to_str().unwrap().contains("max-age="));
+    let etag = r.headers()["etag"].to_str().unwrap().to_owned();
+    let body = r.bytes().await.unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(json["issuer-request-uri"], format!("{}{}", d.issuer_url, issuer::REQUEST_PATH));
+    let types: Vec<u64> =
+        json["token-keys"].as_array().unwrap().iter().map(|k| k["token-type"].as_u64().unwrap()).collect();
+    assert_eq!(types.len(), 3);
+    for t in [1, 2, 5] {
+        assert!(types.contains(&t));
+    }
+    for key in json["token-keys"].as_array().unwrap() {
+        let text = key["token-key"].as_str().unwrap();
+        assert_eq!(text.len() % 4, 0, "token-key is padded base64url: {text}");
+        assert!(!text.contains('+') && !text.contains('/'));
+        assert!(key["not-before"].as_u64().is_some());
+    }
+    let cached = d.http.get(&url).header("if-none-match", &etag).send().await.unwrap();
+    assert_eq!(cached.status(), StatusCode::NOT_MODIFIED);
+    let other = d.http.get(&url).header("if-none-match", "\"other\"").send().await.unwrap();
+    assert_eq!(other.status(), StatusCode::OK);
+}
+
+fn rng() -> rand_core::UnwrapErr<pat::OsRng> {
+    rand_core::UnwrapErr(pat::OsRng)
+}
+
+fn encoded(m: &impl Encode) -> Vec<u8> {
+    let mut out = vec![0u8; m.encoded_len()];
+    m.encode(&mut out).unwrap();
+    out
+}
+
+/// The issuer's keys as a client sees them in the directory.
+async fn directory_keys(d: &Deployment) -> Vec<(u16, Vec<u8>)> {
+    let url = format!("{}{}", d.issuer_url, pat::directory::WELL_KNOWN_PATH);
+    let json = d.http.get(&url).send().await.unwrap().bytes().await.unwrap();
+    let mut scratch = vec![0u8; json.len()];
+    let dir = pat::directory::IssuerDirectory::<8>::parse(&json, &mut scratch).unwrap();
+    let mut buf = [0u8; 1024];
+    dir.keys().iter().map(|k| (k.token_type(), k.decode_token_key(&mut buf).unwrap().to_vec())).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generic_and_amortized_batches_are_issued() {
+    let d = deployment().await;
+    let keys = directory_keys(&d).await;
+    let key = |t: u16| keys.iter().find(|(tt, _)| *tt == t).unwrap().1.clone();
+    let c1 = private::Client::<PrivateP384>::from_token_key(&key(1)).unwrap();
+    let c2 = public::Client::from_token_key(&key(2)).unwrap();
+    let c5 = private::Client::<PrivateRistretto255>::from_token_key(&key(5)).unwrap();
+    let name = d.issuer_name.as_bytes();
+    let ch1 = TokenChallenge::new(1, name, &[], b"").unwrap();
+    let ch2 = TokenChallenge::new(2, name, &[], b"").unwrap();
+    let ch5 = TokenChallenge::new(5, name, &[], b"").unwrap();
+
+    let mut batch = BatchState::<4>::new();
+    batch.push(&c1, c1.request(&ch1, &mut rng()).unwrap()).unwrap();
+    batch.push(&c2, c2.request(&ch2, &mut rng()).unwrap()).unwrap();
+    batch.push(&c5, c5.request(&ch5, &mut rng()).unwrap()).unwrap();
+    let r = d.post(media::GENERIC_REQUEST, encoded(&batch.request())).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["content-type"], media::GENERIC_RESPONSE);
+    let body = r.bytes().await.unwrap();
+    let tokens = batch.finalize(&GenericBatchTokenResponse::decode(&body).unwrap()).unwrap();
+    assert_eq!(tokens.iter().filter(|t| t.is_some()).count(), 3);
+
+    // One entry for a key the issuer does not have: 206, that entry absent.
+    let other = private::Issuer::<PrivateP384>::generate(&mut rng()).unwrap();
+    let stranger = other.client();
+    let mut batch = BatchState::<4>::new();
+    batch.push(&c5, c5.request(&ch5, &mut rng()).unwrap()).unwrap();
+    batch.push(&stranger, stranger.request(&ch1, &mut rng()).unwrap()).unwrap();
+    let request = encoded(&batch.request());
+    let r = d.post(media::GENERIC_REQUEST, request).await;
+    if other.key_id()[31] == c1.key_id()[31] {
+        // The stranger's truncated id is the issuer's: its entry fails the proof instead.
+        assert!(r.status() == StatusCode::PARTIAL_CONTENT || r.status() == StatusCode::OK);
+    } else {
+        assert_eq!(r.status(), StatusCode::PARTIAL_CONTENT);
+        let body = r.bytes().await.unwrap();
+        let tokens = batch.finalize(&GenericBatchTokenResponse::decode(&body).unwrap()).unwrap();
+        assert!(tokens[0].is_some() && tokens[1].is_none());
+    }
+
+    // Amortized: ten type-5 tokens with one proof.
+    let state = c5.request_batch::<10, _>(&ch5, 10, &mut rng()).unwrap();
+    let r = d.post(media::AMORTIZED_REQUEST, encoded(&state.request())).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["content-type"], media::AMORTIZED_RESPONSE);
+    let body = r.bytes().await.unwrap();
+    let response = pat::types::amortized::AmortizedTokenResponse::<PrivateRistretto255>::decode(&body).unwrap();
+    assert_eq!(c5.finalize_batch(state, &response).unwrap().len(), 10);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_the_rfc_status_codes() {
+    let d = deployment().await;
+    let keys = directory_keys(&d).await;
+    let k5 = keys.iter().find(|(t, _)| *t == 5).unwrap().1.clone();
+    let c5 = private::Client::<PrivateRistretto255>::from_token_key(&k5).unwrap();
+    let ch5 = TokenChallenge::new(5, d.issuer_name.as_bytes(), &[], b"").unwrap();
+    let (request, _state) = c5.request(&ch5, &mut rng()).unwrap();
+    let good = encoded(&request);
+
+    assert_eq!(d.post(media::TOKEN_REQUEST, good.clone()).await.status(), StatusCode::OK);
+    assert_eq!(d.post("application/json", good.clone()).await.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(d.post("text/plain", Vec::new()).await.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let no_type = d.http.post(format!("{}{}", d.issuer_url, issuer::REQUEST_PATH)).body(good.clone()).send().await;
+    assert_eq!(no_type.unwrap().status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    // Parameters on the media type are fine.
+    let with_param = format!("{}; charset=binary", media::TOKEN_REQUEST);
+    assert_eq!(d.post(&with_param, good.clone()).await.status(), StatusCode::OK);
+    // Over the body limit.
+    let big = vec![0u8; issuer::MAX_BODY + 1];
+    assert_eq!(d.post(media::TOKEN_REQUEST, big).await.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    // Truncated, trailing bytes, empty.
+    assert_eq!(d.post(media::TOKEN_REQUEST, good[..good.len() - 1].to_vec()).await.status(), StatusCode::BAD_REQUEST);
+    let mut long = good.clone();
+    long.push(0);
+    assert_eq!(d.post(media::TOKEN_REQUEST, long).await.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(d.post(media::TOKEN_REQUEST, Vec::new()).await.status(), StatusCode::BAD_REQUEST);
+    // A token type not served; one that does not exist.
+    let mut t3 = good.clone();
+    t3[1] = 3;
+    assert_eq!(d.post(media::TOKEN_REQUEST, t3).await.status(), StatusCode::BAD_REQUEST);
+    let mut t9 = good.clone();
+    t9[1] = 9;
+    assert_eq!(d.post(media::TOKEN_REQUEST, t9).await.status(), StatusCode::BAD_REQUEST);
+    // An unknown truncated key id: 422.
+    let mut unknown = good.clone();
+    unknown[2] ^= 0xff;
+    let r = d.post(media::TOKEN_REQUEST, unknown).await;
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // A blinded element that is not a group element: 400, and the body says nothing of keys.
+    let mut invalid = good.clone();
+    for b in &mut invalid[3..] {
+        *b = 0xff;
+    }
+    let r = d.post(media::TOKEN_REQUEST, invalid).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    let text = r.text().await.unwrap();
+    assert_eq!(text, "malformed token request\n");
+    // A batch type on the single media type and the reverse.
+    assert_eq!(d.post(media::GENERIC_REQUEST, good.clone()).await.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(d.post(media::AMORTIZED_REQUEST, good).await.status(), StatusCode::BAD_REQUEST);
+    // GET on the request URI.
+    let get = d.http.get(format!("{}{}", d.issuer_url, issuer::REQUEST_PATH)).send().await.unwrap();
+    assert_eq!(get.status(), StatusCode::METHOD_NOT_ALLOWED);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_redemptions_of_one_token_give_one_success() {
+    let d = deployment().await;
+    let (_, url) = d.origin(d.origin_config(5)).await;
+    let authorization = d.authorization(&url).await;
+    let mut tasks = Vec::new();
+    for _ in 0..64 {
+        let (http, url, authorization) = (d.http.clone(), url.clone(), authorization.clone());
+        tasks.push(tokio::spawn(async move {
+            http.get(url).header("authorization", authorization).send().await.unwrap().status()
+        }));
+    }
+    let mut ok = 0;
+    for t in tasks {
+        let status = t.await.unwrap();
+        assert!(status == StatusCode::OK || status == StatusCode::UNAUTHORIZED, "{status}");
+        ok += usize::from(status == StatusCode::OK);
+    }
+    assert_eq!(ok, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rotation_keeps_old_tokens_and_the_old_key_until_the_new_not_before() {
+    let d = deployment().await;
+    let mut config = d.origin_config(1);
+    config.send_token_key = false; // the client picks the key from the directory
+    let (origin, url) = d.origin(config).await;
+    let before = d.authorization(&url).await;
+    let old_keys = directory_keys(&d).await;
+    assert_eq!(old_keys.iter().filter(|(t, _)| *t == 1).count(), 1);
+
+    // The next key, valid from 100 s from now.
+    let now = unix_now();
+    let added = keys::rotate(&d.state, Some(&[1]), now, now + 100, 3600, 600).unwrap();
+    assert_eq!(added.len(), 1);
+    assert!(d.issuer.refresh().unwrap());
+    origin.refresh().await.unwrap();
+    let listed = directory_keys(&d).await;
+    assert_eq!(listed.iter().filter(|(t, _)| *t == 1).count(), 2, "the directory lists the next key");
+    // Before its not-before the client still uses the old key.
+    let during = d.authorization(&url).await;
+    let token_key_id = |authorization: &str| {
+        let value = pat::auth::parse_authorization(authorization).unwrap();
+        let mut buf = [0u8; 512];
+        let token = value.decode_base64url(&mut buf).unwrap();
+        *pat::TokenRef::decode(token).unwrap().input().token_key_id()
+    };
+    assert_eq!(token_key_id(&during), token_key_id(&before));
+    assert_eq!(d.get_with(&url, &during).await.status(), StatusCode::OK);
+
+    // A second rotation whose key is valid already: new tokens use it, and a
+    // token made under the first key still redeems inside its window.
+    let added = keys::rotate(&d.state, Some(&[1]), now, now - 5, 3600, 600).unwrap();
+    // On a file system with coarse timestamps the manifest's mtime may not
+    // have moved: set it, so the reload below is certain.
+    filetime_touch(&d.state.join(keys::MANIFEST));
+    d.issuer.refresh().unwrap();
+    origin.refresh().await.unwrap();
+    let after = d.authorization(&url).await;
+    assert_eq!(token_key_id(&after), added[0].key_id, "the newest key valid now is chosen");
+    assert_ne!(token_key_id(&after), token_key_id(&before));
+    assert_eq!(d.get_with(&url, &after).await.status(), StatusCode::OK);
+    assert_eq!(d.get_with(&url, &before).await.status(), StatusCode::OK, "old token inside its window");
+    assert_eq!(d.get_with(&url, &before).await.status(), StatusCode::UNAUTHORIZED, "and only once");
+}
+
+/// Sets a file's modification time to now.
+fn filetime_touch(path: &Path) {
+    let f = std::fs::File::options().append(true).open(path).unwrap();
+    f.set_modified(std::time::SystemTime::now()).unwrap();
+}

@@ -1,0 +1,121 @@
+//! `pat issuer serve`, `pat origin serve`, `pat issuer rotate` and `pat fetch`
+//! as separate processes on loopback, as the README's three commands run.
+#![cfg(feature = "serve")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::std_instead_of_core
+)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// A service process, killed when dropped.
+struct Service(Child);
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `pat ARGS` and returns it with the URL of its `listening on URL` line.
+fn serve(args: &[&str]) -> (Service, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pat"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.trim().rsplit(' ').next().unwrap().to_owned();
+    assert!(line.contains("listening on http://"), "{line:?}");
+    (Service(child), url)
+}
+
+fn fetch(url: &str, issuer_url: &str) -> (i32, String) {
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_pat")).args(["fetch", url, "--issuer-url", issuer_url]).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap())
+}
+
+/// A port free a moment ago: the issuer's name, and so its request URI, carries it.
+fn free_port() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().to_string()
+}
+
+#[test]
+fn issuer_origin_and_fetch_as_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("issuer");
+    let state = state.to_str().unwrap();
+    let addr = free_port();
+    let (_issuer, issuer_url) = serve(&["issuer", "serve", "--listen", &addr, "--name", &addr, "--state", state]);
+    // Keys of every default type were made on first start.
+    let manifest = std::fs::read_to_string(dir.path().join("issuer/keys.json")).unwrap();
+    for t in ["\"token_type\": 1", "\"token_type\": 2", "\"token_type\": 5"] {
+        assert!(manifest.contains(t), "{manifest}");
+    }
+    for (token_type, joined) in [("1", true), ("2", false), ("5", true)] {
+        let mut args = vec!["origin", "serve", "--listen", "127.0.0.1:0", "--issuer", &addr];
+        args.extend(["--issuer-url", &issuer_url, "--token-type", token_type]);
+        if joined {
+            args.extend(["--issuer-state", state]);
+        }
+        let (_origin, origin_url) = serve(&args);
+        let (code, out) = fetch(&format!("{origin_url}/page"), &issuer_url);
+        assert_eq!((code, out.as_str()), (0, "status 200\n"), "type {token_type}");
+    }
+    // Rotation prints one line per type, and the issuer keeps issuing.
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_pat")).args(["issuer", "rotate", "--state", state, "--in", "60"]).output();
+    let out = String::from_utf8(out.unwrap().stdout).unwrap();
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(out.lines().all(|l| l.starts_with("type ") && l.contains(" valid from ")), "{out}");
+    let (_origin, origin_url) = serve(&[
+        "origin",
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--issuer",
+        "issuer.test",
+        "--issuer-url",
+        &issuer_url,
+        "--token-type",
+        "2",
+    ]);
+    let (code, out) = fetch(&format!("{origin_url}/"), &issuer_url);
+    assert_eq!((code, out.as_str()), (0, "status 200\n"));
+}
+
+#[test]
+fn fetch_of_an_unprotected_or_unreachable_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("issuer");
+    let (_issuer, issuer_url) = serve(&[
+        "issuer",
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--name",
+        "issuer.test",
+        "--token-types",
+        "5",
+        "--state",
+        state.to_str().unwrap(),
+    ]);
+    // The directory itself needs no token: 200 without any.
+    let (code, out) = fetch(&format!("{issuer_url}/.well-known/private-token-issuer-directory"), &issuer_url);
+    assert_eq!((code, out.as_str()), (0, "status 200\n"));
+    // A 404 is reported and fails.
+    let (code, out) = fetch(&format!("{issuer_url}/nothing"), &issuer_url);
+    assert_eq!((code, out.as_str()), (1, "status 404\n"));
+    // Nobody listening: an error on stderr, exit 1.
+    let (code, out) = fetch("http://127.0.0.1:9/", &issuer_url);
+    assert_eq!((code, out.as_str()), (1, ""));
+}

@@ -57,9 +57,6 @@ pub(crate) struct IssuerRotate {
     /// Lifetime of the new keys, in seconds.
     #[arg(long, default_value_t = keys::DEFAULT_LIFETIME)]
     lifetime: u64,
-    /// Seconds after the new not-before that the old keys stay valid at least.
-    #[arg(long, default_value_t = 86_400)]
-    overlap: u64,
     /// Only these token types (default: every type the folder has).
     #[arg(long, value_delimiter = ',')]
     token_types: Option<Vec<u16>>,
@@ -170,14 +167,8 @@ fn issuer_serve(args: IssuerServe) -> Result<ExitCode, BoxError> {
 
 fn issuer_rotate(args: &IssuerRotate) -> Result<ExitCode, BoxError> {
     let now = unix_now();
-    let added = keys::rotate(
-        &args.state,
-        args.token_types.as_deref(),
-        now,
-        now.saturating_add(args.in_secs),
-        args.lifetime,
-        args.overlap,
-    )?;
+    let added =
+        keys::rotate(&args.state, args.token_types.as_deref(), now, now.saturating_add(args.in_secs), args.lifetime)?;
     for r in &added {
         println!(
             "type {}: key {} valid from {} to {}",

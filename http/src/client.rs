@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use axum::http::header;
 use pat::challenge::TokenChallenge;
-use pat::codec::{Decode, Encode};
+use pat::codec::Decode;
 use pat::directory::IssuerDirectory;
 use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::private::{self, PrivateTokenType};
@@ -23,10 +23,14 @@ use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject as _;
 use sha2::{Digest as _, Sha256};
 
-use crate::{BoxError, media, unix_now};
+use crate::{BoxError, encoded, media, rng, unix_now};
 
 /// The most keys read from a directory.
 pub const MAX_DIRECTORY_KEYS: usize = 32;
+/// The largest directory or token response read (bytes).
+pub const MAX_RESPONSE: usize = 256 * 1024;
+/// How long one HTTP exchange may take.
+pub const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// What `pat fetch` was told.
 #[derive(Clone, Debug, Default)]
@@ -55,17 +59,36 @@ pub fn http_client(ca_cert: Option<&Path>) -> Result<reqwest::Client, BoxError> 
         .with_safe_default_protocol_versions()?
         .with_root_certificates(roots)
         .with_no_client_auth();
-    Ok(reqwest::Client::builder().tls_backend_preconfigured(config).build()?)
+    // No redirects: a redirect could move a request off TLS or to another host.
+    Ok(reqwest::Client::builder()
+        .tls_backend_preconfigured(config)
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(TIMEOUT)
+        .build()?)
 }
 
-fn rng() -> rand_core::UnwrapErr<pat::OsRng> {
-    rand_core::UnwrapErr(pat::OsRng)
+/// Reads a response body of at most [`MAX_RESPONSE`] bytes.
+async fn read_capped(mut response: reqwest::Response, what: &str) -> Result<Vec<u8>, BoxError> {
+    if response.content_length().is_some_and(|n| n > MAX_RESPONSE as u64) {
+        return Err(format!("{what}: larger than {MAX_RESPONSE} bytes").into());
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        if body.len() + chunk.len() > MAX_RESPONSE {
+            return Err(format!("{what}: larger than {MAX_RESPONSE} bytes").into());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
 }
 
-fn encoded(m: &impl Encode) -> Result<Vec<u8>, BoxError> {
-    let mut out = vec![0u8; m.encoded_len()];
-    m.encode(&mut out)?;
-    Ok(out)
+/// GETs an issuer directory: its bytes, at most [`MAX_RESPONSE`] of them.
+pub async fn get_directory(http: &reqwest::Client, url: &str) -> Result<Vec<u8>, BoxError> {
+    let response = http.get(url).header(header::ACCEPT, media::DIRECTORY).send().await?;
+    if !response.status().is_success() {
+        return Err(format!("{url}: status {}", response.status()).into());
+    }
+    read_capped(response, url).await
 }
 
 /// Fetches `config.url`, paying with a token if asked; returns the final
@@ -102,19 +125,25 @@ pub async fn authorize(
     let base = issuer_url.map_or_else(|| format!("https://{issuer_name}"), str::to_owned);
     let base = base.trim_end_matches('/');
     let url = format!("{base}{}", pat::directory::WELL_KNOWN_PATH);
-    let response = http.get(&url).header(header::ACCEPT, media::DIRECTORY).send().await?;
-    if !response.status().is_success() {
-        return Err(format!("{url}: status {}", response.status()).into());
-    }
-    let json = response.bytes().await?;
+    let json = get_directory(http, &url).await?;
     let mut scratch = vec![0u8; json.len()];
     let directory = IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?;
-    let wanted = challenge_key.as_ref().map(|k| <[u8; 32]>::from(Sha256::digest(k)));
-    let key = directory.select(token_type, wanted.as_ref(), unix_now()).map_err(|e| match wanted {
-        Some(_) => format!("the challenge's token key is not in the issuer directory at {url} ({e})"),
-        None => format!("the issuer directory at {url} has no key of type {token_type} valid now ({e})"),
-    })?;
-    let mut key_buf = [0u8; 1024];
+    let key = match &challenge_key {
+        // The key the origin named, whatever its not-before (the origin
+        // asked for it): it only has to be published.
+        Some(k) => {
+            let id = <[u8; 32]>::from(Sha256::digest(k));
+            directory
+                .keys()
+                .iter()
+                .find(|d| d.token_type() == token_type && d.key_id().is_ok_and(|d| d == id))
+                .ok_or_else(|| format!("the challenge's token key is not in the issuer directory at {url}"))?
+        }
+        None => directory
+            .select(token_type, None, unix_now())
+            .map_err(|e| format!("the issuer directory at {url} has no key of type {token_type} valid now ({e})"))?,
+    };
+    let mut key_buf = [0u8; pat::directory::MAX_TOKEN_KEY_LEN];
     let token_key = key.decode_token_key(&mut key_buf)?;
     let request_uri = directory.issuer_request_uri();
     let request_uri = if request_uri.starts_with("https://") || request_uri.starts_with("http://") {
@@ -122,6 +151,9 @@ pub async fn authorize(
     } else {
         format!("{base}/{}", request_uri.trim_start_matches('/'))
     };
+    if base.starts_with("https://") && !request_uri.starts_with("https://") {
+        return Err(format!("the directory at {url} came over TLS but names a plain request URI {request_uri}").into());
+    }
     log(&format!("key {} from the directory; requesting a token at {request_uri}", hex8(&Sha256::digest(token_key))));
     let token = match token_type {
         1 => private_token::<PrivateP384>(http, &request_uri, token_key, &challenge).await?,
@@ -139,7 +171,7 @@ pub async fn authorize(
 }
 
 fn hex8(bytes: &[u8]) -> String {
-    bytes.iter().take(4).map(|b| format!("{b:02x}")).collect()
+    crate::hex(bytes.get(..4).unwrap_or_default())
 }
 
 /// The first challenge of a supported type, with its token key if present.
@@ -183,7 +215,7 @@ async fn post(http: &reqwest::Client, url: &str, body: Vec<u8>) -> Result<Vec<u8
     if content_type.as_deref() != Some(media::TOKEN_RESPONSE) {
         return Err(format!("the issuer answered with media type {content_type:?}").into());
     }
-    Ok(response.bytes().await?.to_vec())
+    read_capped(response, url).await
 }
 
 async fn private_token<T: PrivateTokenType>(
@@ -195,5 +227,5 @@ async fn private_token<T: PrivateTokenType>(
     let client = private::Client::<T>::from_token_key(token_key)?;
     let (request, state) = client.request(challenge, &mut rng())?;
     let response = post(http, url, encoded(&request)?).await?;
-    encoded(&client.finalize(state, &private::TokenResponse::<T>::decode(&response)?)?)
+    Ok(encoded(&client.finalize(state, &private::TokenResponse::<T>::decode(&response)?)?)?)
 }

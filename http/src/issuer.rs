@@ -8,34 +8,41 @@
 //!   single TokenRequest, an amortized batch or a generic batch, told apart by
 //!   `Content-Type`.
 //!
-//! Status codes: 415 for another media type, 413 for a body over
-//! [`MAX_BODY`], 400 for a malformed request or a token type not served, 422
-//! when no key has the request's truncated key id, 206 for a generic batch
-//! with some entries absent and 400 when none could be issued (draft §6.2).
-//! Error bodies are fixed texts: they never carry key material.
+//! Status codes (RFC 9578 §5.2, §6.2; the batched-tokens draft): 415 for
+//! another media type, 413 for a body over [`MAX_BODY`] (refused on its
+//! `Content-Length` before it is read), 400 for a body that is not the media
+//! type's message at all (shorter than a token type, a generic batch whose
+//! framing does not parse), 422 for a request the issuer cannot process: a
+//! token type it does not serve, a blinded message of the wrong size or not a
+//! group element, a truncated key id no key has, a batch over [`MAX_BATCH`];
+//! 206 for a generic batch with some entries absent, 400 when none could be
+//! issued. Error bodies are fixed texts: they never carry key material. At
+//! most [`max_concurrent`] evaluations run at once; further requests wait.
 
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use pat::codec::{Decode, Encode};
+use pat::codec::Decode;
 use pat::directory::{DirectoryEntry, write_directory};
 use pat::keyset::{KeySet, Validity};
-use pat::token_type::{PrivateP384, PrivateRistretto255};
+use pat::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenType as _};
 use pat::types::amortized::AmortizedTokenRequest;
 use pat::types::batched::{self, GenericBatchTokenRequest};
 use pat::types::private::{self, PrivateTokenType};
 use pat::types::public;
+use pat::voprf::Suite as _;
 use sha2::{Digest as _, Sha256};
+use tokio::sync::Semaphore;
 
 use crate::keys::{self, IssuerKey, KeyRef, KeyState};
-use crate::{BoxError, media, unix_now};
+use crate::{BoxError, media, rng, unix_now};
 
 /// Where requests are posted.
 pub const REQUEST_PATH: &str = "/token-request";
@@ -122,10 +129,12 @@ impl Loaded {
                 not_before: Some(*not_before),
             })
             .collect();
-        let mut out = vec![0u8; 1024 + entries.iter().map(|(_, k, _)| k.len() * 2 + 64).sum::<usize>()];
+        // JSON escapes write at most 6 bytes per byte of the URI.
+        let room = 1024 + request_uri.len() * 6 + entries.iter().map(|(_, k, _)| k.len() * 2 + 64).sum::<usize>();
+        let mut out = vec![0u8; room];
         let json = write_directory(request_uri, &listed, &mut out)?;
         let digest = Sha256::digest(json.as_bytes());
-        let etag = format!("\"{}\"", digest.iter().take(12).map(|b| format!("{b:02x}")).collect::<String>());
+        let etag = format!("\"{}\"", crate::hex(digest.get(..12).unwrap_or_default()));
         Ok(Self {
             directory: Bytes::copy_from_slice(json.as_bytes()),
             etag: HeaderValue::from_str(&etag)?,
@@ -150,6 +159,14 @@ impl Loaded {
 pub struct IssuerService {
     config: IssuerConfig,
     loaded: RwLock<Arc<Loaded>>,
+    evaluations: Arc<Semaphore>,
+}
+
+/// Evaluations that may run at once: two per core (a generic batch of 100
+/// RSA entries is 100 private-key operations; without a bound a few such
+/// requests would queue every other one behind them on the blocking pool).
+pub fn max_concurrent() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get() * 2)
 }
 
 impl IssuerService {
@@ -159,7 +176,11 @@ impl IssuerService {
         let state = keys::open_or_init(&config.state_dir, &config.token_types, now, config.lifetime)?;
         let mtime = keys::manifest_mtime(&config.state_dir);
         let loaded = Loaded::build(state, &config.request_uri, now, mtime)?;
-        Ok(Arc::new(Self { config, loaded: RwLock::new(Arc::new(loaded)) }))
+        Ok(Arc::new(Self {
+            config,
+            loaded: RwLock::new(Arc::new(loaded)),
+            evaluations: Arc::new(Semaphore::new(max_concurrent())),
+        }))
     }
 
     fn current(&self) -> Arc<Loaded> {
@@ -178,7 +199,7 @@ impl IssuerService {
         if mtime == old.mtime && now < old.next_expiry {
             return Ok(false);
         }
-        let state = keys::load(&self.config.state_dir)?;
+        let state = keys::load(&self.config.state_dir, now)?;
         let loaded = Loaded::build(state, &self.config.request_uri, now, mtime)?;
         match self.loaded.write() {
             Ok(mut l) => *l = Arc::new(loaded),
@@ -214,7 +235,7 @@ pub fn router(service: Arc<IssuerService>) -> Router {
     Router::new()
         .route(pat::directory::WELL_KNOWN_PATH, get(directory))
         .route(REQUEST_PATH, post(token_request))
-        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(DefaultBodyLimit::disable())
         .with_state(service)
 }
 
@@ -257,16 +278,30 @@ enum Kind {
     Generic,
 }
 
-async fn token_request(State(service): State<Arc<IssuerService>>, headers: HeaderMap, body: Bytes) -> Response {
+async fn token_request(State(service): State<Arc<IssuerService>>, headers: HeaderMap, body: Body) -> Response {
     let kind = match headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(media::essence).as_deref() {
         Some(media::TOKEN_REQUEST) => Kind::Single,
         Some(media::AMORTIZED_REQUEST) => Kind::Amortized,
         Some(media::GENERIC_REQUEST) => Kind::Generic,
         _ => return Failure(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported media type").into_response(),
     };
+    let declared =
+        headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        return TOO_LARGE.into_response();
+    }
+    let Ok(body) = axum::body::to_bytes(body, MAX_BODY).await else { return TOO_LARGE.into_response() };
+    let Ok(permit) = Arc::clone(&service.evaluations).acquire_owned().await else {
+        return Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response();
+    };
     let loaded = service.current();
     let now = unix_now();
-    match tokio::task::spawn_blocking(move || evaluate(&loaded, kind, &body, now)).await {
+    let work = move || {
+        let result = evaluate(&loaded, kind, &body, now);
+        drop(permit);
+        result
+    };
+    match tokio::task::spawn_blocking(work).await {
         Ok(Ok((status, media_type, bytes))) => {
             (status, [(header::CONTENT_TYPE, HeaderValue::from_static(media_type))], bytes).into_response()
         }
@@ -275,17 +310,14 @@ async fn token_request(State(service): State<Arc<IssuerService>>, headers: Heade
     }
 }
 
-fn rng() -> rand_core::UnwrapErr<pat::OsRng> {
-    rand_core::UnwrapErr(pat::OsRng)
-}
-
+const TOO_LARGE: Failure = Failure(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
 const MALFORMED: Failure = Failure(StatusCode::BAD_REQUEST, "malformed token request");
-const UNSERVED: Failure = Failure(StatusCode::BAD_REQUEST, "token type not served");
+const UNPROCESSABLE: Failure = Failure(StatusCode::UNPROCESSABLE_ENTITY, "token request cannot be processed");
+const UNSERVED: Failure = Failure(StatusCode::UNPROCESSABLE_ENTITY, "token type not served");
+const TOO_MANY: Failure = Failure(StatusCode::UNPROCESSABLE_ENTITY, "batch too large");
 
-fn encoded(m: &impl Encode) -> Result<Vec<u8>, Failure> {
-    let mut out = vec![0u8; m.encoded_len()];
-    m.encode(&mut out).map_err(|_| Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))?;
-    Ok(out)
+fn encoded(m: &impl pat::Encode) -> Result<Vec<u8>, Failure> {
+    crate::encoded(m).map_err(|_| Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))
 }
 
 fn evaluate(
@@ -300,10 +332,10 @@ fn evaluate(
             let bytes = match token_type.ok_or(MALFORMED)? {
                 1 => single_private(&loaded.p384, loaded, body, now)?,
                 2 => {
-                    let request = public::TokenRequest::decode(body).map_err(|_| MALFORMED)?;
-                    let slot = loaded.slot(2, request.truncated_token_key_id, now)?;
-                    let issuer = loaded.rsa.get(slot).ok_or(MALFORMED)?;
-                    encoded(&issuer.evaluate(&request).map_err(|_| MALFORMED)?)?
+                    let request = public::TokenRequest::decode(body).map_err(|_| UNPROCESSABLE)?;
+                    let slot = loaded.slot(PublicRsa2048::CODE, request.truncated_token_key_id, now)?;
+                    let issuer = loaded.rsa.get(slot).ok_or(UNPROCESSABLE)?;
+                    encoded(&issuer.evaluate(&request).map_err(|_| UNPROCESSABLE)?)?
                 }
                 5 => single_private(&loaded.r255, loaded, body, now)?,
                 _ => return Err(UNSERVED),
@@ -321,7 +353,7 @@ fn evaluate(
         Kind::Generic => {
             let request = GenericBatchTokenRequest::decode(body).map_err(|_| MALFORMED)?;
             if request.len() > MAX_BATCH {
-                return Err(Failure(StatusCode::BAD_REQUEST, "batch too large"));
+                return Err(TOO_MANY);
             }
             let issuer = batched::Issuer::new(&loaded.p384, &loaded.rsa, &loaded.r255)
                 .map_err(|_| Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))?;
@@ -343,10 +375,10 @@ fn single_private<T: PrivateTokenType>(
     body: &[u8],
     now: u64,
 ) -> Result<Vec<u8>, Failure> {
-    let request = private::TokenRequest::<T>::decode(body).map_err(|_| MALFORMED)?;
+    let request = private::TokenRequest::<T>::decode(body).map_err(|_| UNPROCESSABLE)?;
     let slot = loaded.slot(T::CODE, request.truncated_token_key_id, now)?;
-    let issuer = keys.get(slot).ok_or(MALFORMED)?;
-    encoded(&issuer.evaluate(&request, &mut rng()).map_err(|_| MALFORMED)?)
+    let issuer = keys.get(slot).ok_or(UNPROCESSABLE)?;
+    encoded(&issuer.evaluate(&request, &mut rng()).map_err(|_| UNPROCESSABLE)?)
 }
 
 fn amortized<T: PrivateTokenType>(
@@ -355,15 +387,16 @@ fn amortized<T: PrivateTokenType>(
     body: &[u8],
     now: u64,
 ) -> Result<Vec<u8>, Failure> {
-    let request = AmortizedTokenRequest::<T>::decode(body).map_err(|_| MALFORMED)?;
+    let request = AmortizedTokenRequest::<T>::decode(body).map_err(|_| UNPROCESSABLE)?;
     if request.len() > MAX_BATCH {
-        return Err(Failure(StatusCode::BAD_REQUEST, "batch too large"));
+        return Err(TOO_MANY);
     }
     let slot = loaded.slot(T::CODE, request.truncated_token_key_id(), now)?;
-    let issuer = keys.get(slot).ok_or(MALFORMED)?;
+    let issuer = keys.get(slot).ok_or(UNPROCESSABLE)?;
     // varint(n·Ne) ‖ n·Ne ‖ 2·Ns, with room for the longest varint.
-    let mut out = vec![0u8; 8 + request.len() * 97 + 2 * 64];
-    let n = issuer.evaluate_batch::<MAX_BATCH, _>(&request, &mut out, &mut rng()).map_err(|_| MALFORMED)?;
+    let (ne, ns) = (T::Suite::NE, T::Suite::NS);
+    let mut out = vec![0u8; 8 + request.len() * ne + 2 * ns];
+    let n = issuer.evaluate_batch::<MAX_BATCH, _>(&request, &mut out, &mut rng()).map_err(|_| UNPROCESSABLE)?;
     out.truncate(n);
     Ok(out)
 }

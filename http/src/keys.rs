@@ -22,7 +22,7 @@ use pat::types::{private, public};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
-use crate::BoxError;
+use crate::{BoxError, hex, rng};
 
 /// The token types an issuer can serve.
 pub const SUPPORTED_TYPES: [u16; 3] = [1, 2, 5];
@@ -82,7 +82,7 @@ pub struct KeyRef {
     pub token_type: u16,
     /// The key id.
     pub key_id: [u8; 32],
-    /// The key's position in [`KeyState::keys`].
+    /// The key's position in the issuer's list of keys of its type.
     pub index: usize,
 }
 
@@ -139,10 +139,10 @@ fn read_manifest(dir: &Path) -> Result<Option<Manifest>, BoxError> {
 
 fn write_private(path: &Path, bytes: &[u8]) -> Result<(), BoxError> {
     use std::os::unix::fs::OpenOptionsExt as _;
+    // `create_new`: an existing file (with other permissions) is never reused.
     let mut f = fs::OpenOptions::new()
         .write(true)
-        .create(true)
-        .truncate(true)
+        .create_new(true)
         .mode(0o600)
         .open(path)
         .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -151,17 +151,21 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<(), BoxError> {
     Ok(())
 }
 
+/// Replaces the manifest atomically: a temporary file of this process, then
+/// a rename, then the folder synced. Run one `rotate` at a time: two at once
+/// each write a whole manifest and the last rename wins.
 fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<(), BoxError> {
-    let tmp = dir.join(format!("{MANIFEST}.tmp"));
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let tmp = dir.join(format!(".{MANIFEST}.{}.{nanos}.tmp", std::process::id()));
     let mut json = serde_json::to_vec_pretty(manifest)?;
     json.push(b'\n');
     write_private(&tmp, &json)?;
-    fs::rename(&tmp, manifest_path(dir))?;
+    if let Err(e) = fs::rename(&tmp, manifest_path(dir)) {
+        let _ = fs::remove_file(&tmp);
+        return Err(e.into());
+    }
+    fs::File::open(dir)?.sync_all()?;
     Ok(())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn unhex(s: &str) -> Option<Zeroizing<Vec<u8>>> {
@@ -177,10 +181,6 @@ fn unhex(s: &str) -> Option<Zeroizing<Vec<u8>>> {
     Some(out)
 }
 
-fn rng() -> rand_core::UnwrapErr<pat::OsRng> {
-    rand_core::UnwrapErr(pat::OsRng)
-}
-
 fn derive(token_type: u16, seed: &[u8]) -> Result<IssuerKey, BoxError> {
     Ok(match token_type {
         1 => IssuerKey::P384(private::Issuer::derive(seed, DERIVE_INFO)?),
@@ -189,28 +189,54 @@ fn derive(token_type: u16, seed: &[u8]) -> Result<IssuerKey, BoxError> {
     })
 }
 
-/// Makes a new key of `token_type` and writes its file into `dir`; returns the file name.
-fn generate(dir: &Path, token_type: u16) -> Result<(IssuerKey, String), BoxError> {
-    let (key, contents) = match token_type {
-        1 | 5 => {
-            let mut seed = Zeroizing::new([0u8; 32]);
-            rand_core::TryRng::try_fill_bytes(&mut pat::OsRng, seed.as_mut())
-                .map_err(|e| format!("randomness: {e}"))?;
-            let key = derive(token_type, seed.as_ref())?;
-            (key, Zeroizing::new(format!("{}\n", hex(seed.as_ref())).into_bytes()))
+/// Makes a new key of `token_type` whose truncated key id (the last byte of
+/// its key id, RFC 9578 §5.5, §6.5) differs from those of `taken`, and writes
+/// its file into `dir`; returns the key and the file name.
+fn generate(dir: &Path, token_type: u16, taken: &[u8]) -> Result<(IssuerKey, String), BoxError> {
+    // 256 truncated ids; a set holds a few keys per type, so this ends fast.
+    if taken.len() >= 256 {
+        return Err(format!("type {token_type}: every truncated key id is taken").into());
+    }
+    let (key, contents) = loop {
+        let (key, contents) = match token_type {
+            1 | 5 => {
+                let mut seed = Zeroizing::new([0u8; 32]);
+                rand_core::TryRng::try_fill_bytes(&mut pat::OsRng, seed.as_mut())
+                    .map_err(|e| format!("randomness: {e}"))?;
+                let key = derive(token_type, seed.as_ref())?;
+                let mut text = Zeroizing::new(hex(seed.as_ref()));
+                text.push('\n');
+                (key, Zeroizing::new(text.as_bytes().to_vec()))
+            }
+            2 => {
+                let secret = blind_rsa::SecretKey::generate(&mut rng())?;
+                let mut pem = Zeroizing::new([0u8; PKCS8_PEM_MAX_LEN]);
+                let text = Zeroizing::new(secret.to_pkcs8_pem(pem.as_mut())?.as_bytes().to_vec());
+                (IssuerKey::Rsa(Box::new(public::Issuer::new(secret))), text)
+            }
+            t => return Err(format!("token type {t} is not served (supported: 1, 2, 5)").into()),
+        };
+        if !taken.contains(&truncated(key.key_id())) {
+            break (key, contents);
         }
-        2 => {
-            let secret = blind_rsa::SecretKey::generate(&mut rng())?;
-            let mut pem = Zeroizing::new([0u8; PKCS8_PEM_MAX_LEN]);
-            let text = Zeroizing::new(secret.to_pkcs8_pem(pem.as_mut())?.as_bytes().to_vec());
-            (IssuerKey::Rsa(Box::new(public::Issuer::new(secret))), text)
-        }
-        t => return Err(format!("token type {t} is not served (supported: 1, 2, 5)").into()),
     };
     let ext = if token_type == 2 { "pem" } else { "seed" };
-    let file = format!("type{token_type}-{}.{ext}", hex(key.key_id().get(..4).unwrap_or_default()));
+    let file = format!("type{token_type}-{}.{ext}", short_id(key.key_id()));
     write_private(&dir.join(&file), &contents)?;
     Ok((key, file))
+}
+
+fn truncated(key_id: &[u8; 32]) -> u8 {
+    key_id.last().copied().unwrap_or_default()
+}
+
+/// The truncated ids of the manifest's keys of `token_type`.
+fn taken_ids(dir: &Path, manifest: &Manifest, token_type: u16) -> Result<Vec<u8>, BoxError> {
+    let mut ids = Vec::new();
+    for record in manifest.keys.iter().filter(|r| r.token_type == token_type) {
+        ids.push(truncated(load_key(dir, record)?.key_id()));
+    }
+    Ok(ids)
 }
 
 fn load_key(dir: &Path, record: &KeyRecord) -> Result<IssuerKey, BoxError> {
@@ -238,12 +264,14 @@ fn load_key(dir: &Path, record: &KeyRecord) -> Result<IssuerKey, BoxError> {
     }
 }
 
-/// Loads the keys of a state folder; an error if it has no manifest.
-pub fn load(dir: &Path) -> Result<KeyState, BoxError> {
+/// Loads the keys of a state folder whose window has not ended at `now`
+/// (expired records are skipped, whether or not their files still exist); an
+/// error if it has no manifest.
+pub fn load(dir: &Path, now: u64) -> Result<KeyState, BoxError> {
     let manifest = read_manifest(dir)?
         .ok_or_else(|| format!("{}: no {MANIFEST} (start `pat issuer serve` first)", dir.display()))?;
     let mut keys = Vec::with_capacity(manifest.keys.len());
-    for record in &manifest.keys {
+    for record in manifest.keys.iter().filter(|r| r.not_after > now) {
         let key = load_key(dir, record)?;
         if key.token_type() != record.token_type {
             return Err(format!("{MANIFEST}: {} holds a key of another type", record.file).into());
@@ -257,7 +285,8 @@ pub fn load(dir: &Path) -> Result<KeyState, BoxError> {
 /// `token_types` that has no key valid at `now` yet (valid from `now` for
 /// `lifetime` seconds).
 pub fn open_or_init(dir: &Path, token_types: &[u16], now: u64, lifetime: u64) -> Result<KeyState, BoxError> {
-    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    use std::os::unix::fs::DirBuilderExt as _;
+    fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut manifest = read_manifest(dir)?.unwrap_or_default();
     let mut changed = false;
     for &t in token_types {
@@ -267,15 +296,22 @@ pub fn open_or_init(dir: &Path, token_types: &[u16], now: u64, lifetime: u64) ->
         if manifest.keys.iter().any(|r| r.token_type == t && r.not_before <= now && now < r.not_after) {
             continue;
         }
-        let (_, file) = generate(dir, t)?;
-        manifest.keys.push(KeyRecord { token_type: t, file, not_before: now, not_after: now.saturating_add(lifetime) });
+        let taken = taken_ids(dir, &manifest, t)?;
+        let (_, file) = generate(dir, t, &taken)?;
+        // Published a little before now, so that a client whose clock is
+        // behind the issuer's does not find the first key not yet valid.
+        let not_before = now.saturating_sub(CLOCK_SKEW);
+        manifest.keys.push(KeyRecord { token_type: t, file, not_before, not_after: now.saturating_add(lifetime) });
         changed = true;
     }
     if changed {
         write_manifest(dir, &manifest)?;
     }
-    load(dir)
+    load(dir, now)
 }
+
+/// How far before its creation a first key is published as valid (seconds).
+pub const CLOCK_SKEW: u64 = 300;
 
 /// What [`rotate`] added.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -289,18 +325,20 @@ pub struct Rotated {
 }
 
 /// Adds the next key for every type the folder serves (or those of
-/// `token_types`), valid from `not_before` for `lifetime` seconds. Each older
-/// key of the type whose window would end before `not_before + overlap` is
-/// extended to it, so tokens issued just before the switch still redeem for
-/// `overlap` seconds. Keys whose window has ended are dropped from the
-/// manifest (their files are removed).
+/// `token_types`), valid from `not_before` for `lifetime` seconds, with a
+/// truncated key id no other key of its type has. A published key's window
+/// is never changed: an origin records spent tokens until their key's
+/// `not_after`, so lengthening a window afterwards would let a spent token
+/// redeem again. Rotation is refused if the new key would start after every
+/// current key of its type has ended (a gap with no key). Keys whose window
+/// has ended are dropped from the manifest, and their files removed once the
+/// new manifest is in place.
 pub fn rotate(
     dir: &Path,
     token_types: Option<&[u16]>,
     now: u64,
     not_before: u64,
     lifetime: u64,
-    overlap: u64,
 ) -> Result<Vec<Rotated>, BoxError> {
     let mut manifest = read_manifest(dir)?.ok_or_else(|| format!("{}: no {MANIFEST}", dir.display()))?;
     let mut types: Vec<u16> = match token_types {
@@ -311,21 +349,27 @@ pub fn rotate(
     types.dedup();
     let (live, dead): (Vec<_>, Vec<_>) = manifest.keys.drain(..).partition(|r| r.not_after > now);
     manifest.keys = live;
-    for r in dead {
-        let _ = fs::remove_file(dir.join(&r.file));
+    for &t in &types {
+        let end = manifest.keys.iter().filter(|r| r.token_type == t).map(|r| r.not_after).max();
+        if let Some(end) = end.filter(|&end| not_before > end) {
+            return Err(format!(
+                "type {t}: the new key would start at {not_before}, after the current keys end ({end}); rotate sooner"
+            )
+            .into());
+        }
     }
     let mut added = Vec::new();
     for t in types {
-        let (key, file) = generate(dir, t)?;
+        let taken = taken_ids(dir, &manifest, t)?;
+        let (key, file) = generate(dir, t, &taken)?;
         let validity = Validity { not_before, not_after: not_before.saturating_add(lifetime) };
-        let min_end = not_before.saturating_add(overlap);
-        for r in manifest.keys.iter_mut().filter(|r| r.token_type == t && r.not_after < min_end) {
-            r.not_after = min_end;
-        }
         manifest.keys.push(KeyRecord { token_type: t, file, not_before, not_after: validity.not_after });
         added.push(Rotated { token_type: t, key_id: *key.key_id(), validity });
     }
     write_manifest(dir, &manifest)?;
+    for r in dead {
+        let _ = fs::remove_file(dir.join(&r.file));
+    }
     Ok(added)
 }
 

@@ -24,6 +24,23 @@ use std::net::SocketAddr;
 /// Errors of the services: a message for the operator.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
+/// The operating system's randomness; a failure of it aborts the request.
+pub(crate) fn rng() -> rand_core::UnwrapErr<pat::OsRng> {
+    rand_core::UnwrapErr(pat::OsRng)
+}
+
+/// A message's encoding in a new vector.
+pub(crate) fn encoded(m: &impl pat::Encode) -> Result<Vec<u8>, pat::Error> {
+    let mut out = vec![0u8; m.encoded_len()];
+    m.encode(&mut out)?;
+    Ok(out)
+}
+
+/// Lower-case hex.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Seconds since the UNIX epoch.
 pub fn unix_now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())

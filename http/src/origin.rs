@@ -4,10 +4,17 @@
 //! Every `GET` path is protected. Without a valid token the answer is 401
 //! with `WWW-Authenticate: PrivateToken challenge=..., token-key=...,
 //! max-age=...`; with one, 200; a token spent before, 401 and the challenge
-//! again. The challenge names the issuer, has an empty redemption context and
-//! carries the origin's `origin_info` (empty by default, so every replica of
-//! the origin, and every origin sharing one replay store, asks for the same
-//! token).
+//! again.
+//!
+//! The challenge names the issuer, carries the origin's `origin_info` (empty
+//! by default) and a redemption context that changes every `max-age`
+//! seconds: SHA-256 over a label, the issuer name, the origin_info and the
+//! number of the time window. A token is accepted for the challenge of the
+//! current window and of the one before, so it lives at most two windows, and
+//! its spent entry in the replay store expires when the token could no longer
+//! be redeemed anyway: the store never fills with entries that cannot expire.
+//! Every replica of an origin computes the same challenges, so origins that
+//! share one replay store (Redis) ask for, and accept, the same tokens.
 //!
 //! Keys: for type 0x0002 the origin reads the issuer directory
 //! (`--issuer-url`) and refreshes it; for the privately verifiable types it
@@ -32,16 +39,19 @@ use pat::token::TokenRef;
 use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::{private, public};
 
+use sha2::{Digest as _, Sha256};
+
+use crate::client::MAX_DIRECTORY_KEYS;
 use crate::keys::{self, IssuerKey};
 use crate::replay::Replay;
-use crate::{BoxError, media, unix_now};
+use crate::{BoxError, unix_now};
 
 /// Keys an origin holds at once.
 pub const MAX_KEYS: usize = 32;
-/// The most keys read from one directory.
-pub const MAX_DIRECTORY_KEYS: usize = 32;
 /// The longest `Authorization` value read (a type-2 token is 354 bytes, 472 in base64).
 pub const MAX_AUTHORIZATION: usize = 2048;
+/// The label of the redemption context derivation.
+const CONTEXT_LABEL: &[u8] = b"pat-http redemption context v1";
 
 /// What `pat origin serve` was told.
 #[derive(Clone, Debug)]
@@ -54,7 +64,8 @@ pub struct OriginConfig {
     pub token_type: u16,
     /// The challenge's origin_info (empty: any origin).
     pub origin_info: String,
-    /// `max-age` of the challenge, in seconds.
+    /// `max-age` of the challenge, in seconds: also the length of the time
+    /// window its redemption context belongs to (at least 1).
     pub max_age: u32,
     /// The issuer's state folder, for types 1 and 5.
     pub issuer_state: Option<PathBuf>,
@@ -121,7 +132,6 @@ struct Keys {
 /// The origin service shared by its handlers.
 pub struct OriginService {
     config: OriginConfig,
-    challenge: Vec<u8>,
     keys: RwLock<Arc<Keys>>,
     replay: Replay,
     http: reqwest::Client,
@@ -138,20 +148,34 @@ impl OriginService {
                 "types 1 and 5 are privately verifiable: give the issuer's state folder (--issuer-state)".into()
             );
         }
-        let challenge =
-            TokenChallenge::new(config.token_type, config.issuer_name.as_bytes(), &[], config.origin_info.as_bytes())?;
-        let mut challenge_bytes = vec![0u8; challenge.encoded_len()];
-        challenge.encode(&mut challenge_bytes)?;
+        // Checks the names once: every window's challenge has the same ones.
+        TokenChallenge::new(config.token_type, config.issuer_name.as_bytes(), &[], config.origin_info.as_bytes())?;
         let http = crate::client::http_client(config.ca_cert.as_deref())?;
-        let service = Self {
-            config,
-            challenge: challenge_bytes,
-            keys: RwLock::new(Arc::new(Keys { set: KeySet::new(), mtime: None })),
-            replay,
-            http,
-        };
+        let service =
+            Self { config, keys: RwLock::new(Arc::new(Keys { set: KeySet::new(), mtime: None })), replay, http };
         service.refresh().await?;
         Ok(Arc::new(service))
+    }
+
+    fn window_len(&self) -> u64 {
+        u64::from(self.config.max_age.max(1))
+    }
+
+    /// The encoded challenge of time window `window`.
+    fn challenge(&self, window: u64) -> Result<Vec<u8>, BoxError> {
+        let (issuer, origins) = (self.config.issuer_name.as_bytes(), self.config.origin_info.as_bytes());
+        let mut h = Sha256::new();
+        h.update(CONTEXT_LABEL);
+        h.update(u64::try_from(issuer.len()).unwrap_or(u64::MAX).to_be_bytes());
+        h.update(issuer);
+        h.update(u64::try_from(origins.len()).unwrap_or(u64::MAX).to_be_bytes());
+        h.update(origins);
+        h.update(window.to_be_bytes());
+        let context: [u8; 32] = h.finalize().into();
+        let challenge = TokenChallenge::new(self.config.token_type, issuer, &context, origins)?;
+        let mut bytes = vec![0u8; challenge.encoded_len()];
+        challenge.encode(&mut bytes)?;
+        Ok(bytes)
     }
 
     fn current(&self) -> Arc<Keys> {
@@ -177,7 +201,7 @@ impl OriginService {
             if mtime.is_some() && mtime == self.current().mtime {
                 return Ok(());
             }
-            for loaded in keys::load(dir)?.keys {
+            for loaded in keys::load(dir, unix_now())?.keys {
                 let verifier = match loaded.key {
                     IssuerKey::P384(k) => Verifier::P384(k),
                     IssuerKey::R255(k) => Verifier::R255(k),
@@ -192,22 +216,27 @@ impl OriginService {
             }
         } else {
             let url = format!("{}{}", self.config.issuer_url.trim_end_matches('/'), pat::directory::WELL_KNOWN_PATH);
-            let response = self.http.get(&url).header(header::ACCEPT, media::DIRECTORY).send().await?;
-            if !response.status().is_success() {
-                return Err(format!("{url}: status {}", response.status()).into());
-            }
-            let json = response.bytes().await?;
+            let json = crate::client::get_directory(&self.http, &url).await?;
             let mut scratch = vec![0u8; json.len()];
             let directory = IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?;
-            let mut buf = [0u8; 1024];
+            let mut buf = [0u8; pat::directory::MAX_TOKEN_KEY_LEN];
             for key in directory.keys().iter().filter(|k| k.token_type() == 2) {
-                let spki = key.decode_token_key(&mut buf)?;
-                let public_key = pat::blind_rsa::PublicKey::from_spki(spki)?;
+                // One bad key does not take the others down.
+                let parsed = key.decode_token_key(&mut buf).and_then(|spki| {
+                    pat::blind_rsa::PublicKey::from_spki(spki).map(|public_key| (spki.to_vec(), public_key))
+                });
+                let (spki, public_key) = match parsed {
+                    Ok(k) => k,
+                    Err(e) => {
+                        eprintln!("origin: skipping a type-2 key of the directory at {url}: {e}");
+                        continue;
+                    }
+                };
                 let key_id = *public_key.key_id();
                 // A key the directory lists is valid from its not-before for as long as it is listed.
                 let validity = Validity { not_before: key.not_before().unwrap_or(0), not_after: u64::MAX };
                 let origin = Box::new(public::Origin::new(public_key));
-                set.insert(Verifier::Rsa(origin, key_id, spki.to_vec()), validity)?;
+                set.insert(Verifier::Rsa(origin, key_id, spki), validity)?;
             }
         }
         self.install(Keys { set, mtime });
@@ -231,22 +260,25 @@ impl OriginService {
 
     /// The `WWW-Authenticate` value for now.
     fn www_authenticate(&self) -> Option<HeaderValue> {
+        let now = unix_now();
+        let challenge = self.challenge(now / self.window_len()).ok()?;
         let keys = self.current();
-        let token_key = keys.set.current(self.config.token_type, unix_now()).map(Verifier::token_key);
-        let mut out = vec![0u8; 256 + self.challenge.len() * 2 + token_key.as_ref().map_or(0, |k| k.len() * 2)];
+        let token_key = keys.set.current(self.config.token_type, now).map(Verifier::token_key);
+        let mut out = vec![0u8; 256 + challenge.len() * 2 + token_key.as_ref().map_or(0, |k| k.len() * 2)];
         let max_age = Some(self.config.max_age);
         let value = match token_key {
             Some(key) if self.config.send_token_key => {
-                auth::write_www_authenticate(&self.challenge, &key, max_age, &mut out).ok()?
+                auth::write_www_authenticate(&challenge, &key, max_age, &mut out).ok()?
             }
-            _ => auth::write_www_authenticate_without_key(&self.challenge, max_age, &mut out).ok()?,
+            _ => auth::write_www_authenticate_without_key(&challenge, max_age, &mut out).ok()?,
         };
         HeaderValue::from_str(value).ok()
     }
 
-    /// Redeems the token of an `Authorization` value: `Ok(true)` if it is
-    /// valid and fresh.
-    async fn redeem(&self, authorization: &str) -> Result<Outcome, BoxError> {
+    /// Redeems the token of an `Authorization` value. The token must be for
+    /// the challenge of this window or the one before; it is spent until the
+    /// end of the window after its own, or its key's end if sooner.
+    async fn redeem(&self, authorization: &str) -> Result<Outcome, Failure> {
         let Ok(param) = auth::parse_authorization(authorization) else { return Ok(Outcome::Invalid) };
         let mut buf = [0u8; MAX_AUTHORIZATION];
         let Ok(token) = param.decode_base64url(&mut buf) else { return Ok(Outcome::Invalid) };
@@ -254,9 +286,19 @@ impl OriginService {
         if parsed.kind().code() != self.config.token_type {
             return Ok(Outcome::Invalid);
         }
-        let challenge = TokenChallenge::decode(&self.challenge)?;
         let now = unix_now();
+        let len = self.window_len();
         let input = *parsed.input();
+        let mut matched = None;
+        for window in [now / len, (now / len).saturating_sub(1)] {
+            let bytes = self.challenge(window).map_err(Internal)?;
+            if TokenChallenge::decode(&bytes).map_err(|e| Internal(e.into()))?.digest() == *input.challenge_digest() {
+                matched = Some((window, bytes));
+                break;
+            }
+        }
+        let Some((window, challenge_bytes)) = matched else { return Ok(Outcome::Invalid) };
+        let challenge = TokenChallenge::decode(&challenge_bytes).map_err(|e| Internal(e.into()))?;
         let keys = self.current();
         let Some((verifier, validity)) = keys.set.by_key_id(self.config.token_type, input.token_key_id(), now) else {
             return Ok(Outcome::Invalid);
@@ -264,12 +306,36 @@ impl OriginService {
         if !verifier.verify(token, &challenge) {
             return Ok(Outcome::Invalid);
         }
-        Ok(match self.replay.spend(input.token_key_id(), input.nonce(), validity.not_after, now).await? {
+        // Accepted until the end of the next window: spent until then.
+        let expires_at = window.saturating_add(2).saturating_mul(len).min(validity.not_after);
+        Ok(match self.replay.spend(input.token_key_id(), input.nonce(), expires_at, now).await.map_err(Store)? {
             Spend::Fresh => Outcome::Fresh,
             Spend::Replayed => Outcome::Replayed,
             Spend::Full => Outcome::Full,
         })
     }
+}
+
+/// A failure of the origin itself, not of the token.
+struct Internal(BoxError);
+/// A failure of the replay store.
+struct Store(BoxError);
+
+impl From<Internal> for Failure {
+    fn from(e: Internal) -> Self {
+        Self::Internal(e.0)
+    }
+}
+
+impl From<Store> for Failure {
+    fn from(e: Store) -> Self {
+        Self::Store(e.0)
+    }
+}
+
+enum Failure {
+    Internal(BoxError),
+    Store(BoxError),
 }
 
 enum Outcome {
@@ -290,9 +356,13 @@ async fn protected(State(service): State<Arc<OriginService>>, headers: HeaderMap
         Some(Err(_)) => Some(Outcome::Invalid),
         Some(Ok(value)) => match service.redeem(value).await {
             Ok(o) => Some(o),
-            Err(e) => {
+            Err(Failure::Store(e)) => {
                 eprintln!("origin: replay store failed: {e}");
                 return (StatusCode::SERVICE_UNAVAILABLE, "replay store unavailable\n").into_response();
+            }
+            Err(Failure::Internal(e)) => {
+                eprintln!("origin: internal error: {e}");
+                return (StatusCode::INTERNAL_SERVER_ERROR, "internal error\n").into_response();
             }
         },
     };

@@ -31,7 +31,7 @@ impl Replay {
     pub fn memory() -> Result<Self, BoxError> {
         let mut hash_key = [0u8; 32];
         rand_core::TryRng::try_fill_bytes(&mut pat::OsRng, &mut hash_key).map_err(|e| format!("randomness: {e}"))?;
-        // The table is 2.6 MB: build it on a thread with room for it, since
+        // The table is 1.5 MiB: build it on a thread with room for it, since
         // an unoptimised build constructs it on the stack before boxing.
         let store = std::thread::Builder::new()
             .stack_size(64 << 20)
@@ -58,19 +58,20 @@ impl Replay {
     ) -> Result<Spend, BoxError> {
         match self {
             Self::Memory(store) => {
+                if expires_at <= now {
+                    // As for Redis below: nothing is recorded, so nothing is accepted.
+                    return Ok(Spend::Replayed);
+                }
                 let mut store = store.lock().map_err(|_| "replay store lock poisoned")?;
                 Ok(store.spend(key_id, nonce, expires_at, now))
             }
             Self::Redis(manager) => {
                 if expires_at <= now {
-                    // Redis refuses an expiry in the past; a token of an expired key never gets here.
+                    // Redis refuses an expiry in the past, and a token that can
+                    // no longer be redeemed is not accepted.
                     return Ok(Spend::Replayed);
                 }
-                let mut key = String::with_capacity(REDIS_PREFIX.len() + 128);
-                key.push_str(REDIS_PREFIX);
-                for b in key_id.iter().chain(nonce.iter()) {
-                    key.push_str(&format!("{b:02x}"));
-                }
+                let key = format!("{REDIS_PREFIX}{}{}", crate::hex(key_id), crate::hex(nonce));
                 let mut conn = manager.clone();
                 let mut cmd = redis::cmd("SET");
                 cmd.arg(&key).arg(1).arg("NX");

@@ -272,39 +272,62 @@ async fn bad_requests_get_the_rfc_status_codes() {
     // Parameters on the media type are fine.
     let with_param = format!("{}; charset=binary", media::TOKEN_REQUEST);
     assert_eq!(d.post(&with_param, good.clone()).await.status(), StatusCode::OK);
-    // Over the body limit.
+    // Over the body limit: a fixed text; a declared length over it is
+    // refused before the body is sent.
     let big = vec![0u8; issuer::MAX_BODY + 1];
-    assert_eq!(d.post(media::TOKEN_REQUEST, big).await.status(), StatusCode::PAYLOAD_TOO_LARGE);
-    // Truncated, trailing bytes, empty.
-    assert_eq!(d.post(media::TOKEN_REQUEST, good[..good.len() - 1].to_vec()).await.status(), StatusCode::BAD_REQUEST);
+    let r = d.post(media::TOKEN_REQUEST, big).await;
+    assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(r.text().await.unwrap(), "request body too large\n");
+    assert_eq!(
+        d.post(media::TOKEN_REQUEST, vec![0u8; issuer::MAX_BODY]).await.status(),
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let declared = raw_request(
+        &d.issuer_name,
+        &format!(
+            "POST {} HTTP/1.1\r\nhost: x\r\ncontent-type: {}\r\ncontent-length: 99999999999\r\n\r\n",
+            issuer::REQUEST_PATH,
+            media::TOKEN_REQUEST
+        ),
+    );
+    assert!(declared.starts_with("HTTP/1.1 413"), "{declared}");
+    // RFC 9578 §5.2, §6.2: a blinded message of the wrong size (truncated,
+    // trailing bytes) is 422; a body that is not even a token type is 400.
+    let unprocessable = StatusCode::UNPROCESSABLE_ENTITY;
+    assert_eq!(d.post(media::TOKEN_REQUEST, good[..good.len() - 1].to_vec()).await.status(), unprocessable);
     let mut long = good.clone();
     long.push(0);
-    assert_eq!(d.post(media::TOKEN_REQUEST, long).await.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(d.post(media::TOKEN_REQUEST, long).await.status(), unprocessable);
     assert_eq!(d.post(media::TOKEN_REQUEST, Vec::new()).await.status(), StatusCode::BAD_REQUEST);
-    // A token type not served; one that does not exist.
+    assert_eq!(d.post(media::TOKEN_REQUEST, vec![0]).await.status(), StatusCode::BAD_REQUEST);
+    // A token type not served; one that does not exist: 422.
     let mut t3 = good.clone();
     t3[1] = 3;
-    assert_eq!(d.post(media::TOKEN_REQUEST, t3).await.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(d.post(media::TOKEN_REQUEST, t3).await.status(), unprocessable);
     let mut t9 = good.clone();
     t9[1] = 9;
-    assert_eq!(d.post(media::TOKEN_REQUEST, t9).await.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(d.post(media::TOKEN_REQUEST, t9).await.status(), unprocessable);
     // An unknown truncated key id: 422.
     let mut unknown = good.clone();
     unknown[2] ^= 0xff;
     let r = d.post(media::TOKEN_REQUEST, unknown).await;
     assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    // A blinded element that is not a group element: 400, and the body says nothing of keys.
+    // A blinded element that is not a group element: 422, and the body says nothing of keys.
     let mut invalid = good.clone();
     for b in &mut invalid[3..] {
         *b = 0xff;
     }
     let r = d.post(media::TOKEN_REQUEST, invalid).await;
-    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(r.status(), unprocessable);
     let text = r.text().await.unwrap();
-    assert_eq!(text, "malformed token request\n");
-    // A batch type on the single media type and the reverse.
+    assert_eq!(text, "token request cannot be processed\n");
+    // A single request on the batch media types: the generic framing does
+    // not parse (400); as an amortized request its elements have the wrong size (422).
     assert_eq!(d.post(media::GENERIC_REQUEST, good.clone()).await.status(), StatusCode::BAD_REQUEST);
-    assert_eq!(d.post(media::AMORTIZED_REQUEST, good).await.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(d.post(media::AMORTIZED_REQUEST, good).await.status(), unprocessable);
+    // An amortized batch over the limit: 422.
+    let state = c5.request_batch::<128, _>(&ch5, issuer::MAX_BATCH + 1, &mut rng()).unwrap();
+    assert_eq!(d.post(media::AMORTIZED_REQUEST, encoded(&state.request())).await.status(), unprocessable);
     // GET on the request URI.
     let get = d.http.get(format!("{}{}", d.issuer_url, issuer::REQUEST_PATH)).send().await.unwrap();
     assert_eq!(get.status(), StatusCode::METHOD_NOT_ALLOWED);
@@ -343,7 +366,7 @@ async fn rotation_keeps_old_tokens_and_the_old_key_until_the_new_not_before() {
 
     // The next key, valid from 100 s from now.
     let now = unix_now();
-    let added = keys::rotate(&d.state, Some(&[1]), now, now + 100, 3600, 600).unwrap();
+    let added = keys::rotate(&d.state, Some(&[1]), now, now + 100, 3600).unwrap();
     assert_eq!(added.len(), 1);
     assert!(d.issuer.refresh().unwrap());
     origin.refresh().await.unwrap();
@@ -362,7 +385,7 @@ async fn rotation_keeps_old_tokens_and_the_old_key_until_the_new_not_before() {
 
     // A second rotation whose key is valid already: new tokens use it, and a
     // token made under the first key still redeems inside its window.
-    let added = keys::rotate(&d.state, Some(&[1]), now, now - 5, 3600, 600).unwrap();
+    let added = keys::rotate(&d.state, Some(&[1]), now, now - 5, 3600).unwrap();
     // On a file system with coarse timestamps the manifest's mtime may not
     // have moved: set it, so the reload below is certain.
     filetime_touch(&d.state.join(keys::MANIFEST));
@@ -374,6 +397,82 @@ async fn rotation_keeps_old_tokens_and_the_old_key_until_the_new_not_before() {
     assert_eq!(d.get_with(&url, &after).await.status(), StatusCode::OK);
     assert_eq!(d.get_with(&url, &before).await.status(), StatusCode::OK, "old token inside its window");
     assert_eq!(d.get_with(&url, &before).await.status(), StatusCode::UNAUTHORIZED, "and only once");
+}
+
+/// Sends raw bytes to `addr` and returns what came back first.
+fn raw_request(addr: &str, request: &str) -> String {
+    use std::io::{Read as _, Write as _};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut buf = [0u8; 512];
+    let n = stream.read(&mut buf).unwrap();
+    String::from_utf8_lossy(&buf[..n]).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spent_token_stays_spent_across_a_rotation() {
+    let d = deployment().await;
+    let (origin, url) = d.origin(d.origin_config(5)).await;
+    let authorization = d.authorization(&url).await;
+    assert_eq!(d.get_with(&url, &authorization).await.status(), StatusCode::OK);
+    // Rotation never lengthens a published key's window (which would outlive
+    // the spent entry); it refuses to leave a gap instead.
+    let manifest_before = std::fs::read_to_string(d.state.join(keys::MANIFEST)).unwrap();
+    let now = unix_now();
+    assert!(keys::rotate(&d.state, Some(&[5]), now, now + 7200, 3600).is_err(), "a gap after the old key ends");
+    assert_eq!(std::fs::read_to_string(d.state.join(keys::MANIFEST)).unwrap(), manifest_before);
+    keys::rotate(&d.state, Some(&[5]), now, now + 60, 3600).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.state.join(keys::MANIFEST)).unwrap()).unwrap();
+    let before: serde_json::Value = serde_json::from_str(&manifest_before).unwrap();
+    for old in before["keys"].as_array().unwrap() {
+        assert!(manifest["keys"].as_array().unwrap().contains(old), "old windows unchanged: {old}");
+    }
+    filetime_touch(&d.state.join(keys::MANIFEST));
+    origin.refresh().await.unwrap();
+    assert_eq!(d.get_with(&url, &authorization).await.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rotations_never_reuse_a_truncated_key_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = unix_now();
+    keys::open_or_init(dir.path(), &[5], now, 1 << 30).unwrap();
+    // 40 keys of one type: without the check, two would share a truncated id
+    // with probability above 95%.
+    for _ in 0..39 {
+        keys::rotate(dir.path(), Some(&[5]), now, now + 10, 1 << 30).unwrap();
+    }
+    let state = keys::load(dir.path(), now + 20).unwrap();
+    let mut ids: Vec<u8> = state.keys.iter().map(|k| k.key.key_id()[31]).collect();
+    assert_eq!(ids.len(), 40);
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 40);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_challenge_changes_with_the_window_and_binds_the_token() {
+    let d = deployment().await;
+    let mut config = d.origin_config(5);
+    config.max_age = 1;
+    let (_, url) = d.origin(config).await;
+    let challenge_of = |r: &reqwest::Response| {
+        let value = r.headers()["www-authenticate"].to_str().unwrap().to_owned();
+        let c = pat::auth::parse_www_authenticate(&value).next().unwrap().unwrap();
+        let mut buf = [0u8; 512];
+        c.decode_challenge(&mut buf).unwrap().to_vec()
+    };
+    let first = challenge_of(&d.http.get(&url).send().await.unwrap());
+    let parsed = TokenChallenge::decode(&first).unwrap();
+    assert_eq!(parsed.redemption_context().len(), 32);
+    let authorization = d.authorization(&url).await;
+    // Three windows of one second later the token's challenge is too old.
+    tokio::time::sleep(Duration::from_millis(3100)).await;
+    let later = d.http.get(&url).send().await.unwrap();
+    assert_ne!(challenge_of(&later), first, "a new window, a new context");
+    assert_eq!(d.get_with(&url, &authorization).await.status(), StatusCode::UNAUTHORIZED);
 }
 
 /// Sets a file's modification time to now.

@@ -1,2 +1,5 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| pat::fuzzing::directory(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    pat::fuzzing::directory(data);
+    pat_fuzz::directory::directory_differential(data);
+});

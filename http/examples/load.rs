@@ -103,7 +103,7 @@ async fn main() {
     let token_type: u16 = args[3].parse().unwrap();
     let requests: usize = args.get(4).map_or(2000, |s| s.parse().unwrap());
     let connections: usize = args.get(5).map_or(32, |s| s.parse().unwrap());
-    let http = reqwest::Client::builder().pool_max_idle_per_host(connections).build().unwrap();
+    let http = pat_http::client::http_client(None).unwrap();
 
     // The origin's challenge and the issuer's key, as a client reads them.
     let first = http.get(&origin_url).send().await.unwrap();

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Arguments: suite (`p384` | `r255`), role (`issuer` | `finalize` |
-//! `request`), batch size. Setup (keys, blinded elements, one evaluation) runs
+//! `request` | `verify`), batch size. Setup (keys, blinded elements, one evaluation) runs
 //! once before the measured role, which runs `ITERS` times; everything is
 //! deterministic, so counts are comparable between builds.
 #![allow(
@@ -37,6 +37,11 @@ fn run<S: Suite>(role: &str, n: usize) {
     let mut ev = vec![S::ElementBytes::ZERO; n];
     let proof = voprf::blind_evaluate(&kp, &blinded, &mut ev, &mut rng).unwrap();
     let mut out = vec![S::Output::ZERO; n];
+    if role == "verify" {
+        for (o, i) in out.iter_mut().zip(&refs) {
+            *o = voprf::evaluate(kp.secret_key(), i).unwrap();
+        }
+    }
     measured(role, &kp, &refs, &blinds, &blinded, &blinded_bytes, &mut ev, &proof, &mut out, &mut rng);
     black_box(&out);
 }
@@ -74,7 +79,13 @@ fn measured<S: Suite>(
                     black_box(voprf::blind::<S, _>(i, rng).unwrap());
                 }
             }
-            _ => panic!("role: issuer | finalize | request"),
+            // Recompute the PRF and compare (the issuer's redemption check).
+            "verify" => {
+                for (i, o) in refs.iter().zip(out.iter()) {
+                    voprf::verify_output(kp.secret_key(), black_box(i), o).unwrap();
+                }
+            }
+            _ => panic!("role: issuer | finalize | request | verify"),
         }
     }
 }

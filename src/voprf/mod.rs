@@ -98,6 +98,11 @@ impl<S: Suite> Element<S> {
         Ok(Self { point, bytes })
     }
 
+    /// A computed point and its encoding (which the caller made from it).
+    pub(crate) fn from_parts(point: S::Point, bytes: S::ElementBytes) -> Self {
+        Self { point, bytes }
+    }
+
     pub(crate) fn point(&self) -> &S::Point {
         &self.point
     }

@@ -52,6 +52,7 @@
 //!   inversion among all their results.
 
 mod ct_mul;
+mod hash_to_curve;
 #[cfg(feature = "precomputed-tables")]
 mod msm_vartime;
 mod point;
@@ -65,10 +66,12 @@ mod tests;
 mod adversarial;
 
 use p384::elliptic_curve::ff::PrimeField;
+use p384::elliptic_curve::point::AffineCoordinates;
 use p384::{AffinePoint, ProjectivePoint, Scalar};
 
 use crate::error::{Error, Result};
 use ct_mul::{Table, mul};
+use hash_to_curve::hash_to_curve;
 use point::{Affine, PAD, to_affine, to_projective};
 
 pub(crate) use ct_mul::Comb;
@@ -113,6 +116,35 @@ pub(super) fn mul_serialize<const N: usize>(
         crate::ct::declassify(o);
     }
     Ok(())
+}
+
+/// `(k·HashToGroup(msg), SerializeElement(k·HashToGroup(msg)))` (RFC 9497
+/// `Blind` and `Evaluate`): the hash to the curve, a [`Table`] of its result,
+/// one [`mul`] and one inversion for the product. Constant time in `k` and in
+/// the hashed point. `InvalidElement` if the hashed point is the identity
+/// (`InvalidInputError`, RFC 9497 §3.3.1) or the product is (only for `k = 0`);
+/// both verdicts are public.
+pub(super) fn hash_mul(msg: &[&[u8]], dst: &[&[u8]], k: &Scalar) -> Result<(ProjectivePoint, [u8; 49])> {
+    let p = hash_to_curve(msg, dst)?;
+    let mut is_identity = p.is_identity();
+    crate::ct::declassify(&mut is_identity); // verdict only: InvalidInputError aborts
+    if bool::from(is_identity) {
+        return Err(Error::InvalidElement);
+    }
+    let product = [mul(&Table::from_jacobian(&p), k)];
+    let mut is_identity = product[0].is_identity();
+    crate::ct::declassify(&mut is_identity); // verdict only: the protocol aborts on it
+    if bool::from(is_identity) {
+        return Err(Error::InvalidElement);
+    }
+    let mut normal = [Affine::default()];
+    to_affine(&product, &mut normal);
+    let [a] = normal;
+    let mut out = [0x02 | a.y.is_odd().unwrap_u8(); 49];
+    let (_, x) = out.split_at_mut(1);
+    x.copy_from_slice(&a.x.to_repr());
+    let point = AffinePoint::from_coordinates(&a.x.to_repr(), &a.y.to_repr());
+    Ok((ProjectivePoint::from(point.unwrap_or(AffinePoint::IDENTITY)), out))
 }
 
 /// Most scalars [`prepared_mul`] takes at once.

@@ -37,28 +37,15 @@ pub(crate) fn derive_key_pair_in<S: Suite>(mode: Mode, seed: &[u8], info: &[u8])
     Err(Error::DeriveKeyPair)
 }
 
-/// `inputElement = HashToGroup(input)` with DST `"HashToGroup-" || contextString`,
-/// rejecting the identity (`InvalidInputError`, RFC 9497 §3.3.1) and inputs
-/// longer than 65535 bytes (which `Finalize` could not frame).
-fn input_element<S: Suite>(ctx: &Context<S>, input: &[u8]) -> Result<S::Point> {
-    len2(input.len(), Field::Message)?;
-    let p = S::hash_to_group(&[input], &ctx.with_prefix(b"HashToGroup-"))?;
-    let mut identity = S::is_identity(&p);
-    crate::ct::declassify(&mut identity); // verdict only: InvalidInputError aborts (RFC 9497 §3.3.1)
-    if bool::from(identity) {
-        return Err(Error::InvalidElement);
-    }
-    Ok(p)
-}
-
 /// `Blind(input)` with the blind already chosen (RFC 9497 §3.3.1).
 pub(crate) fn blind_in<S: Suite>(mode: Mode, input: &[u8], blind: Blind<S>) -> Result<(Blind<S>, Element<S>)> {
     let ctx = Context::<S>::new(mode);
-    let p = input_element(&ctx, input)?;
-    let mut blinded = p * *blind.scalar();
-    crate::ct::declassify(&mut blinded); // the blinded element is sent to the server
-    let blinded = Element::from_point(blinded)?;
-    Ok((blind, blinded))
+    len2(input.len(), Field::Message)?;
+    let (mut point, mut bytes) = S::hash_mul(&[input], &ctx.with_prefix(b"HashToGroup-"), blind.scalar())?;
+    // The blinded element is sent to the server.
+    crate::ct::declassify(&mut point);
+    crate::ct::declassify(&mut bytes);
+    Ok((blind, Element::from_parts(point, bytes)))
 }
 
 /// A random non-zero blind (RFC 9497 §3.3.1 `G.RandomScalar()`).
@@ -133,13 +120,10 @@ pub(crate) fn unblind_and_hash<S: Suite>(
 /// `Evaluate(skS, input)` (RFC 9497 §3.3.2) in the given mode.
 pub(crate) fn evaluate_in<S: Suite>(mode: Mode, key: &SecretKey<S>, input: &[u8]) -> Result<S::Output> {
     let ctx = Context::<S>::new(mode);
-    let p = input_element(&ctx, input)?;
-    let mut n = p * *key.scalar();
-    let result = super::suite::serialize_element::<S>(&n).and_then(|mut e| {
-        let out = finalize_hash::<S>(input, &e);
-        e.zeroize();
-        out
-    });
+    len2(input.len(), Field::Message)?;
+    let (mut n, mut e) = S::hash_mul(&[input], &ctx.with_prefix(b"HashToGroup-"), key.scalar())?;
+    let result = finalize_hash::<S>(input, &e);
+    e.zeroize();
     n.zeroize();
     result
 }

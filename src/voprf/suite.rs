@@ -244,6 +244,29 @@ pub(crate) trait SuiteOps {
         Ok(())
     }
 
+    /// `(k·HashToGroup(msg), SerializeElement(k·HashToGroup(msg)))` with the
+    /// given DST (RFC 9497 §3.3.1 `Blind`, §3.3.2 `Evaluate`), constant time in
+    /// `k` and in the hashed point. `InvalidElement` if the hashed point is the
+    /// identity (`InvalidInputError`) or the product is.
+    fn hash_mul(
+        msg: &[&[u8]],
+        dst: &[&[u8]],
+        k: &<Self as Suite>::Scalar,
+    ) -> Result<(<Self as Suite>::Point, <Self as Suite>::ElementBytes)>
+    where
+        Self: Suite,
+    {
+        let p = Self::hash_to_group(msg, dst)?;
+        let mut identity = Self::is_identity(&p);
+        crate::ct::declassify(&mut identity); // verdict only: InvalidInputError aborts (RFC 9497 §3.3.1)
+        if bool::from(identity) {
+            return Err(Error::InvalidElement);
+        }
+        let product = p * *k;
+        let bytes = serialize_element::<Self>(&product)?;
+        Ok((product, bytes))
+    }
+
     /// Precomputation for several constant-time multiplications of one
     /// point ([`SuiteOps::prepared_mul`]).
     type Prepared;

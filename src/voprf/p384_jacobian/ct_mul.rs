@@ -43,6 +43,25 @@ impl Table {
         Self(out)
     }
 
+    /// The multiples of a non-identity point given in Jacobian coordinates
+    /// with any `Z`, as [`Table::new`] does with full additions (the same
+    /// argument: `2P + P`, `4P + P`, `6P + P` are never exceptional). Saves
+    /// the inversion that would make `p` affine first.
+    pub(super) fn from_jacobian(p: &Jacobian) -> Self {
+        let one = *p;
+        let two = one.double();
+        let three = two.add(&one).0;
+        let four = two.double();
+        let five = four.add(&one).0;
+        let six = three.double();
+        let seven = six.add(&one).0;
+        let eight = four.double();
+        let jac = [one, two, three, four, five, six, seven, eight];
+        let mut out = [Affine::default(); TABLE];
+        to_affine(&jac, &mut out);
+        Self(out)
+    }
+
     /// `d·P` for `d ∈ [−8, 8]` in constant time (every entry is read), and
     /// whether `d = 0` (the identity, which has no affine form; the entry
     /// returned then is meaningless).

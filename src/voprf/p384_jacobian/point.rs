@@ -107,6 +107,37 @@ impl Jacobian {
     }
 }
 
+impl Jacobian {
+    /// `self + q` for Jacobian `q`, `add-2007-bl` (11M + 5S), and whether the
+    /// formula hit the doubling case (`H = 0` and `r = 0`, i.e. `self = q`).
+    /// Correct when `self ≠ ±q` and neither is the identity; for `self = −q`
+    /// it gives `Z3 = 0`, the identity, which is also right.
+    pub(super) fn add(&self, q: &Self) -> (Self, Choice) {
+        let z1z1 = self.z.square();
+        let z2z2 = q.z.square();
+        let u1 = self.x * z2z2;
+        let u2 = q.x * z1z1;
+        let s1 = self.y * q.z * z2z2;
+        let s2 = q.y * self.z * z1z1;
+        let h = u2 - u1;
+        let i = h.double().square();
+        let j = h * i;
+        let r = (s2 - s1).double();
+        let v = u1 * i;
+        let x = r.square() - j - v.double();
+        let y = r * (v - x) - (s1 * j).double();
+        let z = ((self.z + q.z).square() - z1z1 - z2z2) * h;
+        (Self { x, y, z }, h.is_zero() & r.is_zero())
+    }
+
+    /// `(X·Z, Y·Z², Z)` for the point `(x, y) = (X/Z, Y/Z)` given as a
+    /// fraction with a common denominator (a homogeneous projective point);
+    /// `Z = 0` gives the identity.
+    pub(super) fn from_fraction(x: Fe, y: Fe, z: Fe) -> Self {
+        Self { x: x * z, y: y * z.square(), z }
+    }
+}
+
 /// Normalizes Jacobian points with one batch inversion. Identities come out
 /// as `(0, 0)` (their `Z` inverts to zero); callers never pass one, or check
 /// `Z` themselves.

@@ -175,3 +175,48 @@ fn comb_matches_p384() {
         assert!(bool::from(comb.mul(&Scalar::ZERO).is_identity()));
     }
 }
+
+/// `hash_to_curve` and `hash_mul` give `p384`'s points and encodings.
+#[test]
+fn hash_to_curve_matches_p384() {
+    use p384::hash2curve::{ExpandMsgXmd, hash_from_bytes};
+    let dst: &[&[u8]] = &[b"HashToGroup-", b"OPRFV1-\x01-P384-SHA384"];
+    for len in [0usize, 1, 31, 98, 200] {
+        let mut msg = [0u8; 200];
+        for (i, b) in msg.iter_mut().enumerate() {
+            *b = (i * 7 + len).to_le_bytes()[0];
+        }
+        let msg = &msg[..len];
+        let expected = hash_from_bytes::<p384::NistP384, ExpandMsgXmd<sha2::Sha384>>(&[msg], dst).unwrap();
+        let mut got = [Affine::default()];
+        to_affine(&[hash_to_curve(&[msg], dst).unwrap()], &mut got);
+        let want = Affine::from_affine(&expected.to_affine()).unwrap();
+        assert_eq!(got[0].x.to_repr(), want.x.to_repr(), "x, len {len}");
+        assert_eq!(got[0].y.to_repr(), want.y.to_repr(), "y, len {len}");
+        for k in special_scalars().into_iter().chain([scalar(len as u64)]) {
+            let (p, bytes) = hash_mul(&[msg], dst, &k).unwrap();
+            let q = expected * k;
+            assert_eq!(p, q, "point, len {len}");
+            assert_eq!(&bytes[..], &q.to_bytes()[..], "encoding, len {len}");
+        }
+    }
+    assert!(hash_mul(&[b"x"], dst, &Scalar::ZERO).is_err());
+}
+
+/// The addition chain for `(p − 3)/4` against `pow_vartime`.
+#[test]
+fn pow_c1_matches_pow_vartime() {
+    let c1: [u64; 6] = [
+        0x0000_0000_3fff_ffff,
+        0xbfff_ffff_c000_0000,
+        0xffff_ffff_ffff_ffff,
+        0xffff_ffff_ffff_ffff,
+        0xffff_ffff_ffff_ffff,
+        0x3fff_ffff_ffff_ffff,
+    ];
+    let mut x = Fe::from_u64(7);
+    for _ in 0..8 {
+        assert_eq!(hash_to_curve::pow_c1(x), <Fe as p384::elliptic_curve::Field>::pow_vartime(&x, c1));
+        x = x.square() + Fe::ONE;
+    }
+}

@@ -5,7 +5,7 @@ use p384::elliptic_curve::group::GroupEncoding;
 use p384::elliptic_curve::ops::{MulByGeneratorVartime, ReduceNonZero};
 use p384::elliptic_curve::point::AffineCoordinates;
 use p384::elliptic_curve::{BatchNormalize, Group, PrimeField};
-use p384::hash2curve::{ExpandMsgXmd, hash_from_bytes, hash_to_scalar};
+use p384::hash2curve::{ExpandMsgXmd, hash_to_scalar};
 use p384::{AffinePoint, NistP384, ProjectivePoint, Scalar};
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha384};
@@ -48,8 +48,9 @@ impl SuiteOps for P384Sha384 {
     type Prepared = p384_jacobian::Comb;
 
     fn hash_to_group(msg: &[&[u8]], dst: &[&[u8]]) -> Result<ProjectivePoint> {
-        hash_from_bytes::<NistP384, ExpandMsgXmd<Sha384>>(msg, dst)
-            .map_err(|_| Error::InvalidLength(ErrorField::Message))
+        // RFC 9380 P384_XMD:SHA-384_SSWU_RO_ in Jacobian coordinates
+        // (`p384_jacobian::hash_to_curve`), made affine once.
+        p384_jacobian::hash_to_group(msg, dst)
     }
 
     fn hash_mul(msg: &[&[u8]], dst: &[&[u8]], k: &Scalar) -> Result<(ProjectivePoint, [u8; 49])> {

@@ -193,6 +193,7 @@ fn hash_to_curve_matches_p384() {
         let want = Affine::from_affine(&expected.to_affine()).unwrap();
         assert_eq!(got[0].x.to_repr(), want.x.to_repr(), "x, len {len}");
         assert_eq!(got[0].y.to_repr(), want.y.to_repr(), "y, len {len}");
+        assert_eq!(hash_to_group(&[msg], dst).unwrap(), expected, "hash_to_group, len {len}");
         for k in special_scalars().into_iter().chain([scalar(len as u64)]) {
             let (p, bytes) = hash_mul(&[msg], dst, &k).unwrap();
             let q = expected * k;

@@ -39,8 +39,8 @@
 //! | issuer `BlindEvaluate`, 10 elements, 4 calls | 139.69 M | 114.92 M | 355c22b |
 //! | issuer `BlindEvaluate`, 1 element, 4 calls (with the [`Comb`]) | 22.93 M | 15.87 M | 11aca33 |
 //! | client `Finalize`, 10 tokens, 4 calls (`msm_vartime` vs two-term `lincomb`) | 182.72 M | 140.86 M | 2a2ed54 |
-//! | client `Blind` (request), 1 token, 4 calls (with [`hash_to_curve`]) | 37.32 M | 23.95 M | perf |
-//! | issuer `Evaluate` (token check), 1 token, 4 calls (with [`hash_to_curve`]) | 37.35 M | 23.98 M | perf |
+//! | client `Blind` (request), per call (with [`hash_to_curve`]; `p384`'s before) | 9.33 M | 5.99 M | 10749bb |
+//! | issuer `Evaluate` (token check), per call (the same) | 9.34 M | 6.00 M | 10749bb |
 //!
 //! The cost is code to review: the exceptional cases of the incomplete
 //! formulas are argued in [`ct_mul`] and tested adversarially (`adversarial.rs`).

@@ -66,6 +66,10 @@ impl SuiteOps for Ristretto255Sha512 {
     /// in its public API: the point itself.
     type Prepared = RistrettoPoint;
 
+    // Not inlined into `hash_mul`: its frame (the expanded bytes and the
+    // Elligator temporaries) then ends before the multiplication's begins,
+    // which keeps the Cortex-M stack of Blind and Evaluate as before.
+    #[inline(never)]
     fn hash_to_group(msg: &[&[u8]], dst: &[&[u8]]) -> Result<RistrettoPoint> {
         // RFC 9497 §4.1: expand_message_xmd(SHA-512) to 64 bytes, then the
         // ristretto255 element derivation (RFC 9496 §4.3.4), which maps each

@@ -238,7 +238,7 @@ fn write_challenge<'o>(
     }
     if let Some(age) = max_age {
         w.put(b", max-age=\"")?;
-        put_decimal(&mut w, age)?;
+        w.decimal(u64::from(age))?;
         w.put(b"\"")?;
     }
     let n = w.finish();
@@ -265,21 +265,6 @@ pub(crate) fn put_base64url(w: &mut Writer<'_>, bytes: &[u8]) -> Result<()> {
     let dst = w.reserve(Base64Url::encoded_len(bytes))?;
     Base64Url::encode(bytes, dst).map_err(|_| Error::BufferTooSmall)?;
     Ok(())
-}
-
-fn put_decimal(w: &mut Writer<'_>, mut v: u32) -> Result<()> {
-    let mut digits = [0u8; 10];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        let d = u8::try_from(v % 10).map_err(|_| Error::ValueTooLarge)?;
-        *digits.get_mut(start).ok_or(Error::ValueTooLarge)? = b'0' + d;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    w.put(digits.get(start..).ok_or(Error::ValueTooLarge)?)
 }
 
 /// Decodes base64url (RFC 4648 §5) from a character stream, with or without

@@ -153,6 +153,23 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
+    /// Appends `v` as ASCII decimal digits, without leading zeros (HTTP
+    /// `max-age`, JSON integers).
+    pub(crate) fn decimal(&mut self, mut v: u64) -> Result<()> {
+        let mut digits = [0u8; 20];
+        let mut start = digits.len();
+        loop {
+            start -= 1;
+            let d = u8::try_from(v % 10).map_err(|_| Error::ValueTooLarge)?;
+            *digits.get_mut(start).ok_or(Error::ValueTooLarge)? = b'0' + d;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        self.put(digits.get(start..).unwrap_or_default())
+    }
+
     /// Appends one byte.
     pub fn u8(&mut self, v: u8) -> Result<()> {
         self.put(&[v])

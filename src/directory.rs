@@ -310,13 +310,13 @@ pub fn write_directory<'o>(
             w.u8(b',')?;
         }
         w.put(b"{\"token-type\":")?;
-        json::put_u64(&mut w, u64::from(key.token_type))?;
+        w.decimal(u64::from(key.token_type))?;
         w.put(b",\"token-key\":\"")?;
         put_base64url(&mut w, key.token_key)?;
         w.u8(b'"')?;
         if let Some(t) = key.not_before {
             w.put(b",\"not-before\":")?;
-            json::put_u64(&mut w, t)?;
+            w.decimal(t)?;
         }
         w.u8(b'}')?;
     }

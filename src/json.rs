@@ -431,22 +431,6 @@ pub(crate) fn put_string(w: &mut Writer<'_>, s: &str) -> Result<()> {
     w.u8(b'"')
 }
 
-/// Writes a `u64` in decimal.
-pub(crate) fn put_u64(w: &mut Writer<'_>, mut v: u64) -> Result<()> {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        let d = u8::try_from(v % 10).map_err(|_| Error::ValueTooLarge)?;
-        *digits.get_mut(start).ok_or(Error::ValueTooLarge)? = b'0' + d;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    w.put(digits.get(start..).unwrap_or_default())
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
@@ -538,7 +522,7 @@ mod tests {
         let mut buf = [0u8; 64];
         let mut w = Writer::new(&mut buf);
         put_string(&mut w, "a\"b\\c\n\u{1}é").unwrap();
-        put_u64(&mut w, u64::MAX).unwrap();
+        w.decimal(u64::MAX).unwrap();
         let n = w.finish();
         assert_eq!(core::str::from_utf8(&buf[..n]).unwrap(), "\"a\\\"b\\\\c\\u000a\\u0001é\"18446744073709551615");
     }

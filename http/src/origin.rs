@@ -292,7 +292,8 @@ impl OriginService {
         let mut matched = None;
         for window in [now / len, (now / len).saturating_sub(1)] {
             let bytes = self.challenge(window).map_err(Internal)?;
-            if TokenChallenge::decode(&bytes).map_err(|e| Internal(e.into()))?.digest() == *input.challenge_digest() {
+            // The challenge digest is SHA-256 of the encoded challenge (RFC 9577 §2.2).
+            if <[u8; 32]>::from(Sha256::digest(&bytes)) == *input.challenge_digest() {
                 matched = Some((window, bytes));
                 break;
             }

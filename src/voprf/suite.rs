@@ -238,8 +238,14 @@ pub(crate) trait SuiteOps {
             for (q, p) in products.iter_mut().zip(inp) {
                 *q = *p * *k;
             }
-            let products = products.get(..inp.len()).ok_or(Error::InvalidLength(Field::Batch))?;
-            Self::serialize_elements(products, out)?;
+            let result = match products.get(..inp.len()) {
+                Some(products) => Self::serialize_elements(products, out),
+                None => Err(Error::InvalidLength(Field::Batch)),
+            };
+            // The products are sent by an issuer, but a client's unblinding
+            // (`Finalize`) also comes here: wipe them.
+            products.zeroize();
+            result?;
         }
         Ok(())
     }

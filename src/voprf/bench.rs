@@ -8,7 +8,7 @@
 
 use rand_core::TryCryptoRng;
 
-use super::suite::{Suite, serialize_element as serialize};
+use super::suite::{ByteArray, Suite, serialize_element as serialize};
 use crate::error::Result;
 
 /// `HashToGroup(msg)` with the given DST (RFC 9497 §4).
@@ -39,4 +39,14 @@ pub fn serialize_element<S: Suite>(p: &S::Point) -> Result<S::ElementBytes> {
 /// `SerializeScalar(s)`.
 pub fn serialize_scalar<S: Suite>(s: &S::Scalar) -> S::ScalarBytes {
     S::serialize_scalar(s)
+}
+
+/// `SerializeElement(k·P)`, constant time in `k`: the variable-base
+/// multiplication the issuer's `BlindEvaluate` runs (for P-384 the own
+/// Jacobian path of `p384_jacobian`, table and encoding included).
+pub fn mul_serialize<S: Suite>(k: &S::Scalar, p: &S::Point) -> Result<S::ElementBytes> {
+    let mut out = [S::ElementBytes::ZERO];
+    S::mul_serialize(k, core::slice::from_ref(p), &mut out)?;
+    let [out] = out;
+    Ok(out)
 }

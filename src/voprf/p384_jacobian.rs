@@ -57,6 +57,7 @@
 //!   inversion among all their results.
 
 mod ct_mul;
+mod field;
 mod hash_to_curve;
 #[cfg(feature = "precomputed-tables")]
 mod msm_vartime;
@@ -66,11 +67,14 @@ mod point;
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests;
 
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod field_tests;
+
 #[cfg(all(test, feature = "std"))]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod adversarial;
 
-use p384::elliptic_curve::ff::PrimeField;
 use p384::elliptic_curve::point::AffineCoordinates;
 use p384::{AffinePoint, ProjectivePoint, Scalar};
 
@@ -116,7 +120,7 @@ pub(super) fn mul_serialize<const N: usize>(
         }
         let (tag, x) = o.split_at_mut(1);
         tag.fill(0x02 | a.y.is_odd().unwrap_u8());
-        x.copy_from_slice(&a.x.to_repr());
+        x.copy_from_slice(&a.x.to_bytes());
         // C_i = k·B_i is sent to the client.
         crate::ct::declassify(o);
     }
@@ -147,8 +151,8 @@ pub(super) fn hash_mul(msg: &[&[u8]], dst: &[&[u8]], k: &Scalar) -> Result<(Proj
     let [a] = normal;
     let mut out = [0x02 | a.y.is_odd().unwrap_u8(); 49];
     let (_, x) = out.split_at_mut(1);
-    x.copy_from_slice(&a.x.to_repr());
-    let point = AffinePoint::from_coordinates(&a.x.to_repr(), &a.y.to_repr());
+    x.copy_from_slice(&a.x.to_bytes());
+    let point = AffinePoint::from_coordinates(&a.x.to_bytes().into(), &a.y.to_bytes().into());
     Ok((ProjectivePoint::from(point.unwrap_or(AffinePoint::IDENTITY)), out))
 }
 

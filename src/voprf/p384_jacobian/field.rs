@@ -294,7 +294,7 @@ impl Fe {
                 cross.mac(get(a, j), get(a, i - j));
             }
             c.acc.add_double(&cross);
-            if i % 2 == 0 {
+            if i.is_multiple_of(2) {
                 let x = get(a, i / 2);
                 c.acc.mac(x, x);
             }
@@ -367,7 +367,7 @@ impl Fe {
 
     /// The big-endian 48-byte encoding of the canonical value (SEC1 field
     /// element encoding).
-    pub(super) fn to_bytes(&self) -> [u8; 48] {
+    pub(super) fn to_bytes(self) -> [u8; 48] {
         let mut out = [0u8; 48];
         for (chunk, limb) in out.rchunks_exact_mut(WORD_BYTES).zip(self.canonical()) {
             chunk.copy_from_slice(&limb.to_be_bytes());

@@ -10,12 +10,13 @@
 //! case on a prime-order curve (the identity, `Z = 0`, doubles to itself);
 //! the mixed addition is wrong for `P = ±Q` and for the identity. Why those
 //! cases cannot occur, or are selected away in constant time, is argued at
-//! [`mul`]. The field arithmetic is `p384`'s own (through `hazmat`), so the
-//! field operations keep its constant-time guarantees.
+//! [`mul`]. The field arithmetic is the own `field.rs` (a product-scanning
+//! Montgomery multiplication specialized to the P-384 prime, constant time;
+//! its module doc says why not `p384`'s and what it gains).
 //!
 //! The table of `1·P … 8·P` is normalized to affine form with one batch
-//! inversion (about the cost of 180 field multiplications with `p384`'s
-//! safegcd inversion), so every addition in the main loop is a mixed one.
+//! inversion (`p384`'s safegcd, about 95 K instructions), so every addition
+//! in the main loop is a mixed one.
 //! Nothing is static: a table is 8 affine points (768 bytes) on the stack.
 //! The variable-time multi-scalar multiplication needs more stack and is only
 //! built with `precomputed-tables`.
@@ -46,6 +47,8 @@
 //! formulas are argued in [`ct_mul`] and tested adversarially (`adversarial.rs`).
 //!
 //! One job per file:
+//! - `field`: the base field (Montgomery form, inversion, the square-root
+//!   power);
 //! - [`point`]: the point types, the two formulas and batch normalization;
 //! - [`ct_mul`]: the constant-time fixed-window multiplication and the
 //!   [`Comb`] for several multiplications of one point;

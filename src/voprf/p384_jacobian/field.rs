@@ -8,13 +8,12 @@
 //! # Why not `p384`'s `FieldElement`
 //!
 //! `p384::FieldElement` (through `hazmat::FieldArithmetic`) does this job and
-//! was used here before: it is constant time and correct. Its product and
-//! square are crypto-bigint's generic `mul_montgomery_form`, an operand
-//! scanning loop over a runtime modulus whose partial-product row goes
-//! through memory and whose square is a product of the value with itself;
-//! callgrind counts about 1.2 K instructions per product. A Jacobian doubling
-//! (3M + 5S) is then 9.4 K instructions, and doublings are 75% of a
-//! scalar multiplication.
+//! was used here before: it is constant time and correct. Its product is
+//! crypto-bigint's generic `mul_montgomery_form`, an operand-scanning loop
+//! over a runtime modulus whose partial-product row goes through memory, and
+//! its addition and subtraction are generic too. In a P-384 scalar
+//! multiplication almost every instruction is one of these (doublings, 3M +
+//! 5S each, are three quarters of it).
 //!
 //! Here the product scans columns instead (FIPS, as `blind_rsa::monty` does
 //! for RSA): every limb product of a column and every reduction product
@@ -22,29 +21,41 @@
 //! its all-ones and zero limbs fold), `−p⁻¹ mod 2^64 = 2^32 + 1` (`1` for
 //! 32-bit words) is a constant, the columns are expanded with literal
 //! indices so nothing is looped over, and the square computes each cross
-//! product once. Measured with callgrind (`examples/issuer_profile.rs`,
-//! x86-64, 2026-12-01; the figures and commands are in
-//! `docs/perf-notes-type1.md`):
+//! product once. Measured with callgrind on x86-64 (`examples/issuer_profile.rs`,
+//! `p384 request 1`, 2026-12-01; inclusive cost per call from the callers in
+//! `Jacobian::double`; the commands are in `docs/perf-notes-type1.md`):
 //!
-//! | | `p384::FieldElement` | this file |
+//! | instructions | `p384::FieldElement` | this file |
 //! |---|---:|---:|
-//! | product | about 1,200 instructions | see the perf notes |
+//! | product | 519 | 417 |
+//! | square | 489 | 345 |
+//! | client `Blind`, 4 calls | 23.95 M | 17.66 M (−26%) |
+//! | issuer `BlindEvaluate`, 1 element, 4 calls | 63.47 M | 52.87 M (−17%) |
 //!
-//! Inversion is Fermat's, `x^(p − 2) = (x^((p − 3)/4))^4 · x`, on the
-//! addition chain `hash_to_curve` needs anyway for its square root
-//! ([`Fe::pow_c1`]); a batch of values shares one ([`batch_invert`]).
+//! A three-word accumulator (a double word plus an overflow word, one
+//! `overflowing_add` per limb product) was tried instead of the split
+//! low/high sums and is slower: 488 and 460 instructions per product and
+//! square.
+//!
+//! Inversion is `p384`'s safegcd through the encoding (half the cost of
+//! Fermat's on this field, see [`Fe::invert`]); a batch of values shares one
+//! ([`batch_invert`]). The power `(p − 3)/4` of the square root is an
+//! addition chain ([`Fe::pow_c1`]).
 //!
 //! # Constant time
 //!
 //! No branch and no memory index depends on a value: the loops have constant
 //! bounds, the limb products are full `WideWord` multiplications, carries and
-//! borrows are propagated arithmetically, and the final conditional
-//! subtraction (or addition of `p`) selects with an all-zeros/all-ones mask
-//! made from the carry bit. Selection and comparison are `subtle`'s.
+//! borrows are propagated arithmetically (crypto-bigint's constant-time
+//! `borrowing_sub` and `wrapping_add` for the final steps), and the final
+//! conditional subtraction (or addition of `p`) is a `subtle` selection on
+//! the carry bit. Plain mask arithmetic there was compiled into conditional
+//! moves, which `scripts/ctgrind` flags; the `Choice` barrier prevents it.
+//! Selection and comparison are `subtle`'s.
 
 use core::ops::{Add, Mul, Neg, Sub};
 
-use crypto_bigint::{U384, WideWord, Word};
+use crypto_bigint::{Limb, U384, WideWord, Word};
 use p384::NistP384;
 use p384::elliptic_curve::ff::PrimeField;
 use p384::elliptic_curve::hazmat::FieldArithmetic;
@@ -108,38 +119,36 @@ fn lo(x: WideWord) -> Word {
     w
 }
 
-/// All ones if `bit` is 1, zero if it is 0 (`bit` ∈ {0, 1}).
-#[inline(always)]
-fn mask(bit: Word) -> Word {
-    bit.wrapping_neg()
-}
-
-/// `a − b` and the borrow (0 or 1).
+/// `a − b` and the borrow (0 or 1), crypto-bigint's constant-time
+/// subtraction.
 #[inline(always)]
 fn sub_borrow(a: &[Word; LIMBS], b: &[Word; LIMBS]) -> ([Word; LIMBS], Word) {
-    let mut out = [0; LIMBS];
-    let mut borrow: Word = 0;
-    for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
-        let d = WideWord::from(*x).wrapping_sub(WideWord::from(*y)).wrapping_sub(WideWord::from(borrow));
-        *o = lo(d);
-        borrow = lo(d >> Word::BITS) & 1;
-    }
-    (out, borrow)
+    let (d, borrow) = U384::from_words(*a).borrowing_sub(&U384::from_words(*b), Limb::ZERO);
+    // The borrow limb is 0 or Word::MAX.
+    (d.to_words(), borrow.0 & 1)
+}
+
+/// `bit` (0 or 1) as a `subtle` choice, whose optimization barrier keeps the
+/// compiler from turning the selections below into branches or conditional
+/// moves (an earlier version with plain mask arithmetic got `cmov`s, which
+/// `scripts/ctgrind` flagged).
+#[inline(always)]
+fn choice(bit: Word) -> Choice {
+    #[allow(clippy::cast_possible_truncation)] // one bit
+    let bit = (bit & 1) as u8;
+    Choice::from(bit)
 }
 
 /// `carry·R + t` reduced below `p`, for `carry·R + t < 2p`: subtracts `p`
-/// unless that borrows out of the carry word, selected by a mask.
+/// unless that borrows out of the carry word (as `blind_rsa::monty`).
 #[inline(always)]
 fn reduce_once(t: &[Word; LIMBS], carry: Word) -> [Word; LIMBS] {
-    let (d, borrow) = sub_borrow(t, &P);
-    // carry·R + t ≥ p ⇔ carry = 1 or no borrow; keep t exactly when
-    // carry = 0 and borrow = 1.
-    let keep = mask(borrow & !carry & 1);
-    let mut out = [0; LIMBS];
-    for ((o, x), y) in out.iter_mut().zip(t).zip(&d) {
-        *o = (x & keep) | (y & !keep);
-    }
-    out
+    let t = U384::from_words(*t);
+    let (d, borrow) = t.borrowing_sub(&U384::from_words(P), Limb::ZERO);
+    // carry·R + t ≥ p ⇔ carry = 1 or the subtraction did not borrow;
+    // `borrow` is 0 or Word::MAX, so `borrow + 1` is 1 or 0.
+    let ge = choice(carry | borrow.0.wrapping_add(1));
+    U384::conditional_select(&t, &d, ge).to_words()
 }
 
 /// A column accumulator for product scanning (as in `blind_rsa::monty`):
@@ -317,19 +326,12 @@ impl Fe {
         Self(reduce_once(&sum, carry))
     }
 
-    /// `self − rhs`: the difference, plus `p` if it borrowed (masked).
+    /// `self − rhs`: the difference, plus `p` if it borrowed (selected).
     #[inline]
     pub(super) fn sub(&self, rhs: &Self) -> Self {
         let (d, borrow) = sub_borrow(&self.0, &rhs.0);
-        let m = mask(borrow);
-        let mut out = [0; LIMBS];
-        let mut carry: Word = 0;
-        for ((o, x), y) in out.iter_mut().zip(&d).zip(&P) {
-            let s = WideWord::from(*x) + WideWord::from(y & m) + WideWord::from(carry);
-            *o = lo(s);
-            carry = lo(s >> Word::BITS);
-        }
-        Self(out)
+        let addend = U384::conditional_select(&U384::ZERO, &U384::from_words(P), choice(borrow));
+        Self(U384::from_words(d).wrapping_add(&addend).to_words())
     }
 
     /// `2·self`.
@@ -386,8 +388,7 @@ impl Fe {
         }
         // x < p ⇔ x − p borrows.
         let (_, borrow) = sub_borrow(&x, &P);
-        #[allow(clippy::cast_possible_truncation)] // one bit
-        let canonical = Choice::from((borrow & 1) as u8);
+        let canonical = choice(borrow);
         // x·R² ·R⁻¹ = x·R; x < R and R² < p, so the product bound holds.
         CtOption::new(Self::mont_mul(&x, &R2), canonical)
     }
@@ -413,7 +414,7 @@ impl Fe {
     /// 3, 6, 12, 15, 30, 32, 60, 120, 240, 255, then the three runs are
     /// shifted into place: 383 squarings and 13 multiplications, a fixed
     /// sequence (constant time). The square root of RFC 9380's `sqrt_ratio`
-    /// for `q ≡ 3 (mod 4)` and, times four plus one, the inversion exponent.
+    /// for `q ≡ 3 (mod 4)`.
     pub(super) fn pow_c1(&self) -> Self {
         let x = *self;
         let x2 = x.sqn(1) * x;
@@ -432,10 +433,15 @@ impl Fe {
         t.sqn(64 + 30) * x30
     }
 
-    /// `1/x` by Fermat, `x^(p − 2)` with `p − 2 = 4·c1 + 1`: 385 squarings
-    /// and 14 multiplications; zero gives zero.
+    /// `1/x` (zero gives zero), by `p384`'s constant-time safegcd inversion
+    /// (crypto-bigint's Bernstein–Yang), through the canonical encoding: about
+    /// 95 K instructions against 190 K for Fermat's `x^(p − 2) =
+    /// (x^c1)^4·x` on this field's squares (385 squarings, 14 products),
+    /// measured in the same callgrind runs. The two conversions cost two
+    /// products.
     pub(super) fn invert(&self) -> Self {
-        self.pow_c1().sqn(2) * *self
+        let x = P384Fe::from_repr(self.to_bytes().into()).unwrap_or(P384Fe::ZERO);
+        Self::from_p384(&x.invert().unwrap_or(P384Fe::ZERO))
     }
 }
 

@@ -237,20 +237,32 @@ impl Columns {
     }
 }
 
-/// Runs `$column` for every column `0 ≤ i < 2·LIMBS − 1` (at most 23, for
-/// 32-bit words) with a literal index, so that every inner loop has a
-/// constant trip count after inlining and unrolls completely.
+/// Runs `$column` for every column `0 ≤ i < 2·LIMBS − 1`. On 64-bit targets
+/// (11 columns) each call gets a literal index, so that every inner loop has
+/// a constant trip count after inlining and unrolls completely. On 32-bit
+/// targets (23 columns of twelve 32-bit limbs, microcontrollers among them)
+/// the columns stay a loop: fully unrolled, a product alone is several KiB of
+/// Thumb code, and the Cortex-M4 flash budget of the type-1 client
+/// (`scripts/footprint`) does not have room for it.
+#[cfg(target_pointer_width = "64")]
 macro_rules! for_each_column {
     ($column:expr) => {
-        for_each_column!(@ $column; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22)
+        for_each_column!(@ $column; 0 1 2 3 4 5 6 7 8 9 10)
     };
     (@ $column:expr; $($i:literal)*) => {
-        const { assert!(2 * LIMBS - 1 <= 23, "P-384 has at most 12 limbs") };
+        const { assert!(2 * LIMBS - 1 == 11, "six 64-bit limbs") };
         $(
-            if $i < 2 * LIMBS - 1 {
-                $column($i);
-            }
+            $column($i);
         )*
+    };
+}
+
+#[cfg(not(target_pointer_width = "64"))]
+macro_rules! for_each_column {
+    ($column:expr) => {
+        for i in 0..2 * LIMBS - 1 {
+            $column(i);
+        }
     };
 }
 
@@ -284,8 +296,10 @@ impl Fe {
         c.finish()
     }
 
-    /// `self·rhs`.
-    #[inline]
+    /// `self·rhs`. Inlined into the point formulas on 64-bit targets; one
+    /// out-of-line copy on others (flash).
+    #[cfg_attr(target_pointer_width = "64", inline)]
+    #[cfg_attr(not(target_pointer_width = "64"), inline(never))]
     pub(super) fn mul(&self, rhs: &Self) -> Self {
         Self::mont_mul(&self.0, &rhs.0)
     }
@@ -293,7 +307,8 @@ impl Fe {
     /// `self²`: as [`Fe::mul`], but each column sums its cross products
     /// `a_j·a_(i−j)`, `j < i − j`, once and adds them twice, plus `a_(i/2)²`
     /// for even `i`: L(L + 1)/2 + L² limb products instead of 2·L².
-    #[inline]
+    #[cfg_attr(target_pointer_width = "64", inline)]
+    #[cfg_attr(not(target_pointer_width = "64"), inline(never))]
     pub(super) fn square(&self) -> Self {
         let a = &self.0;
         let mut c = Columns::NEW;
@@ -353,11 +368,11 @@ impl Fe {
 
     /// The canonical value `x` (out of Montgomery form), limbs.
     fn canonical(&self) -> [Word; LIMBS] {
-        let mut one = [0; LIMBS];
-        if let Some(first) = one.first_mut() {
-            *first = 1;
-        }
-        Self::mont_mul(&self.0, &one).0
+        // The plain 1 (whose Montgomery form this is not).
+        const PLAIN_ONE: Fe = Fe::from_montgomery_hex(
+            "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001",
+        );
+        self.mul(&PLAIN_ONE).0
     }
 
     /// Whether the canonical value is odd (`sgn0`, RFC 9380 §4.1).
@@ -390,7 +405,7 @@ impl Fe {
         let (_, borrow) = sub_borrow(&x, &P);
         let canonical = choice(borrow);
         // x·R² ·R⁻¹ = x·R; x < R and R² < p, so the product bound holds.
-        CtOption::new(Self::mont_mul(&x, &R2), canonical)
+        CtOption::new(Self::mul(&Self(x), &Self(R2)), canonical)
     }
 
     /// The same element as `p384`'s. Its encoding is always canonical, so

@@ -25,12 +25,17 @@
 //! `p384 request 1`, 2026-12-01; inclusive cost per call from the callers in
 //! `Jacobian::double`; the commands are in `docs/perf-notes-type1.md`):
 //!
-//! | instructions | `p384::FieldElement` | this file |
-//! |---|---:|---:|
-//! | product | 519 | 417 |
-//! | square | 489 | 345 |
-//! | client `Blind`, 4 calls | 23.95 M | 17.66 M (−26%) |
-//! | issuer `BlindEvaluate`, 1 element, 4 calls | 63.47 M | 52.87 M (−17%) |
+//! | instructions | `p384::FieldElement` | this file, mask selects | this file, `subtle` selects |
+//! |---|---:|---:|---:|
+//! | product | 519 | 417 | inlined |
+//! | square | 489 | 345 | 376 |
+//! | client `Blind`, 4 calls | 23.95 M | 17.66 M (−26%) | 20.43 M (−15%) |
+//! | issuer `BlindEvaluate`, 1 element, 4 calls | 63.47 M | 52.87 M (−17%) | 56.48 M (−11%) |
+//!
+//! The mask-select version is not kept: the compiler made `cmov`s of it,
+//! which ctgrind flags (see Constant time below). The current one pays for
+//! out-of-line `add`/`sub` through crypto-bigint's `Uint` helpers; an opaque
+//! mask taken once from the `Choice` is the next thing to try.
 //!
 //! A three-word accumulator (a double word plus an overflow word, one
 //! `overflowing_add` per limb product) was tried instead of the split

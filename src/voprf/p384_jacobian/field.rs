@@ -51,16 +51,17 @@
 //!
 //! No branch and no memory index depends on a value: the loops have constant
 //! bounds, the limb products are full `WideWord` multiplications, carries and
-//! borrows are propagated arithmetically (crypto-bigint's constant-time
-//! `borrowing_sub` and `wrapping_add` for the final steps), and the final
-//! conditional subtraction (or addition of `p`) is a `subtle` selection on
-//! the carry bit. Plain mask arithmetic there was compiled into conditional
-//! moves, which `scripts/ctgrind` flags; the `Choice` barrier prevents it.
-//! Selection and comparison are `subtle`'s.
+//! borrows are propagated arithmetically, and the final conditional
+//! subtraction (or addition of `p`) is an AND/OR selection with a mask that
+//! comes out of `subtle`'s optimization barrier ([`mask`]). Mask arithmetic on
+//! the carry bit itself was compiled into conditional moves, which
+//! `scripts/ctgrind` flags; through the barrier the compiler cannot tell the
+//! mask has two values, so the selection stays arithmetic. Comparison is
+//! `subtle`'s.
 
 use core::ops::{Add, Mul, Neg, Sub};
 
-use crypto_bigint::{Limb, U384, WideWord, Word};
+use crypto_bigint::{U384, WideWord, Word};
 use p384::NistP384;
 use p384::elliptic_curve::ff::PrimeField;
 use p384::elliptic_curve::hazmat::FieldArithmetic;
@@ -124,13 +125,19 @@ fn lo(x: WideWord) -> Word {
     w
 }
 
-/// `a − b` and the borrow (0 or 1), crypto-bigint's constant-time
-/// subtraction.
+/// `a − b` and the borrow (0 or 1), limb by limb with the borrow carried
+/// arithmetically (no branch).
 #[inline(always)]
 fn sub_borrow(a: &[Word; LIMBS], b: &[Word; LIMBS]) -> ([Word; LIMBS], Word) {
-    let (d, borrow) = U384::from_words(*a).borrowing_sub(&U384::from_words(*b), Limb::ZERO);
-    // The borrow limb is 0 or Word::MAX.
-    (d.to_words(), borrow.0 & 1)
+    let mut d = [0; LIMBS];
+    let mut borrow: Word = 0;
+    for ((o, x), y) in d.iter_mut().zip(a).zip(b) {
+        let t = WideWord::from(*x).wrapping_sub(WideWord::from(*y)).wrapping_sub(WideWord::from(borrow));
+        *o = lo(t);
+        // The high word is all ones after an underflow, zero otherwise.
+        borrow = lo(t >> Word::BITS) & 1;
+    }
+    (d, borrow)
 }
 
 /// `bit` (0 or 1) as a `subtle` choice, whose optimization barrier keeps the
@@ -144,16 +151,32 @@ fn choice(bit: Word) -> Choice {
     Choice::from(bit)
 }
 
+/// `bit` (0 or 1) as an all-zeros or all-ones word, through `subtle`'s
+/// optimization barrier: the compiler cannot see that the mask has only two
+/// values, so the AND/OR selections with it stay arithmetic (no `cmov`, no
+/// branch), and the selection costs no call into crypto-bigint.
+#[inline(always)]
+fn mask(bit: Word) -> Word {
+    Word::conditional_select(&0, &Word::MAX, choice(bit))
+}
+
+/// `a` where `m = 0`, `b` where `m` is all ones.
+#[inline(always)]
+fn select(a: &[Word; LIMBS], b: &[Word; LIMBS], m: Word) -> [Word; LIMBS] {
+    let mut out = *a;
+    for (o, y) in out.iter_mut().zip(b) {
+        *o ^= m & (*o ^ y);
+    }
+    out
+}
+
 /// `carry·R + t` reduced below `p`, for `carry·R + t < 2p`: subtracts `p`
 /// unless that borrows out of the carry word (as `blind_rsa::monty`).
 #[inline(always)]
 fn reduce_once(t: &[Word; LIMBS], carry: Word) -> [Word; LIMBS] {
-    let t = U384::from_words(*t);
-    let (d, borrow) = t.borrowing_sub(&U384::from_words(P), Limb::ZERO);
-    // carry·R + t ≥ p ⇔ carry = 1 or the subtraction did not borrow;
-    // `borrow` is 0 or Word::MAX, so `borrow + 1` is 1 or 0.
-    let ge = choice(carry | borrow.0.wrapping_add(1));
-    U384::conditional_select(&t, &d, ge).to_words()
+    let (d, borrow) = sub_borrow(t, &P);
+    // carry·R + t ≥ p ⇔ carry = 1 or the subtraction did not borrow.
+    select(t, &d, mask(carry | (borrow ^ 1)))
 }
 
 /// A column accumulator for product scanning (as in `blind_rsa::monty`):
@@ -350,8 +373,15 @@ impl Fe {
     #[inline]
     pub(super) fn sub(&self, rhs: &Self) -> Self {
         let (d, borrow) = sub_borrow(&self.0, &rhs.0);
-        let addend = U384::conditional_select(&U384::ZERO, &U384::from_words(P), choice(borrow));
-        Self(U384::from_words(d).wrapping_add(&addend).to_words())
+        let m = mask(borrow);
+        let mut out = [0; LIMBS];
+        let mut carry: Word = 0;
+        for ((o, x), p) in out.iter_mut().zip(&d).zip(&P) {
+            let s = WideWord::from(*x) + WideWord::from(p & m) + WideWord::from(carry);
+            *o = lo(s);
+            carry = lo(s >> Word::BITS);
+        }
+        Self(out)
     }
 
     /// `2·self`.

@@ -13,7 +13,7 @@
 //! and multiply over an exponent with 317 one bits (383 squarings and 317
 //! multiplications), and it divides `x` by the map's denominator with a full
 //! inversion per map. Here the power is an addition chain (383 squarings,
-//! 13 multiplications, [`pow_c1`]) and the map's result stays a fraction,
+//! 13 multiplications, [`Fe::pow_c1`]) and the map's result stays a fraction,
 //! `Z = tv4`, so the only inversion is the one that normalizes the final
 //! product. Measured with callgrind (`examples/issuer_profile.rs`, 4 calls,
 //! 2026-12-01): see `docs/perf-notes-type1.md`.
@@ -23,52 +23,28 @@ use p384::hash2curve::{ExpandMsgXmd, hash_to_field};
 use sha2::Sha384;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 
+use super::field::P384Fe;
 use super::point::{Fe, Jacobian};
 use crate::error::{Error, Field, Result};
 
-/// `A` of P-384 (RFC 9380 §8.3: the map runs on the curve itself).
-const A: Fe = Fe::from_u64(3).neg();
+/// `A = −3` of P-384 (RFC 9380 §8.3: the map runs on the curve itself). The
+/// constants are given in Montgomery form (`x·2^384 mod p`; the field's tests
+/// check them against their plain values).
+pub(super) const A: Fe = Fe::from_montgomery_hex(
+    "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffbfffffffc0000000000000003fffffffc",
+);
 /// `B` of P-384.
-const B: Fe = Fe::from_hex_vartime(
-    "b3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aef",
+pub(super) const B: Fe = Fe::from_montgomery_hex(
+    "cd08114b604fbff9b62b21f41f022094e3374bee94938ae277f2209b1920022ef729add87a4c32ec081188719d412dcc",
 );
 /// `Z = −12` (RFC 9380 §8.3).
-const Z: Fe = Fe::from_u64(12).neg();
-/// `c2 = sqrt(−Z)` (RFC 9380 Appendix F.2.1.2, `q ≡ 3 mod 4`).
-const C2: Fe = Fe::from_hex_vartime(
-    "2accb4a656b0249c71f0500e83da2fdd7f98e383d68b53871f872fcb9ccb80c53c0de1f8a80f7e1914e2ec69f5a626b3",
+pub(super) const Z: Fe = Fe::from_montgomery_hex(
+    "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff2fffffff3000000000000000cfffffff3",
 );
-
-/// `x^(2^n)`.
-fn sqn(x: Fe, n: usize) -> Fe {
-    let mut y = x;
-    for _ in 0..n {
-        y = y.square();
-    }
-    y
-}
-
-/// `x^c1` with `c1 = (p − 3)/4 = 2^382 − 2^126 − 2^94 + 2^30 − 1`, whose bits
-/// are: 255 ones (bits 127 to 381), a zero, 32 ones (94 to 125), 64 zeros and
-/// 30 ones (0 to 29). `x_k = x^(2^k − 1)` is built for k = 2, 3, 6, 12, 15,
-/// 30, 32, 60, 120, 240, 255, then the three runs are shifted into place:
-/// 383 squarings and 13 multiplications, a fixed sequence (constant time).
-pub(super) fn pow_c1(x: Fe) -> Fe {
-    let x2 = sqn(x, 1) * x;
-    let x3 = sqn(x2, 1) * x;
-    let x6 = sqn(x3, 3) * x3;
-    let x12 = sqn(x6, 6) * x6;
-    let x15 = sqn(x12, 3) * x3;
-    let x30 = sqn(x15, 15) * x15;
-    let x32 = sqn(x30, 2) * x2;
-    let x60 = sqn(x30, 30) * x30;
-    let x120 = sqn(x60, 60) * x60;
-    let x240 = sqn(x120, 120) * x120;
-    let x255 = sqn(x240, 15) * x15;
-    // x255·2^127 + x32·2^94 + x30.
-    let t = sqn(x255, 1 + 32) * x32;
-    sqn(t, 64 + 30) * x30
-}
+/// `c2 = sqrt(−Z)` (RFC 9380 Appendix F.2.1.2, `q ≡ 3 mod 4`).
+pub(super) const C2: Fe = Fe::from_montgomery_hex(
+    "d78fa36b3ae40b98e428a383c093fceaacb3a761476b11b689cb6776d4183d32fdf2313b4c08f6471cdf6f1cc0a3f1f8",
+);
 
 /// `sqrt_ratio(u, v)` for `q ≡ 3 (mod 4)` (RFC 9380 Appendix F.2.1.2):
 /// whether `u/v` is a square, and `sqrt(u/v)` if it is, else
@@ -77,7 +53,7 @@ fn sqrt_ratio(u: Fe, v: Fe) -> (Choice, Fe) {
     let tv1 = v.square();
     let tv2 = u * v;
     let tv1 = tv1 * tv2;
-    let y1 = pow_c1(tv1) * tv2;
+    let y1 = tv1.pow_c1() * tv2;
     let y2 = y1 * C2;
     let tv3 = y1.square() * v;
     let is_qr = tv3.ct_eq(&u);
@@ -99,7 +75,7 @@ pub(super) fn map_to_curve(u: &Fe) -> Jacobian {
     let tv2 = tv2 + B * tv6; // 15, 16
     let x = tv1 * tv3; // 17
     let (is_gx1_square, y1) = sqrt_ratio(tv2, tv6); // 18
-    let y = tv1 * u * y1; // 19, 20
+    let y = tv1 * *u * y1; // 19, 20
     let x = Fe::conditional_select(&x, &tv3, is_gx1_square); // 21
     let y = Fe::conditional_select(&y, &y1, is_gx1_square); // 22
     let e1 = u.is_odd().ct_eq(&y.is_odd()); // 23
@@ -113,8 +89,9 @@ pub(super) fn map_to_curve(u: &Fe) -> Jacobian {
 /// out only if the two maps give opposite points; the caller checks.
 /// `InvalidLength` if `expand_message_xmd` refuses the DST or the length.
 pub(super) fn hash_to_curve(msg: &[&[u8]], dst: &[&[u8]]) -> Result<Jacobian> {
-    let [u0, u1] = hash_to_field::<2, ExpandMsgXmd<Sha384>, U24, Fe, U72>(msg, dst)
+    let [u0, u1] = hash_to_field::<2, ExpandMsgXmd<Sha384>, U24, P384Fe, U72>(msg, dst)
         .map_err(|_| Error::InvalidLength(Field::Message))?;
+    let (u0, u1) = (Fe::from_p384(&u0), Fe::from_p384(&u1));
     let q0 = map_to_curve(&u0);
     let q1 = map_to_curve(&u1);
     // Q0 = Q1 (the formula's doubling case) needs two field elements with the

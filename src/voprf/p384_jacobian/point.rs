@@ -1,20 +1,17 @@
-//! P-384 points in Jacobian coordinates on `p384`'s own field arithmetic:
+//! P-384 points in Jacobian coordinates on the own field arithmetic
+//! ([`Fe`], `field.rs`):
 //! the doubling `dbl-2001-b` and the mixed addition `madd-2007-bl` for
 //! `a = −3` (the names of the Explicit-Formulas Database), and the batch
 //! normalization to affine form with one inversion. Both multiplications,
 //! the constant-time and the variable-time one, are built on these.
 
-use p384::elliptic_curve::ff::PrimeField;
-use p384::elliptic_curve::hazmat::FieldArithmetic;
-use p384::elliptic_curve::ops::BatchInvert;
 use p384::elliptic_curve::point::AffineCoordinates;
-use p384::{AffinePoint, NistP384, ProjectivePoint};
+use p384::{AffinePoint, ProjectivePoint};
 use subtle::{Choice, ConditionallySelectable};
 
+pub(super) use super::field::Fe;
+use super::field::batch_invert;
 use crate::error::{Error, Result};
-
-/// The P-384 base field element (`p384`'s, through the `hazmat` trait).
-pub(super) type Fe = <NistP384 as FieldArithmetic>::FieldElement;
 
 /// `(X : Y : Z)` with `x = X/Z²`, `y = Y/Z³`; `Z = 0` is the identity.
 #[derive(Clone, Copy, Debug)]
@@ -54,8 +51,8 @@ impl Affine {
         if bool::from(p.is_identity()) {
             return Err(Error::InvalidElement);
         }
-        let x = Option::<Fe>::from(Fe::from_repr(p.x())).ok_or(Error::InvalidElement)?;
-        let y = Option::<Fe>::from(Fe::from_repr(p.y())).ok_or(Error::InvalidElement)?;
+        let x = Option::<Fe>::from(Fe::from_bytes(&p.x().into())).ok_or(Error::InvalidElement)?;
+        let y = Option::<Fe>::from(Fe::from_bytes(&p.y().into())).ok_or(Error::InvalidElement)?;
         Ok(Self { x, y })
     }
 }
@@ -143,8 +140,7 @@ impl Jacobian {
 /// `Z` themselves.
 pub(super) fn to_affine<const N: usize>(points: &[Jacobian; N], out: &mut [Affine; N]) {
     let mut zs = points.map(|p| p.z);
-    let mut scratch = [Fe::ZERO; N];
-    Fe::batch_invert_in_place(&mut zs, &mut scratch);
+    batch_invert(&mut zs);
     for ((o, p), zinv) in out.iter_mut().zip(points).zip(zs) {
         let zinv2 = zinv.square();
         o.x = p.x * zinv2;
@@ -158,7 +154,7 @@ pub(super) fn to_projective<const N: usize>(points: &[Jacobian; N], out: &mut [P
     let mut affine = [Affine::default(); N];
     to_affine(points, &mut affine);
     for ((o, a), p) in out.iter_mut().zip(&affine).zip(points) {
-        let point = AffinePoint::from_coordinates(&a.x.to_repr(), &a.y.to_repr());
+        let point = AffinePoint::from_coordinates(&a.x.to_bytes().into(), &a.y.to_bytes().into());
         let projective = ProjectivePoint::from(point.unwrap_or(AffinePoint::IDENTITY));
         *o = ProjectivePoint::conditional_select(&projective, &ProjectivePoint::IDENTITY, p.is_identity());
     }

@@ -127,51 +127,66 @@ pub(crate) fn redc<const N: usize, const L: usize>(t: &Uint<L>, params: &FixedMo
     finish(&hi, extra, params.modulus().as_ref())
 }
 
-/// A column accumulator for product scanning: `lo` sums the low words of the
-/// limb products (and the carry from the previous column), `hi` their high
-/// words; the column value is lo + hi·W (W = 2^Word::BITS). Keeping the two
-/// sums apart means no addition can overflow — a column has at most 2N + 2
-/// terms, each below W, and N ≤ 128 — so each product costs a multiply and
-/// two double-word additions with no carry flag to recover, which compilers
-/// turn into straight add/adc pairs.
+/// A column accumulator for product scanning: the three-word value
+/// c0 + c1·W + c2·W² (W = 2^Word::BITS). A limb product is below W², so
+/// adding it is an add/adc/adc chain (`WideWord` sums whose high word is the
+/// carry, which compilers lower to the carry flag), three instructions per
+/// product on 64-bit targets. A column has at most 2N + 2 terms below W² and
+/// N ≤ 128, so `c2` stays far below W.
 #[derive(Clone, Copy)]
 struct Acc {
-    lo: WideWord,
-    hi: WideWord,
+    c0: Word,
+    c1: Word,
+    c2: Word,
+}
+
+/// The low word and the high word (the carry) of a double-word sum.
+#[inline(always)]
+fn split(x: WideWord) -> (Word, Word) {
+    #[allow(clippy::cast_possible_truncation)] // the two halves, by design
+    (x as Word, (x >> Word::BITS) as Word)
 }
 
 impl Acc {
-    const ZERO: Self = Self { lo: 0, hi: 0 };
+    const ZERO: Self = Self { c0: 0, c1: 0, c2: 0 };
 
     /// acc += a·b.
     #[inline(always)]
     fn mac(&mut self, a: Word, b: Word) {
-        let p = WideWord::from(a) * WideWord::from(b);
-        self.lo += p & WideWord::from(Word::MAX);
-        self.hi += p >> Word::BITS;
+        let (p0, p1) = split(WideWord::from(a) * WideWord::from(b));
+        let (c0, carry) = split(WideWord::from(self.c0) + WideWord::from(p0));
+        let (c1, carry) = split(WideWord::from(self.c1) + WideWord::from(p1) + WideWord::from(carry));
+        self.c0 = c0;
+        self.c1 = c1;
+        self.c2 = self.c2.wrapping_add(carry);
     }
 
     /// acc += 2·other (the cross products of a square count twice).
     #[inline(always)]
     fn add_double(&mut self, other: &Self) {
-        self.lo += other.lo << 1;
-        self.hi += other.hi << 1;
+        let d0 = other.c0 << 1;
+        let d1 = (other.c1 << 1) | (other.c0 >> (Word::BITS - 1));
+        let d2 = (other.c2 << 1) | (other.c1 >> (Word::BITS - 1));
+        let (c0, carry) = split(WideWord::from(self.c0) + WideWord::from(d0));
+        let (c1, carry) = split(WideWord::from(self.c1) + WideWord::from(d1) + WideWord::from(carry));
+        self.c0 = c0;
+        self.c1 = c1;
+        self.c2 = self.c2.wrapping_add(d2).wrapping_add(carry);
     }
 
     /// The low word of the column value.
     #[inline(always)]
     fn low(&self) -> Word {
-        #[allow(clippy::cast_possible_truncation)] // the low word, by design
-        let w = self.lo as Word;
-        w
+        self.c0
     }
 
     /// Drops the low word: the rest of the column value is the next column's
     /// starting carry.
     #[inline(always)]
     fn shift(&mut self) {
-        self.lo = (self.lo >> Word::BITS) + self.hi;
-        self.hi = 0;
+        self.c0 = self.c1;
+        self.c1 = self.c2;
+        self.c2 = 0;
     }
 }
 
@@ -194,27 +209,30 @@ fn dot(acc: &mut Acc, xs: Option<&[Word]>, ys: Option<&[Word]>) {
     }
 }
 
-/// Runs `$column(i)` for every column 0 ≤ i < 2N − 1 of a product of two
-/// N-limb numbers. The first 128 indices are literals, so that after inlining
-/// every loop inside a column has a constant trip count and unrolls: no loop
-/// or bounds bookkeeping is left between the limb products. Wider operands
-/// (N > 64, only RSA-4096 on 32-bit targets) finish in an ordinary loop.
+/// Runs `$body` with `$i` bound to every column 0 ≤ i < 2N − 1 of a product
+/// of two N-limb numbers. The body is pasted once per column (no closure for
+/// the inliner to decide about) and the first 128 indices are literals, so
+/// that every loop inside a column has a constant trip count and unrolls: no
+/// loop or bounds bookkeeping is left between the limb products. Wider
+/// operands (N > 64, only RSA-4096 on 32-bit targets) finish in an ordinary
+/// loop.
 macro_rules! for_each_column {
-    ($n:expr, $column:expr) => {
-        for_each_column!(@ $n, $column;
+    ($n:expr, |$i:ident| $body:block) => {
+        for_each_column!(@ $n, $i, $body;
             0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
             32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
             64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95
             96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120
             121 122 123 124 125 126 127);
-        for i in 128..2 * $n - 1 {
-            $column(i);
+        for $i in 128..2 * $n - 1 {
+            $body
         }
     };
-    (@ $n:expr, $column:expr; $($i:literal)*) => {
+    (@ $n:expr, $i:ident, $body:block; $($lit:literal)*) => {
         $(
-            if $i < 2 * $n - 1 {
-                $column($i);
+            if $lit < 2 * $n - 1 {
+                let $i: usize = $lit;
+                $body
             }
         )*
     };
@@ -263,8 +281,8 @@ impl<const N: usize> Columns<N> {
             *last = self.acc.low();
         }
         self.acc.shift();
-        #[allow(clippy::cast_possible_truncation)] // 0 or 1: the sum is below 2m < 2R
-        let carry = self.acc.lo as Word;
+        // 0 or 1: the sum is below 2m < 2R.
+        let carry = self.acc.c0;
         finish(&Uint::from_words(self.r), carry, &Uint::from_words(*m))
     }
 }
@@ -283,13 +301,12 @@ pub(crate) fn mul<const N: usize>(a: &Uint<N>, b: &Uint<N>, params: &FixedMontyP
     let (b_rev, m_rev) = (reversed(b.as_words()), reversed(m));
     let neg_inv = params.mod_neg_inv().0;
     let mut c = Columns::<N>::NEW;
-    let mut column = |i: usize| {
+    for_each_column!(N, |i| {
         // a_j·b_{i−j} for max(0, i + 1 − N) ≤ j ≤ min(i, N − 1); b_{i−j} = b_rev[N − 1 − i + j].
         let (lo, k) = ((i + 1).saturating_sub(N), (N - 1).saturating_sub(i));
         dot(&mut c.acc, a.get(lo..=i.min(N - 1)), b_rev.get(k..));
         c.reduce(i, &m_rev, neg_inv);
-    };
-    for_each_column!(N, column);
+    });
     c.finish(m)
 }
 
@@ -304,7 +321,7 @@ pub(crate) fn square<const N: usize>(a: &Uint<N>, params: &FixedMontyParams<N>) 
     let (a_rev, m_rev) = (reversed(a), reversed(m));
     let neg_inv = params.mod_neg_inv().0;
     let mut c = Columns::<N>::NEW;
-    let mut column = |i: usize| {
+    for_each_column!(N, |i| {
         // Cross products: max(0, i + 1 − N) ≤ j < ⌈i/2⌉, a_{i−j} = a_rev[N − 1 − i + j].
         let (lo, half, k) = ((i + 1).saturating_sub(N), i.div_ceil(2), (N - 1).saturating_sub(i));
         let mut cross = Acc::ZERO;
@@ -315,8 +332,7 @@ pub(crate) fn square<const N: usize>(a: &Uint<N>, params: &FixedMontyParams<N>) 
             c.acc.mac(x, x);
         }
         c.reduce(i, &m_rev, neg_inv);
-    };
-    for_each_column!(N, column);
+    });
     c.finish(m)
 }
 

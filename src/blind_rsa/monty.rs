@@ -66,7 +66,7 @@
 //! which keeps the 2 000 squarings of a signature free of extra stores.
 
 use crypto_bigint::modular::FixedMontyParams;
-use crypto_bigint::{Limb, Uint, WideWord, Word};
+use crypto_bigint::{Uint, WideWord, Word};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
 
@@ -75,16 +75,33 @@ use zeroize::Zeroize;
 pub(crate) const WINDOW_TABLE: usize = 32;
 
 /// `carry·R + t`, known to be below 2m, reduced below m: subtracts m once if
-/// `carry·R + t ≥ m`, in constant time (`subtle` select on the borrow).
+/// `carry·R + t ≥ m`, in constant time. The subtraction is a borrow chain of
+/// `WideWord` differences (compiled to sub/sbb); the choice becomes one
+/// all-zeros/all-ones mask through a single `subtle` select, and each limb
+/// is picked as t ⊕ ((t ⊕ d) ∧ mask).
 #[inline(always)]
 fn finish<const N: usize>(t: &Uint<N>, carry: Word, m: &Uint<N>) -> Uint<N> {
-    let (d, borrow) = t.borrowing_sub(m, Limb::ZERO);
+    let t = t.as_words();
+    let mut d = [0 as Word; N];
+    let mut borrow: Word = 0;
+    for ((o, x), y) in d.iter_mut().zip(t).zip(m.as_words()) {
+        let diff = WideWord::from(*x).wrapping_sub(WideWord::from(*y) + WideWord::from(borrow));
+        #[allow(clippy::cast_possible_truncation)] // the low word, by design
+        {
+            *o = diff as Word;
+        }
+        // The high word is all ones exactly when the limb borrowed.
+        borrow = (diff >> (2 * Word::BITS - 1)) as Word;
+    }
     // carry·R + t ≥ m ⇔ carry = 1 or the subtraction did not borrow.
-    // `borrow` is 0 or Word::MAX, so `borrow + 1` is 1 or 0.
-    let ge = (carry | borrow.0.wrapping_add(1)) & 1;
+    let ge = (carry | (borrow ^ 1)) & 1;
     #[allow(clippy::cast_possible_truncation)] // 0 or 1
-    let ge = Choice::from(ge as u8);
-    Uint::conditional_select(t, &d, ge)
+    let mask = Word::conditional_select(&0, &Word::MAX, Choice::from(ge as u8));
+    let mut out = *t;
+    for (o, x) in out.iter_mut().zip(d) {
+        *o ^= (*o ^ x) & mask;
+    }
+    Uint::from_words(out)
 }
 
 /// Montgomery reduction of a double-width value: t·R⁻¹ mod m, fully reduced,

@@ -21,16 +21,34 @@
 //! 16 more table entries).
 //!
 //! Measured on 2026-12-01 (x86-64, callgrind instruction counts, so machine
-//! load does not matter), on the code of that day:
+//! load does not matter). "Two sums" is this file with the earlier column
+//! accumulator (the low and the high words of the limb products summed in two
+//! `WideWord`s, four additions per product, and crypto-bigint's
+//! `borrowing_sub` and `conditional_select` for the final subtraction);
+//! "three words" is the code of today (see [`Acc`] and [`finish`]):
 //!
-//! | RSA-2048 | `FixedMontyForm` | this file |
-//! |---|---:|---:|
-//! | 1024-bit product (N = 16) | 5,534 | 4,830 |
-//! | 2048-bit square (N = 32; the sixteen of the fault check) | 21,059 | 14,975 |
-//! | 1024-bit square (N = 16) | inlined into `pow`, not separable | 3,961 (the Karatsuba square + REDC before it: about 4.7 k) |
-//! | one `blind_sign` (CRT, Garner, fault check) | 15,559,655 | 11,311,936 (−27 %) |
-//! | one client `blind` (rᵉ, blinding, inversion) | 845,722 | 737,898 (−13 %) |
-//! | Cortex-M4 flash, type-2 client (`flash/client-type2`) | 76,708 B | 78,720 B (+2,012 B) |
+//! | RSA-2048 | `FixedMontyForm` | two sums | three words |
+//! |---|---:|---:|---:|
+//! | 1024-bit product (N = 16) | 5,534 | 4,833 | 4,328 |
+//! | 2048-bit square (N = 32; the sixteen of the fault check) | 21,059 | 14,975 | 13,390 |
+//! | 1024-bit square (N = 16) | inlined into `pow`, not separable | 3,961 | 3,500 |
+//! | one `blind_sign` (CRT, Garner, fault check) | 15,559,655 | 11,311,936 | 10,103,661 (−35 %) |
+//! | one client `blind` (rᵉ, blinding, inversion) | 845,722 | 737,898 | 696,339 (−18 %) |
+//! | one `verify` (x^65537 mod n, PSS) | — | 318,475 | 288,440 |
+//! | Cortex-M4 flash, type-2 client (`flash/client-type2`) | 76,708 B | 78,720 B | 78,836 B (today's tree, other changes included) |
+//!
+//! Wall time moved more than the instruction counts: in the two-sums build
+//! LLVM computed a column's products first and spilled them to the stack
+//! before summing; with three words each product is added as it is made.
+//! Medians of 2000 calls (`benches/rsa_sign.rs`), the two builds run
+//! alternately on one pinned core (`taskset -c 1`, load average 3.2–3.4 from
+//! other jobs on the 2-vCPU machine): `blind_sign` 1.33–1.39 ms → 0.96–1.01 ms,
+//! `verify` 39–41 µs → 25–27 µs, `blind` 95 µs → 70 µs. Tried and dropped in
+//! the same session: the accumulator as one `WideWord` plus a carry word
+//! with `overflowing_add` (LLVM recovers the carry with cmp/sbb: 17.96 M
+//! instructions per sign), as a low word plus a `WideWord` high part
+//! (11.63 M), and indexing the operands directly instead of through the
+//! reversed copies (10.08 M per sign but verify 295 k instead of 288 k).
 //!
 //! The `FixedMontyForm` column is the same code with `mul`, `square` and
 //! `pow` of this file replaced by `FixedMontyForm::mul`, `square` and `pow`
@@ -51,11 +69,11 @@
 //! sequence for all values of its integer arguments: loop bounds, limb indices
 //! and exponent-window positions depend only on `N`, the window size and loop
 //! counters, never on data. Limb products use the full-width `WideWord`
-//! multiplication with carries propagated arithmetically (no branch). The
-//! data-dependent final subtraction of a reduction is a `subtle` conditional
-//! select, and crypto-bigint's `borrowing_sub` is constant time (no
-//! `_vartime` function is called). The column accumulator adds plain
-//! double-word sums that cannot overflow, so no carry is ever branched on. The window table of [`pow`] is read in
+//! multiplication with carries propagated arithmetically: every carry is the
+//! high word of a `WideWord` sum, used as a value and never branched on. The
+//! data-dependent final subtraction of a reduction is a borrow chain computed
+//! in full, then a mask from one `subtle` conditional select and a
+//! mask-select of every limb (no `_vartime` function is called). The window table of [`pow`] is read in
 //! full for every lookup, each entry ANDed with an all-zeros/all-ones mask
 //! from a `subtle::ConstantTimeEq` comparison of its index with the window, so
 //! no memory address depends on the secret exponent.

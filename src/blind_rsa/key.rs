@@ -410,12 +410,13 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     /// | Karatsuba square + REDC, 5-bit window, no division, 16-squaring check | 14.03 M | 761 µs |
     /// | + lookup masks outside the AND/OR loop, no per-product stack wipes | 13.22 M | 749 µs |
     /// | + product-scanning `monty::mul`/`square` with unrolled columns (same build: 12.99 M before) | 11.31 M | see bench-peers/RESULTS.md |
+    /// | + three-word column accumulator, own final subtraction (2026-12-01, load average 3.3, same-session A/B) | 10.10 M | 1.36 ms → 0.98 ms |
     ///
     /// (Window sizes with everything else equal, before the column kernel:
     /// 4 bits 13.38 M, 5 bits 13.22 M, 6 bits 13.59 M instructions.) Where the
-    /// 11.3 M go: `monty::square` 74 % (about 3.9 k instructions per 1024-bit
+    /// 10.1 M go: `monty::square` 72 % (about 3.5 k instructions per 1024-bit
     /// square), `monty::mul` 19 % (window and table products, Garner, the
-    /// check), table lookups and window extraction 5 %.
+    /// check), table lookups and window extraction most of the rest.
     ///
     /// Commands (see `benches/rsa_sign.rs`): the instruction count is the
     /// difference between `PAT_PERF_ITERS=21` and `PAT_PERF_ITERS=1` runs of

@@ -21,16 +21,34 @@
 //! 16 more table entries).
 //!
 //! Measured on 2026-12-01 (x86-64, callgrind instruction counts, so machine
-//! load does not matter), on the code of that day:
+//! load does not matter). "Two sums" is this file with the earlier column
+//! accumulator (the low and the high words of the limb products summed in two
+//! `WideWord`s, four additions per product, and crypto-bigint's
+//! `borrowing_sub` and `conditional_select` for the final subtraction);
+//! "three words" is the code of today (see [`Acc`] and [`finish`]):
 //!
-//! | RSA-2048 | `FixedMontyForm` | this file |
-//! |---|---:|---:|
-//! | 1024-bit product (N = 16) | 5,534 | 4,830 |
-//! | 2048-bit square (N = 32; the sixteen of the fault check) | 21,059 | 14,975 |
-//! | 1024-bit square (N = 16) | inlined into `pow`, not separable | 3,961 (the Karatsuba square + REDC before it: about 4.7 k) |
-//! | one `blind_sign` (CRT, Garner, fault check) | 15,559,655 | 11,311,936 (−27 %) |
-//! | one client `blind` (rᵉ, blinding, inversion) | 845,722 | 737,898 (−13 %) |
-//! | Cortex-M4 flash, type-2 client (`flash/client-type2`) | 76,708 B | 78,720 B (+2,012 B) |
+//! | RSA-2048 | `FixedMontyForm` | two sums | three words |
+//! |---|---:|---:|---:|
+//! | 1024-bit product (N = 16) | 5,534 | 4,833 | 4,328 |
+//! | 2048-bit square (N = 32; the sixteen of the fault check) | 21,059 | 14,975 | 13,390 |
+//! | 1024-bit square (N = 16) | inlined into `pow`, not separable | 3,961 | 3,500 |
+//! | one `blind_sign` (CRT, Garner, fault check) | 15,559,655 | 11,311,936 | 10,103,661 (−35 %) |
+//! | one client `blind` (rᵉ, blinding, inversion) | 845,722 | 737,898 | 696,339 (−18 %) |
+//! | one `verify` (x^65537 mod n, PSS) | — | 318,475 | 288,440 |
+//! | Cortex-M4 flash, type-2 client (`flash/client-type2`) | 76,708 B | 78,720 B | 78,836 B (today's tree, other changes included) |
+//!
+//! Wall time moved more than the instruction counts: in the two-sums build
+//! LLVM computed a column's products first and spilled them to the stack
+//! before summing; with three words each product is added as it is made.
+//! Medians of 2000 calls (`benches/rsa_sign.rs`), the two builds run
+//! alternately on one pinned core (`taskset -c 1`, load average 3.2–3.4 from
+//! other jobs on the 2-vCPU machine): `blind_sign` 1.33–1.39 ms → 0.96–1.01 ms,
+//! `verify` 39–41 µs → 25–27 µs, `blind` 95 µs → 70 µs. Tried and dropped in
+//! the same session: the accumulator as one `WideWord` plus a carry word
+//! with `overflowing_add` (LLVM recovers the carry with cmp/sbb: 17.96 M
+//! instructions per sign), as a low word plus a `WideWord` high part
+//! (11.63 M), and indexing the operands directly instead of through the
+//! reversed copies (10.08 M per sign but verify 295 k instead of 288 k).
 //!
 //! The `FixedMontyForm` column is the same code with `mul`, `square` and
 //! `pow` of this file replaced by `FixedMontyForm::mul`, `square` and `pow`
@@ -51,11 +69,11 @@
 //! sequence for all values of its integer arguments: loop bounds, limb indices
 //! and exponent-window positions depend only on `N`, the window size and loop
 //! counters, never on data. Limb products use the full-width `WideWord`
-//! multiplication with carries propagated arithmetically (no branch). The
-//! data-dependent final subtraction of a reduction is a `subtle` conditional
-//! select, and crypto-bigint's `borrowing_sub` is constant time (no
-//! `_vartime` function is called). The column accumulator adds plain
-//! double-word sums that cannot overflow, so no carry is ever branched on. The window table of [`pow`] is read in
+//! multiplication with carries propagated arithmetically: every carry is the
+//! high word of a `WideWord` sum, used as a value and never branched on. The
+//! data-dependent final subtraction of a reduction is a borrow chain computed
+//! in full, then a mask from one `subtle` conditional select and a
+//! mask-select of every limb (no `_vartime` function is called). The window table of [`pow`] is read in
 //! full for every lookup, each entry ANDed with an all-zeros/all-ones mask
 //! from a `subtle::ConstantTimeEq` comparison of its index with the window, so
 //! no memory address depends on the secret exponent.
@@ -66,7 +84,7 @@
 //! which keeps the 2 000 squarings of a signature free of extra stores.
 
 use crypto_bigint::modular::FixedMontyParams;
-use crypto_bigint::{Limb, Uint, WideWord, Word};
+use crypto_bigint::{Uint, WideWord, Word};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
 
@@ -75,16 +93,33 @@ use zeroize::Zeroize;
 pub(crate) const WINDOW_TABLE: usize = 32;
 
 /// `carry·R + t`, known to be below 2m, reduced below m: subtracts m once if
-/// `carry·R + t ≥ m`, in constant time (`subtle` select on the borrow).
+/// `carry·R + t ≥ m`, in constant time. The subtraction is a borrow chain of
+/// `WideWord` differences (compiled to sub/sbb); the choice becomes one
+/// all-zeros/all-ones mask through a single `subtle` select, and each limb
+/// is picked as t ⊕ ((t ⊕ d) ∧ mask).
 #[inline(always)]
 fn finish<const N: usize>(t: &Uint<N>, carry: Word, m: &Uint<N>) -> Uint<N> {
-    let (d, borrow) = t.borrowing_sub(m, Limb::ZERO);
+    let t = t.as_words();
+    let mut d = [0 as Word; N];
+    let mut borrow: Word = 0;
+    for ((o, x), y) in d.iter_mut().zip(t).zip(m.as_words()) {
+        let diff = WideWord::from(*x).wrapping_sub(WideWord::from(*y) + WideWord::from(borrow));
+        #[allow(clippy::cast_possible_truncation)] // the low word, by design
+        {
+            *o = diff as Word;
+        }
+        // The high word is all ones exactly when the limb borrowed.
+        borrow = (diff >> (2 * Word::BITS - 1)) as Word;
+    }
     // carry·R + t ≥ m ⇔ carry = 1 or the subtraction did not borrow.
-    // `borrow` is 0 or Word::MAX, so `borrow + 1` is 1 or 0.
-    let ge = (carry | borrow.0.wrapping_add(1)) & 1;
+    let ge = (carry | (borrow ^ 1)) & 1;
     #[allow(clippy::cast_possible_truncation)] // 0 or 1
-    let ge = Choice::from(ge as u8);
-    Uint::conditional_select(t, &d, ge)
+    let mask = Word::conditional_select(&0, &Word::MAX, Choice::from(ge as u8));
+    let mut out = *t;
+    for (o, x) in out.iter_mut().zip(d) {
+        *o ^= (*o ^ x) & mask;
+    }
+    Uint::from_words(out)
 }
 
 /// Montgomery reduction of a double-width value: t·R⁻¹ mod m, fully reduced,
@@ -127,51 +162,66 @@ pub(crate) fn redc<const N: usize, const L: usize>(t: &Uint<L>, params: &FixedMo
     finish(&hi, extra, params.modulus().as_ref())
 }
 
-/// A column accumulator for product scanning: `lo` sums the low words of the
-/// limb products (and the carry from the previous column), `hi` their high
-/// words; the column value is lo + hi·W (W = 2^Word::BITS). Keeping the two
-/// sums apart means no addition can overflow — a column has at most 2N + 2
-/// terms, each below W, and N ≤ 128 — so each product costs a multiply and
-/// two double-word additions with no carry flag to recover, which compilers
-/// turn into straight add/adc pairs.
+/// A column accumulator for product scanning: the three-word value
+/// c0 + c1·W + c2·W² (W = 2^Word::BITS). A limb product is below W², so
+/// adding it is an add/adc/adc chain (`WideWord` sums whose high word is the
+/// carry, which compilers lower to the carry flag), three instructions per
+/// product on 64-bit targets. A column has at most 2N + 2 terms below W² and
+/// N ≤ 128, so `c2` stays far below W.
 #[derive(Clone, Copy)]
 struct Acc {
-    lo: WideWord,
-    hi: WideWord,
+    c0: Word,
+    c1: Word,
+    c2: Word,
+}
+
+/// The low word and the high word (the carry) of a double-word sum.
+#[inline(always)]
+fn split(x: WideWord) -> (Word, Word) {
+    #[allow(clippy::cast_possible_truncation)] // the two halves, by design
+    (x as Word, (x >> Word::BITS) as Word)
 }
 
 impl Acc {
-    const ZERO: Self = Self { lo: 0, hi: 0 };
+    const ZERO: Self = Self { c0: 0, c1: 0, c2: 0 };
 
     /// acc += a·b.
     #[inline(always)]
     fn mac(&mut self, a: Word, b: Word) {
-        let p = WideWord::from(a) * WideWord::from(b);
-        self.lo += p & WideWord::from(Word::MAX);
-        self.hi += p >> Word::BITS;
+        let (p0, p1) = split(WideWord::from(a) * WideWord::from(b));
+        let (c0, carry) = split(WideWord::from(self.c0) + WideWord::from(p0));
+        let (c1, carry) = split(WideWord::from(self.c1) + WideWord::from(p1) + WideWord::from(carry));
+        self.c0 = c0;
+        self.c1 = c1;
+        self.c2 = self.c2.wrapping_add(carry);
     }
 
     /// acc += 2·other (the cross products of a square count twice).
     #[inline(always)]
     fn add_double(&mut self, other: &Self) {
-        self.lo += other.lo << 1;
-        self.hi += other.hi << 1;
+        let d0 = other.c0 << 1;
+        let d1 = (other.c1 << 1) | (other.c0 >> (Word::BITS - 1));
+        let d2 = (other.c2 << 1) | (other.c1 >> (Word::BITS - 1));
+        let (c0, carry) = split(WideWord::from(self.c0) + WideWord::from(d0));
+        let (c1, carry) = split(WideWord::from(self.c1) + WideWord::from(d1) + WideWord::from(carry));
+        self.c0 = c0;
+        self.c1 = c1;
+        self.c2 = self.c2.wrapping_add(d2).wrapping_add(carry);
     }
 
     /// The low word of the column value.
     #[inline(always)]
     fn low(&self) -> Word {
-        #[allow(clippy::cast_possible_truncation)] // the low word, by design
-        let w = self.lo as Word;
-        w
+        self.c0
     }
 
     /// Drops the low word: the rest of the column value is the next column's
     /// starting carry.
     #[inline(always)]
     fn shift(&mut self) {
-        self.lo = (self.lo >> Word::BITS) + self.hi;
-        self.hi = 0;
+        self.c0 = self.c1;
+        self.c1 = self.c2;
+        self.c2 = 0;
     }
 }
 
@@ -194,27 +244,30 @@ fn dot(acc: &mut Acc, xs: Option<&[Word]>, ys: Option<&[Word]>) {
     }
 }
 
-/// Runs `$column(i)` for every column 0 ≤ i < 2N − 1 of a product of two
-/// N-limb numbers. The first 128 indices are literals, so that after inlining
-/// every loop inside a column has a constant trip count and unrolls: no loop
-/// or bounds bookkeeping is left between the limb products. Wider operands
-/// (N > 64, only RSA-4096 on 32-bit targets) finish in an ordinary loop.
+/// Runs `$body` with `$i` bound to every column 0 ≤ i < 2N − 1 of a product
+/// of two N-limb numbers. The body is pasted once per column (no closure for
+/// the inliner to decide about) and the first 128 indices are literals, so
+/// that every loop inside a column has a constant trip count and unrolls: no
+/// loop or bounds bookkeeping is left between the limb products. Wider
+/// operands (N > 64, only RSA-4096 on 32-bit targets) finish in an ordinary
+/// loop.
 macro_rules! for_each_column {
-    ($n:expr, $column:expr) => {
-        for_each_column!(@ $n, $column;
+    ($n:expr, |$i:ident| $body:block) => {
+        for_each_column!(@ $n, $i, $body;
             0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
             32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
             64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95
             96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120
             121 122 123 124 125 126 127);
-        for i in 128..2 * $n - 1 {
-            $column(i);
+        for $i in 128..2 * $n - 1 {
+            $body
         }
     };
-    (@ $n:expr, $column:expr; $($i:literal)*) => {
+    (@ $n:expr, $i:ident, $body:block; $($lit:literal)*) => {
         $(
-            if $i < 2 * $n - 1 {
-                $column($i);
+            if $lit < 2 * $n - 1 {
+                let $i: usize = $lit;
+                $body
             }
         )*
     };
@@ -263,8 +316,8 @@ impl<const N: usize> Columns<N> {
             *last = self.acc.low();
         }
         self.acc.shift();
-        #[allow(clippy::cast_possible_truncation)] // 0 or 1: the sum is below 2m < 2R
-        let carry = self.acc.lo as Word;
+        // 0 or 1: the sum is below 2m < 2R.
+        let carry = self.acc.c0;
         finish(&Uint::from_words(self.r), carry, &Uint::from_words(*m))
     }
 }
@@ -283,13 +336,12 @@ pub(crate) fn mul<const N: usize>(a: &Uint<N>, b: &Uint<N>, params: &FixedMontyP
     let (b_rev, m_rev) = (reversed(b.as_words()), reversed(m));
     let neg_inv = params.mod_neg_inv().0;
     let mut c = Columns::<N>::NEW;
-    let mut column = |i: usize| {
+    for_each_column!(N, |i| {
         // a_j·b_{i−j} for max(0, i + 1 − N) ≤ j ≤ min(i, N − 1); b_{i−j} = b_rev[N − 1 − i + j].
         let (lo, k) = ((i + 1).saturating_sub(N), (N - 1).saturating_sub(i));
         dot(&mut c.acc, a.get(lo..=i.min(N - 1)), b_rev.get(k..));
         c.reduce(i, &m_rev, neg_inv);
-    };
-    for_each_column!(N, column);
+    });
     c.finish(m)
 }
 
@@ -304,7 +356,7 @@ pub(crate) fn square<const N: usize>(a: &Uint<N>, params: &FixedMontyParams<N>) 
     let (a_rev, m_rev) = (reversed(a), reversed(m));
     let neg_inv = params.mod_neg_inv().0;
     let mut c = Columns::<N>::NEW;
-    let mut column = |i: usize| {
+    for_each_column!(N, |i| {
         // Cross products: max(0, i + 1 − N) ≤ j < ⌈i/2⌉, a_{i−j} = a_rev[N − 1 − i + j].
         let (lo, half, k) = ((i + 1).saturating_sub(N), i.div_ceil(2), (N - 1).saturating_sub(i));
         let mut cross = Acc::ZERO;
@@ -315,8 +367,7 @@ pub(crate) fn square<const N: usize>(a: &Uint<N>, params: &FixedMontyParams<N>) 
             c.acc.mac(x, x);
         }
         c.reduce(i, &m_rev, neg_inv);
-    };
-    for_each_column!(N, column);
+    });
     c.finish(m)
 }
 

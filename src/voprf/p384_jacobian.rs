@@ -90,6 +90,17 @@ pub(crate) use ct_mul::Comb;
 #[cfg(feature = "precomputed-tables")]
 pub(super) use msm_vartime::{MSM_TERMS, lincomb_vartime};
 
+/// Whether the products of [`mul_serialize`] are sent (an issuer's evaluated
+/// elements, public once computed) or stay secret (a client's unblinded
+/// elements).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Sent {
+    /// Sent: declassified for the constant-time checks after encoding.
+    Yes,
+    /// Kept secret.
+    No,
+}
+
 /// `out_i = SerializeElement(k·P_i)` for up to `N` points: one batch
 /// normalization of the inputs, a [`Table`] and a [`mul`] per point, one
 /// batch inversion for the results, and the compressed SEC1 encoding written
@@ -98,6 +109,7 @@ pub(super) fn mul_serialize<const N: usize>(
     k: &Scalar,
     points: &[ProjectivePoint],
     out: &mut [[u8; 49]],
+    sent: Sent,
 ) -> Result<()> {
     if points.len() > N || points.len() != out.len() {
         return Err(Error::InvalidLength(crate::error::Field::Batch));
@@ -116,7 +128,8 @@ pub(super) fn mul_serialize<const N: usize>(
     to_affine(&products, &mut normal);
     for ((o, a), p) in out.iter_mut().zip(&normal).zip(&products) {
         let mut is_identity = p.is_identity();
-        // Whether C_i = k·B_i is the identity is public: C_i is sent (or refused).
+        // Whether k·B_i is the identity is public: an issuer's C_i is sent (or
+        // refused), and a client's unblinded element never is (its inputs are not).
         crate::ct::declassify(&mut is_identity);
         if bool::from(is_identity) {
             return Err(Error::InvalidElement);
@@ -124,8 +137,10 @@ pub(super) fn mul_serialize<const N: usize>(
         let (tag, x) = o.split_at_mut(1);
         tag.fill(0x02 | a.y.is_odd().unwrap_u8());
         x.copy_from_slice(&a.x.to_bytes());
-        // C_i = k·B_i is sent to the client.
-        crate::ct::declassify(o);
+        if sent == Sent::Yes {
+            // C_i = k·B_i is sent to the client.
+            crate::ct::declassify(o);
+        }
     }
     Ok(())
 }

@@ -134,9 +134,18 @@ impl SuiteOps for P384Sha384 {
             return Err(Error::InvalidLength(ErrorField::Batch));
         }
         for (inp, out) in points.chunks(NORMALIZE_BATCH).zip(out.chunks_mut(NORMALIZE_BATCH)) {
-            p384_jacobian::mul_serialize::<NORMALIZE_BATCH>(k, inp, out)?;
+            p384_jacobian::mul_serialize::<NORMALIZE_BATCH>(k, inp, out, p384_jacobian::Sent::Yes)?;
         }
         Ok(())
+    }
+
+    fn unblind_serialize(k: &Scalar, p: &ProjectivePoint, out: &mut [u8; 49]) -> Result<()> {
+        p384_jacobian::mul_serialize::<1>(
+            k,
+            core::slice::from_ref(p),
+            core::slice::from_mut(out),
+            p384_jacobian::Sent::No,
+        )
     }
 
     fn prepare(p: &ProjectivePoint) -> Result<p384_jacobian::Comb> {

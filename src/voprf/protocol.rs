@@ -94,12 +94,12 @@ pub(crate) fn unblind_and_hash<S: Suite>(
     let mut encoded = S::ElementBytes::ZERO;
     let result = (|| {
         for (((input, b), e), out) in inputs.iter().zip(blinds).zip(evaluated).zip(outputs.iter_mut()) {
-            // Each element has its own scalar, so each is one `mul_serialize`
-            // call: for P-384 the Jacobian path (table, constant-time
-            // multiplication, one inversion), cheaper than a projective
-            // product normalized in a batch.
+            // Each element has its own scalar, so each is one product: for
+            // P-384 the Jacobian path (table, constant-time multiplication,
+            // one inversion), cheaper than a projective product normalized
+            // in a batch.
             let inverse = Zeroizing::new(S::invert(b.scalar())?);
-            S::mul_serialize(&inverse, core::slice::from_ref(e.point()), core::slice::from_mut(&mut encoded))?;
+            S::unblind_serialize(&inverse, e.point(), &mut encoded)?;
             *out = finalize_hash::<S>(input, &encoded)?;
         }
         Ok(())

@@ -250,6 +250,20 @@ pub(crate) trait SuiteOps {
         Ok(())
     }
 
+    /// `out = SerializeElement(k·P)` for a client's unblinding (RFC 9497
+    /// §3.3.1 `Finalize`, `k = blind⁻¹`), constant time in `k`; the product
+    /// is the client's secret, unlike [`mul_serialize`](Self::mul_serialize)'s.
+    fn unblind_serialize(
+        k: &<Self as Suite>::Scalar,
+        p: &<Self as Suite>::Point,
+        out: &mut <Self as Suite>::ElementBytes,
+    ) -> Result<()>
+    where
+        Self: Suite,
+    {
+        Self::mul_serialize(k, core::slice::from_ref(p), core::slice::from_mut(out))
+    }
+
     /// `(k·HashToGroup(msg), SerializeElement(k·HashToGroup(msg)))` with the
     /// given DST (RFC 9497 §3.3.1 `Blind`, §3.3.2 `Evaluate`), constant time in
     /// `k` and in the hashed point. `InvalidElement` if the hashed point is the

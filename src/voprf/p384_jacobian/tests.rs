@@ -139,7 +139,7 @@ fn batch_entry_points() {
     let points: [ProjectivePoint; 5] = core::array::from_fn(|i| point(50 + i as u64));
     let k = scalar(77);
     let mut out = [[0u8; 49]; 5];
-    mul_serialize::<8>(&k, &points, &mut out).unwrap();
+    mul_serialize::<8>(&k, &points, &mut out, Sent::Yes).unwrap();
     for (o, p) in out.iter().zip(&points) {
         assert_eq!(o.as_slice(), (*p * k).to_bytes().as_slice());
     }
@@ -149,7 +149,7 @@ fn batch_entry_points() {
     for (q, s) in prods.iter().zip(&scalars) {
         assert_eq!(*q, points[0] * s);
     }
-    assert!(mul_serialize::<8>(&Scalar::ZERO, &points, &mut out).is_err());
+    assert!(mul_serialize::<8>(&Scalar::ZERO, &points, &mut out, Sent::Yes).is_err());
     assert!(Comb::new(&ProjectivePoint::IDENTITY).is_err());
 }
 

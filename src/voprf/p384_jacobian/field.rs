@@ -265,27 +265,28 @@ impl Columns {
     }
 }
 
-/// Runs `$column` for every column `0 ≤ i < 2·LIMBS − 1`. On 64-bit targets
-/// (11 columns) each call gets a literal index, so that every inner loop has
-/// a constant trip count after inlining and unrolls completely. On 32-bit
-/// targets (23 columns of twelve 32-bit limbs, microcontrollers among them)
-/// the columns stay a loop: fully unrolled, a product alone is several KiB of
-/// Thumb code, and the Cortex-M4 flash budget of the type-1 client
-/// (`scripts/footprint`) does not have room for it.
-#[cfg(target_pointer_width = "64")]
+/// Runs `$column` for every column `0 ≤ i < 2·LIMBS − 1`. On hosts each
+/// call gets a literal index (11 columns of six 64-bit limbs, or 23 of twelve
+/// 32-bit limbs on i686), so that every inner loop has a constant trip count
+/// after inlining and unrolls completely. On 32-bit bare-metal targets
+/// (microcontrollers) the columns stay a loop: fully unrolled, a product
+/// alone is several KiB of Thumb code, and the Cortex-M4 flash budget of the
+/// type-1 client (`scripts/footprint`) does not have room for it.
+#[cfg(any(target_pointer_width = "64", not(target_os = "none")))]
 macro_rules! for_each_column {
     ($column:expr) => {
-        for_each_column!(@ $column; 0 1 2 3 4 5 6 7 8 9 10)
+        for_each_column!(@ $column; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22)
     };
     (@ $column:expr; $($i:literal)*) => {
-        const { assert!(2 * LIMBS - 1 == 11, "six 64-bit limbs") };
         $(
-            $column($i);
+            if $i < 2 * LIMBS - 1 {
+                $column($i);
+            }
         )*
     };
 }
 
-#[cfg(not(target_pointer_width = "64"))]
+#[cfg(not(any(target_pointer_width = "64", not(target_os = "none"))))]
 macro_rules! for_each_column {
     ($column:expr) => {
         for i in 0..2 * LIMBS - 1 {
@@ -324,10 +325,10 @@ impl Fe {
         c.finish()
     }
 
-    /// `self·rhs`. Inlined into the point formulas on 64-bit targets; one
-    /// out-of-line copy on others (flash).
-    #[cfg_attr(target_pointer_width = "64", inline)]
-    #[cfg_attr(not(target_pointer_width = "64"), inline(never))]
+    /// `self·rhs`. Inlined into the point formulas on hosts; one out-of-line
+    /// copy on 32-bit bare-metal targets (flash).
+    #[cfg_attr(any(target_pointer_width = "64", not(target_os = "none")), inline)]
+    #[cfg_attr(not(any(target_pointer_width = "64", not(target_os = "none"))), inline(never))]
     pub(super) fn mul(&self, rhs: &Self) -> Self {
         Self::mont_mul(&self.0, &rhs.0)
     }
@@ -335,8 +336,8 @@ impl Fe {
     /// `self²`: as [`Fe::mul`], but each column sums its cross products
     /// `a_j·a_(i−j)`, `j < i − j`, once and adds them twice, plus `a_(i/2)²`
     /// for even `i`: L(L + 1)/2 + L² limb products instead of 2·L².
-    #[cfg_attr(target_pointer_width = "64", inline)]
-    #[cfg_attr(not(target_pointer_width = "64"), inline(never))]
+    #[cfg_attr(any(target_pointer_width = "64", not(target_os = "none")), inline)]
+    #[cfg_attr(not(any(target_pointer_width = "64", not(target_os = "none"))), inline(never))]
     pub(super) fn square(&self) -> Self {
         let a = &self.0;
         let mut c = Columns::NEW;

@@ -1,6 +1,6 @@
 //! Constant-time variable-base scalar multiplication on P-384 in Jacobian
 //! coordinates, for the issuer (`k·B_i`, `k·M`, `t·M`, and `k·HashToGroup(x)`
-//! when it checks a token) and the client (`r·HashToGroup(x)` when it blinds).
+//! when it checks a token) and the client (`r·HashToGroup(x)` when it blinds, `blind⁻¹·Z` when it unblinds).
 //!
 //! `p384`'s `ProjectivePoint * Scalar` uses the complete Renes–Costello–Batina
 //! formulas: no exceptional cases, but a doubling costs 8M + 3S + 2·(mul by
@@ -85,6 +85,7 @@ use crate::error::{Error, Result};
 use ct_mul::{Table, mul};
 use hash_to_curve::hash_to_curve;
 use point::{Affine, PAD, to_affine, to_projective};
+use zeroize::Zeroize;
 
 pub(crate) use ct_mul::Comb;
 #[cfg(feature = "precomputed-tables")]
@@ -121,28 +122,35 @@ pub(super) fn mul_serialize<const N: usize>(
     let affine: [AffinePoint; N] =
         <ProjectivePoint as p384::elliptic_curve::BatchNormalize<_>>::batch_normalize(&inputs);
     let mut products = [PAD; N];
-    for (prod, a) in products.iter_mut().zip(&affine).take(points.len()) {
-        *prod = mul(&Table::new(&Affine::from_affine(a)?), k);
-    }
     let mut normal = [Affine::default(); N];
-    to_affine(&products, &mut normal);
-    for ((o, a), p) in out.iter_mut().zip(&normal).zip(&products) {
-        let mut is_identity = p.is_identity();
-        // Whether k·B_i is the identity is public: an issuer's C_i is sent (or
-        // refused), and a client's unblinded element never is (its inputs are not).
-        crate::ct::declassify(&mut is_identity);
-        if bool::from(is_identity) {
-            return Err(Error::InvalidElement);
+    let result = (|| {
+        for (prod, a) in products.iter_mut().zip(&affine).take(points.len()) {
+            *prod = mul(&Table::new(&Affine::from_affine(a)?), k);
         }
-        let (tag, x) = o.split_at_mut(1);
-        tag.fill(0x02 | a.y.is_odd().unwrap_u8());
-        x.copy_from_slice(&a.x.to_bytes());
-        if sent == Sent::Yes {
-            // C_i = k·B_i is sent to the client.
-            crate::ct::declassify(o);
+        to_affine(&products, &mut normal);
+        for ((o, a), p) in out.iter_mut().zip(&normal).zip(&products) {
+            let mut is_identity = p.is_identity();
+            // Whether k·B_i is the identity is public: an issuer's C_i is sent (or
+            // refused), and a client's unblinded element never is (its inputs are not).
+            crate::ct::declassify(&mut is_identity);
+            if bool::from(is_identity) {
+                return Err(Error::InvalidElement);
+            }
+            let (tag, x) = o.split_at_mut(1);
+            tag.fill(0x02 | a.y.is_odd().unwrap_u8());
+            x.copy_from_slice(&a.x.to_bytes());
+            if sent == Sent::Yes {
+                // C_i = k·B_i is sent to the client.
+                crate::ct::declassify(o);
+            }
         }
-    }
-    Ok(())
+        Ok(())
+    })();
+    // A client's unblinded elements determine its outputs: wipe the products
+    // in every case (the encoded ones are the caller's).
+    products.zeroize();
+    normal.zeroize();
+    result
 }
 
 /// `(k·HashToGroup(msg), SerializeElement(k·HashToGroup(msg)))` (RFC 9497
@@ -158,19 +166,26 @@ pub(super) fn hash_mul(msg: &[&[u8]], dst: &[&[u8]], k: &Scalar) -> Result<(Proj
     if bool::from(is_identity) {
         return Err(Error::InvalidElement);
     }
-    let product = [mul(&Table::from_jacobian(&p), k)];
+    let mut product = [mul(&Table::from_jacobian(&p), k)];
     let mut is_identity = product[0].is_identity();
     crate::ct::declassify(&mut is_identity); // verdict only: the protocol aborts on it
     if bool::from(is_identity) {
+        product.zeroize();
         return Err(Error::InvalidElement);
     }
     let mut normal = [Affine::default()];
     to_affine(&product, &mut normal);
-    let [a] = normal;
+    let [mut a] = normal;
     let mut out = [0x02 | a.y.is_odd().unwrap_u8(); 49];
     let (_, x) = out.split_at_mut(1);
     x.copy_from_slice(&a.x.to_bytes());
     let point = AffinePoint::from_coordinates(&a.x.to_bytes().into(), &a.y.to_bytes().into());
+    // k·H(x) is the client's blinded element or the issuer's evaluation that
+    // determines a token's authenticator: the caller wipes what it is given,
+    // these copies are wiped here.
+    product.zeroize();
+    normal.zeroize();
+    a.zeroize();
     Ok((ProjectivePoint::from(point.unwrap_or(AffinePoint::IDENTITY)), out))
 }
 

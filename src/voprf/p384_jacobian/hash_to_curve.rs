@@ -14,8 +14,8 @@
 //! multiplications), and it divides `x` by the map's denominator with a full
 //! inversion per map. Here the power is an addition chain (383 squarings,
 //! 13 multiplications, [`Fe::pow_c1`]) and the map's result stays a fraction,
-//! `Z = tv4`, so the only inversion is the one that normalizes the final
-//! product. Measured with callgrind (`examples/issuer_profile.rs`, 4 calls,
+//! `Z = tv4`: no inversion per map (the multiplication that follows inverts
+//! twice, once for its table and once to normalize the product). Measured with callgrind (`examples/issuer_profile.rs`, 4 calls,
 //! 2026-12-01): see `docs/perf-notes-type1.md`.
 
 use p384::elliptic_curve::consts::{U24, U72};

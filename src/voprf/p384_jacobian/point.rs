@@ -8,6 +8,7 @@
 use p384::elliptic_curve::point::AffineCoordinates;
 use p384::{AffinePoint, ProjectivePoint};
 use subtle::{Choice, ConditionallySelectable};
+use zeroize::Zeroize;
 
 pub(super) use super::field::Fe;
 use super::field::batch_invert;
@@ -26,6 +27,21 @@ pub(super) struct Jacobian {
 pub(super) struct Affine {
     pub(super) x: Fe,
     pub(super) y: Fe,
+}
+
+impl Zeroize for Affine {
+    fn zeroize(&mut self) {
+        self.x.zeroize();
+        self.y.zeroize();
+    }
+}
+
+impl Zeroize for Jacobian {
+    fn zeroize(&mut self) {
+        self.x.zeroize();
+        self.y.zeroize();
+        self.z.zeroize();
+    }
 }
 
 impl ConditionallySelectable for Affine {

@@ -8,8 +8,9 @@ use super::suite::{ByteArray, Context, Mode, Suite, len2};
 use super::{Blind, Element, KeyPair, Proof, PublicKey, SecretKey, dleq, output_ct_eq};
 use crate::error::{Error, Field, Result};
 
-/// Elements are unblinded, evaluated and serialized this many at a time, so
-/// that the suite can normalize them with one field inversion.
+/// Blinded elements are evaluated and serialized this many at a time, so
+/// that the suite can normalize them with one field inversion (a client
+/// unblinds one element at a time: each has its own scalar).
 const CHUNK: usize = 8;
 
 /// Checks that a batch has between 1 and 65535 elements (the composite index

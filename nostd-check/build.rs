@@ -56,12 +56,24 @@ fn bytes(b: &[u8]) -> String {
 
 fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    // mps2-an386: 4 MiB of code memory at 0, 4 MiB of SRAM at 0x2000_0000.
-    std::fs::write(
-        out.join("memory.x"),
-        "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 4096K\n  RAM : ORIGIN = 0x20000000, LENGTH = 4096K\n}\n",
-    )
-    .unwrap();
+    let target = std::env::var("TARGET").unwrap();
+    let memory = if target.starts_with("thumbv8m") {
+        // mps2-an505 (Cortex-M33, secure state): SSRAM1's secure alias at
+        // 0x1000_0000 holds the code, SSRAM2's at 0x3800_0000 the data.
+        "MEMORY\n{\n  FLASH : ORIGIN = 0x10000000, LENGTH = 4096K\n  RAM : ORIGIN = 0x38000000, LENGTH = 2048K\n}\n"
+    } else if target.starts_with("riscv32") {
+        // qemu `virt`: everything in DRAM at 0x8000_0000 (qemu jumps there
+        // with `-bios none`).
+        "MEMORY\n{\n  RAM : ORIGIN = 0x80000000, LENGTH = 16M\n}\n\
+         REGION_ALIAS(\"REGION_TEXT\", RAM);\nREGION_ALIAS(\"REGION_RODATA\", RAM);\n\
+         REGION_ALIAS(\"REGION_DATA\", RAM);\nREGION_ALIAS(\"REGION_BSS\", RAM);\n\
+         REGION_ALIAS(\"REGION_HEAP\", RAM);\nREGION_ALIAS(\"REGION_STACK\", RAM);\n"
+    } else {
+        // mps2-an385/an386: 4 MiB of code memory at 0, 4 MiB of SRAM at 0x2000_0000.
+        "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 4096K\n  RAM : ORIGIN = 0x20000000, LENGTH = 4096K\n}\n"
+    };
+    std::fs::write(out.join("memory.x"), memory).unwrap();
+    println!("cargo:rerun-if-env-changed=TARGET");
     println!("cargo:rustc-link-search={}", out.display());
     println!("cargo:rustc-link-arg=-Tlink.x");
 

@@ -1,16 +1,17 @@
-//! Runs vector cases of every implemented token type on a Cortex-M4 with no
-//! allocator: the binary links without a `#[global_allocator]`, which proves
-//! the `pat` core never reaches for the heap. Under qemu (`cargo run --release`)
-//! it prints one line per kind and `N passed, M failed` over semihosting, and
-//! exits non-zero on any failure. Each role operation runs under
-//! [`measure`], which paints the free stack and prints `stack LABEL BYTES`
-//! (the peak the operation used); `scripts/footprint` checks those figures
-//! against `budgets.tsv`.
+//! Runs vector cases of every implemented token type on a bare-metal core
+//! with no allocator (Cortex-M4 by default; also v6-M, Cortex-M33 and
+//! RV32IMAC, see `scripts/footprint`): the binary links without a
+//! `#[global_allocator]`, which proves the `pat` core never reaches for the
+//! heap. Under qemu (`cargo run --release [--target T]`) it prints one line per
+//! kind and `N passed, M failed` over semihosting, and exits non-zero on any
+//! failure. Each role operation runs under [`measure`], which paints the free
+//! stack and prints `stack LABEL BYTES` (the peak the operation used) and
+//! `insns LABEL N` (the instructions it executed, when qemu runs with
+//! `-icount shift=0`); `scripts/footprint` checks those figures against
+//! `budgets.tsv`.
 #![no_std]
 #![no_main]
 
-use cortex_m_rt::entry;
-use cortex_m_semihosting::{debug, hprintln};
 use pat::Error;
 use pat::auth;
 use pat::blind_rsa::{PublicKey, SecretKey};
@@ -23,23 +24,21 @@ use pat::types::private::{self, PrivateTokenType};
 use pat::types::public;
 use pat::voprf::{ByteArray, KeyPair, Suite};
 
-use pat_nostd_check::{AmortizedCase, BatchedCase, PrivateCase, PublicCase, TestRng, check, same, vectors};
-
-unsafe extern "C" {
-    /// The lowest address the stack may grow to (cortex-m-rt's linker script).
-    static _stack_end: u32;
-}
+use pat_nostd_check::{
+    AmortizedCase, BatchedCase, PrivateCase, PublicCase, TestRng, check, clock, hprintln, platform, same, vectors,
+};
 
 const PAINT: u32 = 0xCCCC_CCCC;
 
-/// Runs `f` and prints the peak stack it used: the free stack below this
-/// frame is painted first, and afterwards scanned for the deepest word that
-/// changed. Reads and writes raw memory below the stack pointer, hence the
+/// Runs `f` and prints the peak stack it used and the instructions it
+/// executed: the free stack below this frame is painted first, and afterwards
+/// scanned for the deepest word that changed; the clock is read around `f`
+/// only. Reads and writes raw memory below the stack pointer, hence the
 /// `unsafe` (this harness is the only place in the project that has any).
 #[inline(never)]
 fn measure<R>(label: &str, f: impl FnOnce() -> R) -> R {
-    let bottom = (&raw const _stack_end) as usize;
-    let sp = cortex_m::register::msp::read() as usize;
+    let bottom = platform::stack_bottom();
+    let sp = platform::sp();
     // Leave a margin for this frame and the call into `f`.
     let top = sp - 256;
     let mut p = bottom;
@@ -49,13 +48,18 @@ fn measure<R>(label: &str, f: impl FnOnce() -> R) -> R {
         unsafe { core::ptr::write_volatile(p as *mut u32, PAINT) };
         p += 4;
     }
+    let t0 = clock::ticks();
     let result = core::hint::black_box(f());
+    let ticks = clock::ticks() - t0;
     let mut p = bottom;
     // SAFETY: the same region, read back.
     while p < top && unsafe { core::ptr::read_volatile(p as *const u32) } == PAINT {
         p += 4;
     }
     hprintln!("stack {} {}", label, sp - p);
+    if let Some(n) = clock::insns(ticks) {
+        hprintln!("insns {} {}", label, n);
+    }
     result
 }
 
@@ -89,7 +93,7 @@ fn issuer_of<T: PrivateTokenType>(sk: &[u8], pk: &[u8]) -> Result<private::Issue
 fn private_case<T: PrivateTokenType>(case: &PrivateCase, name: &str) -> Result<(), Error> {
     let issuer = issuer_of::<T>(case.sk, case.pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
-    let client = private::Client::<T>::from_token_key(case.pk)?;
+    let client = measure(label(name, "client_key_parse"), || private::Client::<T>::from_token_key(case.pk))?;
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(case.blind).ok_or(Error::InvalidScalar)?;
     let (request, state) = pat::types::private::hazmat::request_with(&client, &challenge, &case.nonce, &blind)?;
     same(&request, case.request)?;
@@ -132,7 +136,7 @@ fn public_case(case: &PublicCase) -> Result<(), Error> {
     let pk = PublicKey::from_spki(case.pk)?;
     check(sk.public_key() == &pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
-    let client = public::Client::from_token_key(case.pk)?;
+    let client = measure("type2/client_key_parse", || public::Client::from_token_key(case.pk))?;
     let (request, state) =
         pat::types::public::hazmat::request_with(&client, &challenge, &case.nonce, &case.salt, &case.blind)?;
     same(&request, case.request)?;
@@ -173,14 +177,13 @@ fn batched_case(case: &BatchedCase) -> Result<(), Error> {
             i1 += 1;
             let blind = <<PrivateP384 as PrivateTokenType>::Suite as Suite>::ScalarBytes::from_slice(e.blind)
                 .ok_or(Error::InvalidScalar)?;
-            batch.push(client, pat::types::private::hazmat::request_with(&client, &challenge, &e.nonce, &blind)?)?;
+            batch.push(client, pat::types::private::hazmat::request_with(client, &challenge, &e.nonce, &blind)?)?;
         } else {
             let client = rsa.get(i2).ok_or(Error::CapacityExceeded)?;
             i2 += 1;
             let salt: &[u8; 48] = e.salt.try_into().map_err(|_| Error::InvalidLength(pat::Field::Message))?;
             let blind: &[u8; 256] = e.blind.try_into().map_err(|_| Error::InvalidLength(pat::Field::Message))?;
-            batch
-                .push(client, pat::types::public::hazmat::request_with(&client, &challenge, &e.nonce, salt, blind)?)?;
+            batch.push(client, pat::types::public::hazmat::request_with(client, &challenge, &e.nonce, salt, blind)?)?;
         }
     }
     same(&batch.request(), case.request)?;
@@ -209,6 +212,12 @@ fn rate_limited_flow(rsa_pem: &&str) -> Result<(), Error> {
     let origins = [OriginKey::new(origin_name, ecdsa_p384::SecretKey::from_bytes(&[0x30; 48])?)];
     let issuer =
         t3::Issuer::new(EncapSecretKey::derive(0x01, &[7; 32]), t3::TokenKey::from_pkcs8_pem(rsa_pem)?, origins);
+    // What a client parses: the issuer's encapsulation key and token key (the
+    // vector files' bytes; the flow below uses the derived issuer's own).
+    let spki = vectors::TYPE2.first().map_or(&[][..], |c| c.pk);
+    measure("type3/client_key_parse", || {
+        Ok::<_, Error>((pat::rate_limited::encap::EncapKey::decode(vectors::ENCAP_KEY)?, PublicKey::from_spki(spki)?))
+    })?;
     let client = t3::Client::new(
         ecdsa_p384::SecretKey::from_bytes(&[0x11; 48])?,
         *issuer.encap_key(),
@@ -272,7 +281,9 @@ fn replay_case(seed: &u64) -> Result<(), Error> {
 
 /// `type1/client_request` and the like, as a static string.
 fn label(kind: &str, op: &str) -> &'static str {
-    const LABELS: [(&str, &str, &str); 8] = [
+    const LABELS: [(&str, &str, &str); 10] = [
+        ("type1", "client_key_parse", "type1/client_key_parse"),
+        ("type5", "client_key_parse", "type5/client_key_parse"),
         ("type1", "client_request", "type1/client_request"),
         ("type1", "client_finalize", "type1/client_finalize"),
         ("type1", "issuer_evaluate", "type1/issuer_evaluate"),
@@ -302,8 +313,20 @@ fn run<C>(name: &str, cases: &[C], f: impl Fn(&C) -> Result<(), Error>, totals: 
     totals.1 += failed;
 }
 
-#[entry]
+#[cfg(target_arch = "arm")]
+#[cortex_m_rt::exception]
+fn SysTick() {
+    clock::wrapped();
+}
+
+#[cfg_attr(target_arch = "arm", cortex_m_rt::entry)]
+#[cfg_attr(target_arch = "riscv32", riscv_rt::entry)]
 fn main() -> ! {
+    clock::start();
+    match clock::calibrate() {
+        Some(f) => hprintln!("clock: {} instructions per clock tick (qemu -icount shift=0)", f),
+        None => hprintln!("clock: not instruction-exact (run qemu with -icount shift=0): no insns figures"),
+    }
     let mut totals = (0u32, 0u32);
     run("token", vectors::TOKEN_CASES, token_case, &mut totals);
     run("type1", vectors::TYPE1, |c| private_case::<PrivateP384>(c, "type1"), &mut totals);
@@ -323,17 +346,11 @@ fn main() -> ! {
     run("hostile", &[truncated], |b| check(TokenChallenge::decode(b) == Err(Error::Truncated)), &mut totals);
     let (passed, failed) = totals;
     hprintln!("{} passed, {} failed", passed, failed);
-    debug::exit(if failed == 0 && passed > 0 { debug::EXIT_SUCCESS } else { debug::EXIT_FAILURE });
-    loop {
-        cortex_m::asm::wfi();
-    }
+    platform::exit(failed == 0 && passed > 0)
 }
 
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
     hprintln!("panic: {}", info);
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::wfi();
-    }
+    platform::exit(false)
 }

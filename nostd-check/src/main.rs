@@ -279,6 +279,40 @@ fn replay_case(seed: &u64) -> Result<(), Error> {
     check(store.len() == 1)
 }
 
+/// The primitives under the type-2 and type-5 clients, each done once by the
+/// crate that does it well (crypto-bigint, curve25519-dalek), so the
+/// protocols' own cost shows against them: an RSA-2048 public operation
+/// (`x^65537 mod n`, Montgomery form), an inversion mod n (safegcd), a
+/// ristretto255 multiplication and a variable-time `a·B + b·P`.
+fn primitives(spki: &&[u8]) -> Result<(), Error> {
+    use crypto_bigint::modular::{FixedMontyForm, FixedMontyParams};
+    use crypto_bigint::{Odd, U64, U2048};
+    use curve25519_dalek::ristretto::RistrettoPoint;
+    use curve25519_dalek::scalar::Scalar;
+
+    let pk = PublicKey::from_spki(spki)?;
+    let n = U2048::from_be_slice(pk.modulus());
+    let n = Odd::new(n).into_option().ok_or(Error::InvalidKey)?;
+    let params = FixedMontyParams::new(n);
+    let mut rng = TestRng::new(0x5eed_0f_9e1d);
+    // A value below n: the top byte clear.
+    let mut bytes = rng.bytes::<256>();
+    bytes[0] = 0;
+    let x = U2048::from_be_slice(&bytes);
+    let e = U64::from_u32(65_537);
+    let y = measure("prim/rsa2048_public_op", || FixedMontyForm::new(&x, &params).pow_bounded_exp(&e, 17).retrieve());
+    let inv = measure("prim/rsa2048_invert", || y.invert_odd_mod(&n));
+    check(bool::from(inv.is_some()))?;
+    let k = Scalar::from_bytes_mod_order(rng.bytes::<32>());
+    let c = Scalar::from_bytes_mod_order(rng.bytes::<32>());
+    let p = RistrettoPoint::mul_base(&Scalar::from_bytes_mod_order(rng.bytes::<32>()));
+    let q = measure("prim/ristretto255_mul", || p * k);
+    let r = measure("prim/ristretto255_double_mul_vartime", || {
+        RistrettoPoint::vartime_double_scalar_mul_basepoint(&c, &p, &k)
+    });
+    check(q != r)
+}
+
 /// `type1/client_request` and the like, as a static string.
 fn label(kind: &str, op: &str) -> &'static str {
     const LABELS: [(&str, &str, &str); 10] = [
@@ -341,6 +375,7 @@ fn main() -> ! {
     run("type3 flow", &[pem], rate_limited_flow, &mut totals);
     run("directory", &[vectors::DIRECTORY], directory_flow, &mut totals);
     run("replay", &[0x7e91_a5e0_u64], replay_case, &mut totals);
+    run("primitives", &[vectors::TYPE2.first().map_or(&[][..], |c| c.pk)], primitives, &mut totals);
     // Hostile bytes: a truncated challenge must be a typed error.
     let truncated = [0u8, 1, 0, 5, b'a'];
     run("hostile", &[truncated], |b| check(TokenChallenge::decode(b) == Err(Error::Truncated)), &mut totals);

@@ -264,7 +264,7 @@ impl<T: PrivateTokenType> Client<T> {
     /// Builds an amortized request for `count` tokens (1..=`N`) for one
     /// challenge, each with a fresh nonce and blind. More than `N` is
     /// [`Error::CapacityExceeded`]; zero is [`Error::InvalidLength`].
-    pub fn request_batch<const N: usize, R: TryCryptoRng + ?Sized>(
+    pub fn request_batch<const N: usize, R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         challenge: &TokenChallenge<'_>,
         count: usize,
@@ -328,7 +328,7 @@ impl<T: PrivateTokenType> Issuer<T> {
     /// ([`Error::BufferTooSmall`]: the response is `varint(n·Ne) ‖ n·Ne ‖
     /// 2·Ns` bytes for `n` elements) before any cryptography, then every
     /// element ([`Error::InvalidElement`]).
-    pub fn evaluate_batch<const N: usize, R: TryCryptoRng + ?Sized>(
+    pub fn evaluate_batch<const N: usize, R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         request: &AmortizedTokenRequest<'_, T>,
         out: &mut [u8],

@@ -1,5 +1,6 @@
 //! The random number generator seen from the library: a failure keeps its
-//! code ([`Error::Rng`]).
+//! code ([`Error::Rng`]), and the adapter example of
+//! `examples/rng_adapter.rs` runs.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -21,7 +22,17 @@ use pat_testkit::FailingRng;
 mod common;
 use common::{field, load};
 
+#[path = "../examples/rng_adapter.rs"]
+mod rng_adapter;
+
 const TYPE2: &str = "pat-go/tokens/type2/type2-issuance-test-vectors.json";
+
+/// The adapter example: a working draw, then the driver's error code as
+/// `Error::Rng`.
+#[test]
+fn adapter_example_runs() {
+    rng_adapter::main().unwrap();
+}
 
 /// Succeeds for the first `ok` draws (bytes of 0x5a), then fails with `code`.
 struct FailAfter {

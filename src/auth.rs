@@ -20,11 +20,82 @@
 
 use base64ct::{Base64Url, Base64UrlUnpadded, Encoding};
 
+use crate::blind_rsa;
+use crate::challenge::PRACTICAL_CHALLENGE_LEN;
 use crate::codec::Writer;
 use crate::error::{Error, Field, Result};
 
 /// The authentication scheme name.
 pub const SCHEME: &str = "PrivateToken";
+
+// ---- sizes of the values the builders write --------------------------------
+
+/// `PrivateToken token="` and the closing `"` around the token.
+const AUTHORIZATION_OVERHEAD: usize = SCHEME.len() + b" token=\"".len() + 1;
+
+/// The length of padded base64url (RFC 4648 §5) of `len` bytes, which the
+/// builders emit. Saturates at `usize::MAX` instead of overflowing.
+pub const fn base64url_len(len: usize) -> usize {
+    len.div_ceil(3).saturating_mul(4)
+}
+
+/// The length of the `Authorization` value that [`write_authorization`]
+/// writes for an encoded token of `token_len` bytes:
+/// `PrivateToken token="` ‖ base64url(token) ‖ `"` (RFC 9577 §2.2). For the
+/// token types of this crate it is also
+/// [`TokenType::AUTHORIZATION_LEN`](crate::TokenType::AUTHORIZATION_LEN).
+pub const fn authorization_len(token_len: usize) -> usize {
+    base64url_len(token_len).saturating_add(AUTHORIZATION_OVERHEAD)
+}
+
+/// The number of decimal digits of `v`.
+const fn decimal_len(mut v: u32) -> usize {
+    let mut n = 1;
+    while v >= 10 {
+        v /= 10;
+        n += 1;
+    }
+    n
+}
+
+/// The length of the challenge that [`write_www_authenticate`] (or, with
+/// `token_key_len = None`, [`write_www_authenticate_without_key`]) writes
+/// for an encoded TokenChallenge of `challenge_len` bytes, a token key of
+/// `token_key_len` bytes and `max_age` (RFC 9577 §2.1).
+pub const fn www_authenticate_len(challenge_len: usize, token_key_len: Option<usize>, max_age: Option<u32>) -> usize {
+    // `PrivateToken challenge="…"`
+    let mut len = (SCHEME.len() + b" challenge=\"".len() + 1).saturating_add(base64url_len(challenge_len));
+    if let Some(key_len) = token_key_len {
+        // `, token-key="…"`
+        len = len.saturating_add(b", token-key=\"".len() + 1).saturating_add(base64url_len(key_len));
+    }
+    if let Some(age) = max_age {
+        // `, max-age="…"`
+        len = len.saturating_add(b", max-age=\"".len() + 1 + decimal_len(age));
+    }
+    len
+}
+
+/// The longest token key of the token types this crate implements: the
+/// 342-byte RSA-2048 SPKI of types 0x0002 and 0x0003 (a type 0x0001 key is 49
+/// bytes, a type 0x0005 key 32).
+pub const MAX_TOKEN_KEY_LEN: usize = blind_rsa::PublicKey::SPKI_LEN;
+
+/// A practical bound on one `PrivateToken` challenge in a
+/// `WWW-Authenticate` value, to size the buffer of
+/// [`write_www_authenticate`] or of a received header: 1,261 bytes.
+///
+/// It covers a TokenChallenge of up to [`PRACTICAL_CHALLENGE_LEN`] bytes (an
+/// issuer name and one origin name of up to
+/// [`PRACTICAL_NAME_LEN`](crate::challenge::PRACTICAL_NAME_LEN) bytes each,
+/// and a redemption context), a token key of up to [`MAX_TOKEN_KEY_LEN`]
+/// bytes and any `max-age`. It is not a limit of the protocol, which allows
+/// names of 65,535 bytes: for longer names or several origins, size the
+/// buffer with [`www_authenticate_len`] and
+/// [`challenge_len`](crate::challenge::challenge_len). Challenges joined into
+/// one header take 2 more bytes (`", "`) for each challenge after the first.
+pub const PRACTICAL_WWW_AUTHENTICATE_LEN: usize =
+    www_authenticate_len(PRACTICAL_CHALLENGE_LEN, Some(MAX_TOKEN_KEY_LEN), Some(u32::MAX));
 
 /// A parameter value as it appears in the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

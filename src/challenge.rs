@@ -39,8 +39,33 @@ use crate::token_type::{CHALLENGE_DIGEST_LEN, TokenKind};
 pub const REDEMPTION_CONTEXT_LEN: usize = 32;
 /// Largest issuer_name and origin_info (2-byte length prefix).
 pub const MAX_NAME_LEN: usize = u16::MAX as usize;
-/// Largest possible encoded TokenChallenge.
-pub const MAX_CHALLENGE_LEN: usize = 2 + (2 + MAX_NAME_LEN) + (1 + REDEMPTION_CONTEXT_LEN) + (2 + MAX_NAME_LEN);
+/// Largest possible encoded TokenChallenge (131,109 bytes; see
+/// [`PRACTICAL_CHALLENGE_LEN`] for a bound that fits a small buffer).
+pub const MAX_CHALLENGE_LEN: usize = challenge_len(MAX_NAME_LEN, REDEMPTION_CONTEXT_LEN, MAX_NAME_LEN);
+
+/// A practical bound on an issuer name or origin name, to size buffers:
+/// 259 bytes, a host name of up to 253 bytes (the longest DNS name in text
+/// form) with a `:port` suffix (6 bytes), as RFC 9577 §2.1.1 describes
+/// both names. Decoding does not enforce it: the wire allows 65,535 bytes.
+pub const PRACTICAL_NAME_LEN: usize = 253 + 1 + 5;
+
+/// The length of an encoded TokenChallenge whose fields have these lengths
+/// (`redemption_context_len` is 0 or 32). Saturates at `usize::MAX`
+/// instead of overflowing.
+pub const fn challenge_len(issuer_name_len: usize, redemption_context_len: usize, origin_info_len: usize) -> usize {
+    (2 + 2 + 1 + 2_usize)
+        .saturating_add(issuer_name_len)
+        .saturating_add(redemption_context_len)
+        .saturating_add(origin_info_len)
+}
+
+/// A practical bound on an encoded TokenChallenge, to size a buffer: an
+/// issuer name and an origin_info of one origin name, each up to
+/// [`PRACTICAL_NAME_LEN`] bytes, and a redemption context (557 bytes).
+/// Challenges listing several origins can be longer: size them with
+/// [`challenge_len`].
+pub const PRACTICAL_CHALLENGE_LEN: usize =
+    challenge_len(PRACTICAL_NAME_LEN, REDEMPTION_CONTEXT_LEN, PRACTICAL_NAME_LEN);
 
 /// A TokenChallenge whose variable fields borrow from a buffer (RFC 9577 §2.1.1).
 ///
@@ -218,7 +243,7 @@ impl<'a> Decode<'a> for TokenChallenge<'a> {
 
 impl Encode for TokenChallenge<'_> {
     fn encoded_len(&self) -> usize {
-        2 + 2 + self.issuer_name.len() + 1 + self.redemption_context().len() + 2 + self.origin_info.len()
+        challenge_len(self.issuer_name.len(), self.redemption_context().len(), self.origin_info.len())
     }
 
     fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {

@@ -86,8 +86,9 @@ pub enum Error {
     Verification,
     /// Key derivation exhausted its counter (RFC 9497 `DeriveKeyPairError`).
     DeriveKeyPair,
-    /// The random number generator failed.
-    Rng,
+    /// The random number generator failed, or its output was rejected too
+    /// often (see [`RngCode`] for what the code says).
+    Rng(RngCode),
     /// A caller-provided capacity (batch size, state table) is exhausted.
     CapacityExceeded,
     /// A rate-limited request's `request_key` is not the client's key blinded
@@ -104,6 +105,66 @@ pub enum Error {
     /// (draft-ietf-privacypass-rate-limit-tokens, attester behaviour).
     OriginIdConflict,
 }
+
+/// Why the random number generator failed: a small code carried by
+/// [`Error::Rng`].
+///
+/// An RNG adapter can use `RngCode` as its `TryRng::Error` to pass a
+/// driver's status code through the library: every operation that draws
+/// randomness maps such an error to `Error::Rng` with the same code. Other
+/// errors get a code the library can read from them, or a fixed one:
+///
+/// - the OS generator `pat::OsRng` (feature `std`): the OS error
+///   number, when the failure came from the OS;
+/// - any other error type: [`RngCode::UNKNOWN`].
+///
+/// The library also reports [`RngCode::EXHAUSTED`] and
+/// [`RngCode::INTERNAL`]. Codes from `0xffff_ff00` up are reserved for these
+/// fixed codes; a driver should use lower ones.
+///
+/// The mapping recognizes the error by downcasting it through
+/// `core::error::Error`, which needs a `'static` error type: every function
+/// that takes a generator asks for `R: TryCryptoRng<Error: 'static>`. The
+/// error types of `rand_core`, `getrandom` and HAL drivers are all `'static`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RngCode(u32);
+
+impl RngCode {
+    /// The generator failed with an error type that carries no code the
+    /// library can read.
+    pub const UNKNOWN: Self = Self(0xffff_ffff);
+    /// Rejection sampling gave up: the generator's output was rejected more
+    /// often than an honest generator would ever make happen (for example
+    /// one stuck at a constant value).
+    pub const EXHAUSTED: Self = Self(0xffff_fffe);
+    /// An internal single-use generator (the HPKE ephemeral key of type
+    /// 0x0003) was drawn from in an unexpected way: a bug, not a failure of
+    /// the caller's generator.
+    pub const INTERNAL: Self = Self(0xffff_fffd);
+
+    /// A code, as a driver reports it.
+    pub const fn new(code: u32) -> Self {
+        Self(code)
+    }
+
+    /// The code's value.
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl fmt::Display for RngCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            RngCode::UNKNOWN => f.write_str("RNG failed without a readable code"),
+            RngCode::EXHAUSTED => f.write_str("RNG output rejected too often"),
+            RngCode::INTERNAL => f.write_str("internal RNG misuse"),
+            RngCode(code) => write!(f, "RNG error code 0x{code:08x}"),
+        }
+    }
+}
+
+impl core::error::Error for RngCode {}
 
 /// Names the field an [`Error`] refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -206,7 +267,7 @@ impl fmt::Display for Error {
             Error::InvalidKey => f.write_str("invalid key"),
             Error::Verification => f.write_str("verification failed"),
             Error::DeriveKeyPair => f.write_str("key derivation failed"),
-            Error::Rng => f.write_str("random number generator failed"),
+            Error::Rng(code) => write!(f, "random number generator failed (code 0x{:08x})", code.get()),
             Error::CapacityExceeded => f.write_str("capacity exceeded"),
             Error::RequestKeyMismatch => f.write_str("request key is not the blinded client key"),
             Error::UnknownOrigin => f.write_str("no origin key for this origin name"),

@@ -24,6 +24,7 @@ pub mod key_blinding;
 pub mod keyset;
 pub mod rate_limited;
 pub mod replay;
+mod rng;
 pub mod token;
 pub mod token_type;
 pub mod types;
@@ -31,7 +32,7 @@ pub mod voprf;
 
 pub use challenge::TokenChallenge;
 pub use codec::{Decode, Encode};
-pub use error::{Error, Field, Result};
+pub use error::{Error, Field, Result, RngCode};
 pub use token::{Token, TokenInput, TokenRef};
 pub use token_type::{TokenKind, TokenType};
 

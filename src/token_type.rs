@@ -40,9 +40,36 @@ impl MessageLen {
             MessageLen::Range { min, max } => min <= len && len <= max,
         }
     }
+
+    /// The smallest possible size.
+    pub const fn min(self) -> usize {
+        match self {
+            MessageLen::Fixed(n) | MessageLen::Range { min: n, .. } => n,
+        }
+    }
+
+    /// The largest possible size: a buffer of this length holds every message.
+    pub const fn max(self) -> usize {
+        match self {
+            MessageLen::Fixed(n) | MessageLen::Range { max: n, .. } => n,
+        }
+    }
 }
 
 /// One token type of the registry.
+///
+/// The sizes are associated consts. The `usize` ones can size arrays for a
+/// concrete type:
+///
+/// ```
+/// use pat::token_type::{PrivateRistretto255, TokenType};
+///
+/// let request = [0u8; PrivateRistretto255::REQUEST_MAX_LEN]; // 35 bytes
+/// let response = [0u8; PrivateRistretto255::RESPONSE_MAX_LEN]; // 96
+/// let token = [0u8; PrivateRistretto255::TOKEN_LEN]; // 162
+/// let header = [0u8; PrivateRistretto255::AUTHORIZATION_LEN]; // 237
+/// # let _ = (request, response, token, header);
+/// ```
 pub trait TokenType {
     /// The 2-byte code point.
     const CODE: u16;
@@ -58,6 +85,17 @@ pub trait TokenType {
     const RESPONSE_LEN: MessageLen;
     /// Length of a whole Token: token_input ‖ authenticator.
     const TOKEN_LEN: usize = TOKEN_INPUT_LEN + Self::NK;
+    /// The longest TokenRequest, [`Self::REQUEST_LEN`]'s maximum: the exact
+    /// length for every type but 0x0003, whose requests grow with the origin
+    /// name (see [`RateLimitedRsa2048::request_len_for_origin`]).
+    const REQUEST_MAX_LEN: usize = Self::REQUEST_LEN.max();
+    /// The longest TokenResponse, [`Self::RESPONSE_LEN`]'s maximum (every
+    /// type's responses have one length).
+    const RESPONSE_MAX_LEN: usize = Self::RESPONSE_LEN.max();
+    /// Length of the `Authorization` value `PrivateToken token="<base64url>"`
+    /// that [`write_authorization`](crate::auth::write_authorization) writes
+    /// for a token of this type (RFC 9577 §2.2).
+    const AUTHORIZATION_LEN: usize = crate::auth::authorization_len(Self::TOKEN_LEN);
 }
 
 /// Type 0x0001: VOPRF(P-384, SHA-384), privately verifiable (RFC 9578 §5).
@@ -99,6 +137,27 @@ impl RateLimitedRsa2048 {
     /// blinded_msg (256) ‖ origin length (2) ‖ AEAD tag (16) ‖ signature (96);
     /// the padded origin name (a multiple of 32, at least 32) comes on top.
     const REQUEST_FIXED: usize = 2 + 49 + 32 + 2 + 32 + 1 + 256 + 2 + 16 + 96;
+    /// The padding block of the origin name.
+    const PAD_BLOCK: usize = 32;
+
+    /// Length of the TokenRequest for an origin name of `origin_name_len`
+    /// bytes: 520 bytes up to 32 bytes of name, 32 more per started block of
+    /// 32. A name longer than a request can carry
+    /// ([`types::rate_limited::MAX_ORIGIN_NAME_LEN`](crate::types::rate_limited::MAX_ORIGIN_NAME_LEN),
+    /// 65,216 bytes) gives [`Self::REQUEST_MAX_LEN`], so the result always
+    /// sizes a buffer that holds the request.
+    ///
+    /// ```
+    /// use pat::token_type::RateLimitedRsa2048;
+    ///
+    /// let request = [0u8; RateLimitedRsa2048::request_len_for_origin(b"origin.example".len())];
+    /// assert_eq!(request.len(), 520);
+    /// ```
+    pub const fn request_len_for_origin(origin_name_len: usize) -> usize {
+        let blocks = if origin_name_len == 0 { 1 } else { origin_name_len.div_ceil(Self::PAD_BLOCK) };
+        let len = Self::REQUEST_FIXED.saturating_add(blocks.saturating_mul(Self::PAD_BLOCK));
+        if len > Self::REQUEST_MAX_LEN { Self::REQUEST_MAX_LEN } else { len }
+    }
 }
 
 impl TokenType for RateLimitedRsa2048 {
@@ -110,7 +169,7 @@ impl TokenType for RateLimitedRsa2048 {
         // encrypted_token_request has a 2-byte length: at most 65535 bytes, of
         // which 32 (enc) + 1 + 256 + 2 + 16 are fixed; the padded origin is a
         // multiple of 32 below the rest.
-        max: Self::REQUEST_FIXED + ((65535 - (32 + 1 + 256 + 2 + 16)) / 32) * 32,
+        max: Self::REQUEST_FIXED + ((65535 - (32 + 1 + 256 + 2 + 16)) / Self::PAD_BLOCK) * Self::PAD_BLOCK,
     };
     // response_nonce (16) ‖ AES-GCM(blind signature) (256 + 16).
     const RESPONSE_LEN: MessageLen = MessageLen::Fixed(16 + 256 + 16);
@@ -209,6 +268,22 @@ impl TokenKind {
     /// Length of a whole Token.
     pub const fn token_len(self) -> usize {
         per_kind!(self, TOKEN_LEN)
+    }
+
+    /// The longest TokenRequest ([`TokenType::REQUEST_MAX_LEN`]).
+    pub const fn request_max_len(self) -> usize {
+        per_kind!(self, REQUEST_MAX_LEN)
+    }
+
+    /// The longest TokenResponse ([`TokenType::RESPONSE_MAX_LEN`]).
+    pub const fn response_max_len(self) -> usize {
+        per_kind!(self, RESPONSE_MAX_LEN)
+    }
+
+    /// Length of the `Authorization` value for a token of this kind
+    /// ([`TokenType::AUTHORIZATION_LEN`]).
+    pub const fn authorization_len(self) -> usize {
+        per_kind!(self, AUTHORIZATION_LEN)
     }
 }
 

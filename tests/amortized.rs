@@ -13,7 +13,7 @@ use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
 use pat::types::private::{Issuer, PrivateTokenType};
 use pat::voprf::Suite;
-use pat::{Error, Field, TokenChallenge};
+use pat::{Error, Field, RngCode, TokenChallenge};
 
 mod common;
 use common::{encode, rng};
@@ -65,7 +65,10 @@ fn batch<T: PrivateTokenType>() {
         issuer.evaluate_batch::<10, _>(&parsed, &mut scratch[..n - 1], &mut FailingRng).err(),
         Some(Error::BufferTooSmall)
     );
-    assert_eq!(issuer.evaluate_batch::<10, _>(&parsed, &mut scratch, &mut FailingRng).err(), Some(Error::Rng));
+    assert_eq!(
+        issuer.evaluate_batch::<10, _>(&parsed, &mut scratch, &mut FailingRng).err(),
+        Some(Error::Rng(RngCode::UNKNOWN))
+    );
 
     // A response for a different number of elements.
     let state = client.request_batch::<10, _>(&challenge, 9, &mut rng()).unwrap();

@@ -6,7 +6,7 @@ use std::vec::Vec;
 
 use crypto_bigint::{Odd, U4096};
 use pat::blind_rsa::{self, MODULUS_LEN, PreparedMessage, PublicKey, PublicKey4096, SecretKey, SecretKey4096, Variant};
-use pat::{Error, Field};
+use pat::{Error, Field, RngCode};
 use serde_json::Value;
 
 mod common;
@@ -389,9 +389,9 @@ impl rand_core::TryCryptoRng for StuckRng {}
 #[test]
 fn rng_failures() {
     let (_, pk, _, _) = patgo(0, PATGO_TYPE2);
-    assert_eq!(blind_rsa::blind(&pk, b"m", &mut FailingRng).err(), Some(Error::Rng));
-    assert_eq!(blind_rsa::blind(&pk, b"m", &mut StuckRng).err(), Some(Error::Rng));
-    assert_eq!(Variant::Sha384PssRandomized.prepare(b"m", &mut FailingRng).err(), Some(Error::Rng));
+    assert_eq!(blind_rsa::blind(&pk, b"m", &mut FailingRng).err(), Some(Error::Rng(RngCode::UNKNOWN)));
+    assert_eq!(blind_rsa::blind(&pk, b"m", &mut StuckRng).err(), Some(Error::Rng(RngCode::EXHAUSTED)));
+    assert_eq!(Variant::Sha384PssRandomized.prepare(b"m", &mut FailingRng).err(), Some(Error::Rng(RngCode::UNKNOWN)));
 }
 
 #[test]

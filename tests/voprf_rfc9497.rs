@@ -10,7 +10,7 @@ use pat_testkit::{FailingRng, TestRng};
 use pat::voprf::{
     self, Blind, ByteArray, Element, KeyPair, P384Sha384, Proof, PublicKey, Ristretto255Sha512, SecretKey, Suite,
 };
-use pat::{Error, Field};
+use pat::{Error, Field, RngCode};
 use serde_json::Value;
 
 mod common;
@@ -338,10 +338,13 @@ fn secrets_and_rng<S: Suite>() {
     assert_eq!(format!("{:?}", f.kp.secret_key()), "SecretKey");
     assert_eq!(format!("{:?}", f.blinds[0]), "Blind");
     assert!(!format!("{:?}", f.kp).contains("SecretKey("));
-    assert_eq!(voprf::blind::<S, _>(b"x", &mut FailingRng).map(|_| ()), Err(Error::Rng));
+    assert_eq!(voprf::blind::<S, _>(b"x", &mut FailingRng).map(|_| ()), Err(Error::Rng(RngCode::UNKNOWN)));
     let mut ev = [S::ElementBytes::ZERO; 2];
-    assert_eq!(voprf::blind_evaluate(&f.kp, &f.blinded, &mut ev, &mut FailingRng).map(|_| ()), Err(Error::Rng));
-    assert_eq!(voprf::generate_key_pair::<S, _>(&mut FailingRng).map(|_| ()), Err(Error::Rng));
+    assert_eq!(
+        voprf::blind_evaluate(&f.kp, &f.blinded, &mut ev, &mut FailingRng).map(|_| ()),
+        Err(Error::Rng(RngCode::UNKNOWN))
+    );
+    assert_eq!(voprf::generate_key_pair::<S, _>(&mut FailingRng).map(|_| ()), Err(Error::Rng(RngCode::UNKNOWN)));
     // A generated key works end to end.
     let kp = voprf::generate_key_pair::<S, _>(&mut TestRng::new(11)).unwrap();
     let (b, e) = voprf::blind::<S, _>(b"token input", &mut TestRng::new(12)).unwrap();

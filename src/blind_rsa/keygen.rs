@@ -19,7 +19,7 @@ use pkcs8::PrivateKeyInfoRef;
 use super::der::RSA_ENCRYPTION;
 use super::key::{PUBLIC_EXPONENT, SecretKey};
 use super::uint::to_be;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, RngCode};
 
 /// `x^k mod m` for small public `k`, `m < 2^32`: square-and-multiply over the
 /// bits of the public exponent, so the time does not depend on `x`.
@@ -104,7 +104,7 @@ impl SecretKey {
                 qb.as_slice(),
             );
         }
-        Err(Error::Rng)
+        Err(Error::Rng(RngCode::EXHAUSTED))
     }
 }
 

@@ -95,7 +95,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 pub use key::{PUBLIC_EXPONENT, PublicKey, PublicKey4096, RsaPublicKey, RsaSecretKey, SecretKey, SecretKey4096};
 
-use crate::error::{Error, Field, Result};
+use crate::error::{Error, Field, Result, RngCode};
 
 /// The modulus length in bytes of the Privacy Pass key (RSA-2048), which is also
 /// the length of every blinded message, blind signature and signature (RFC 9578 §6).
@@ -200,12 +200,16 @@ impl Variant {
 
     /// `Prepare` (RFC 9474 §4.1): identity for the deterministic variants, a
     /// fresh 32-byte `msg_prefix` from `rng` for the randomized ones.
-    pub fn prepare<'a, R: TryCryptoRng + ?Sized>(self, msg: &'a [u8], rng: &mut R) -> Result<PreparedMessage<'a>> {
+    pub fn prepare<'a, R: TryCryptoRng<Error: 'static> + ?Sized>(
+        self,
+        msg: &'a [u8],
+        rng: &mut R,
+    ) -> Result<PreparedMessage<'a>> {
         if !self.is_randomized() {
             return Ok(PreparedMessage::identity(msg));
         }
         let mut prefix = [0u8; MSG_PREFIX_LEN];
-        rng.try_fill_bytes(&mut prefix).map_err(|_| Error::Rng)?;
+        crate::rng::fill(rng, &mut prefix)?;
         Ok(PreparedMessage::with_prefix(prefix, msg))
     }
 
@@ -221,7 +225,7 @@ impl Variant {
     /// Errors: [`Error::Rng`] if the RNG fails, [`Error::InvalidValue`] if the
     /// encoded message is not invertible mod n or `input` does not match the
     /// variant.
-    pub fn blind<const L: usize, const B: usize, R: TryCryptoRng + ?Sized>(
+    pub fn blind<const L: usize, const B: usize, R: TryCryptoRng<Error: 'static> + ?Sized>(
         self,
         pk: &RsaPublicKey<L, B>,
         input: &PreparedMessage<'_>,
@@ -229,9 +233,9 @@ impl Variant {
     ) -> Result<([u8; B], RsaBlindingState<L>)> {
         let mut salt = [0u8; SALT_LEN];
         let salt = salt.get_mut(..self.salt_len()).ok_or(Error::InvalidKey)?;
-        rng.try_fill_bytes(salt).map_err(|_| Error::Rng)?;
+        crate::rng::fill(rng, salt)?;
         let mut m = self.encode::<L, B>(input, salt)?;
-        let mut result = Err(Error::Rng);
+        let mut result = Err(Error::Rng(RngCode::EXHAUSTED));
         // One round unless m·r·u is not invertible: never for honest keys
         // unless m shares a factor with n (then the error below).
         for _ in 0..MAX_BLIND_ATTEMPTS {
@@ -329,13 +333,13 @@ impl Variant {
 /// of `B` random bytes; a rejected candidate reveals only that it was ≥ n or
 /// zero. [`Error::Rng`] if the generator fails or after
 /// [`MAX_BLIND_ATTEMPTS`] rejections.
-fn random_residue<const L: usize, const B: usize, R: TryCryptoRng + ?Sized>(
+fn random_residue<const L: usize, const B: usize, R: TryCryptoRng<Error: 'static> + ?Sized>(
     pk: &RsaPublicKey<L, B>,
     rng: &mut R,
 ) -> Result<Uint<L>> {
     let mut candidate = [0u8; B];
     for _ in 0..MAX_BLIND_ATTEMPTS {
-        rng.try_fill_bytes(&mut candidate).map_err(|_| Error::Rng)?;
+        crate::rng::fill(rng, &mut candidate)?;
         let x = pk.integer(&candidate);
         candidate.zeroize();
         // Branches only on whether this candidate is rejected.
@@ -348,7 +352,7 @@ fn random_residue<const L: usize, const B: usize, R: TryCryptoRng + ?Sized>(
             x.zeroize();
         }
     }
-    Err(Error::Rng)
+    Err(Error::Rng(RngCode::EXHAUSTED))
 }
 
 /// `blinded_msg = m·rᵉ mod n` and the state r⁻¹ (RFC 9474 §4.2 steps 3–6)
@@ -457,7 +461,7 @@ pub fn blind_sign<const L: usize, const H: usize, const B: usize>(
 /// Privacy Pass `Blind` (RFC 9578 §6.1, RFC 9474 §4.2 with
 /// RSABSSA-SHA384-PSS-Deterministic): blinds `msg` (the 98-byte token input)
 /// under `pk`. Constant time in the secrets; see [`Variant::blind`].
-pub fn blind<const L: usize, const B: usize, R: TryCryptoRng + ?Sized>(
+pub fn blind<const L: usize, const B: usize, R: TryCryptoRng<Error: 'static> + ?Sized>(
     pk: &RsaPublicKey<L, B>,
     msg: &[u8],
     rng: &mut R,

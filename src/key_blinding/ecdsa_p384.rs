@@ -31,7 +31,7 @@ use rand_core::TryCryptoRng;
 use sha2::{Digest as _, Sha384};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, RngCode};
 
 /// Length of a serialized scalar (secret key, blind key): Ns = 48 bytes, big-endian.
 pub const SCALAR_LEN: usize = 48;
@@ -68,17 +68,17 @@ impl SecretKey {
     }
 
     /// Draws a uniformly random secret key.
-    pub fn random<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self> {
+    pub fn random<R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<Self> {
         let mut bytes = Zeroizing::new([0u8; SCALAR_LEN]);
         // Rejection sampling: a uniformly random 384-bit string lies in
         // [1, n − 1] with probability 1 − 2^−189, so the loop ends at once.
         for _ in 0..64 {
-            rng.try_fill_bytes(bytes.as_mut()).map_err(|_| Error::Rng)?;
+            crate::rng::fill(rng, bytes.as_mut())?;
             if let Ok(sk) = Self::from_bytes(&bytes) {
                 return Ok(sk);
             }
         }
-        Err(Error::Rng)
+        Err(Error::Rng(RngCode::EXHAUSTED))
     }
 
     /// The 48-byte big-endian encoding of the scalar.
@@ -162,9 +162,9 @@ impl BlindKey {
     }
 
     /// Draws 48 uniformly random bytes.
-    pub fn random<R: TryCryptoRng + ?Sized>(rng: &mut R, encoding: BlindKeyEncoding) -> Result<Self> {
+    pub fn random<R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R, encoding: BlindKeyEncoding) -> Result<Self> {
         let mut bytes = [0u8; SCALAR_LEN];
-        rng.try_fill_bytes(&mut bytes).map_err(|_| Error::Rng)?;
+        crate::rng::fill(rng, &mut bytes)?;
         let bk = Self::with_encoding(&bytes, encoding);
         bytes.zeroize();
         Ok(bk)
@@ -345,7 +345,7 @@ impl fmt::Debug for Signature {
 /// The nonce is RFC 6979's deterministic nonce with 48 fresh random bytes as
 /// additional data (RFC 6979 §3.6, "hedged"), computed by the `ecdsa` crate.
 /// Fails with [`Error::Rng`] if the random number generator fails.
-pub fn blind_key_sign<R: TryCryptoRng + ?Sized>(
+pub fn blind_key_sign<R: TryCryptoRng<Error: 'static> + ?Sized>(
     sk: &SecretKey,
     bk: &BlindKey,
     ctx: &[u8],
@@ -358,14 +358,16 @@ pub fn blind_key_sign<R: TryCryptoRng + ?Sized>(
     let one = Option::<NonZeroScalar>::from(NonZeroScalar::new(Scalar::ONE)).ok_or(Error::InvalidScalar)?;
     let nz = NonZeroScalar::new(sk_r.0).unwrap_or(one);
     let signing_key = p384::ecdsa::SigningKey::from(nz);
-    let sig: p384::ecdsa::Signature = signing_key.sign_prehash_with_rng(rng, digest).map_err(|_| Error::Rng)?;
+    // The `ecdsa` crate's error drops the generator's; `KeepCode` keeps its code.
+    let mut rng = crate::rng::KeepCode::new(rng);
+    let sig: p384::ecdsa::Signature = signing_key.sign_prehash_with_rng(&mut rng, digest).map_err(|_| rng.error())?;
     let mut sig = Signature(sig.to_bytes().into());
     crate::ct::declassify(&mut sig); // the signature is sent with the request
     Ok(sig)
 }
 
 /// [`blind_key_sign`] over `SHA-384(message)`.
-pub fn blind_key_sign_message<R: TryCryptoRng + ?Sized>(
+pub fn blind_key_sign_message<R: TryCryptoRng<Error: 'static> + ?Sized>(
     sk: &SecretKey,
     bk: &BlindKey,
     ctx: &[u8],

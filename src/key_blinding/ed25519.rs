@@ -43,9 +43,9 @@ impl SecretKey {
     }
 
     /// Draws a random seed.
-    pub fn random<R: rand_core::TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self> {
+    pub fn random<R: rand_core::TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<Self> {
         let mut sk = Self([0u8; SECRET_KEY_LEN]);
-        rng.try_fill_bytes(&mut sk.0).map_err(|_| Error::Rng)?;
+        crate::rng::fill(rng, &mut sk.0)?;
         Ok(sk)
     }
 
@@ -93,9 +93,9 @@ impl BlindKey {
     }
 
     /// Draws 32 random bytes.
-    pub fn random<R: rand_core::TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self> {
+    pub fn random<R: rand_core::TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<Self> {
         let mut bk = Self([0u8; SECRET_KEY_LEN]);
-        rng.try_fill_bytes(&mut bk.0).map_err(|_| Error::Rng)?;
+        crate::rng::fill(rng, &mut bk.0)?;
         Ok(bk)
     }
 

@@ -148,9 +148,9 @@ impl EncapSecretKey {
     }
 
     /// A key derived from a fresh random 32-byte seed.
-    pub fn random<R: rand_core::TryCryptoRng + ?Sized>(key_id: u8, rng: &mut R) -> Result<Self> {
+    pub fn random<R: rand_core::TryCryptoRng<Error: 'static> + ?Sized>(key_id: u8, rng: &mut R) -> Result<Self> {
         let mut seed = Zeroizing::new([0u8; SECRET_KEY_LEN]);
-        rng.try_fill_bytes(seed.as_mut()).map_err(|_| Error::Rng)?;
+        crate::rng::fill(rng, seed.as_mut())?;
         Ok(Self::derive(key_id, &seed))
     }
 

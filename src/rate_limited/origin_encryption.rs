@@ -36,7 +36,7 @@ use super::encap::{AEAD_ID, ENCAP_KEY_ID_LEN, EncapKey, EncapSecretKey, KDF_ID, 
 use super::inner_request::{self, InnerTokenRequest};
 use super::{Labels, TOKEN_TYPE};
 use crate::codec::{Decode, Encode};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, RngCode};
 
 /// Nenc: the length of the encapsulated key `enc` (RFC 9180 §7.1, X25519).
 pub const ENC_LEN: usize = 32;
@@ -114,7 +114,7 @@ secret_newtype!(EncapSecret { enc, secret });
 /// [`encrypted_request_len`], [`Error::Rng`] if the generator fails, and
 /// [`Error::InvalidKey`] if `encap_key` is a low-order X25519 point. On error
 /// nothing useful is left in `out` (it is zeroed).
-pub fn encrypt_origin_request<R: TryCryptoRng + ?Sized>(
+pub fn encrypt_origin_request<R: TryCryptoRng<Error: 'static> + ?Sized>(
     encap_key: &EncapKey,
     request_key: &[u8; REQUEST_KEY_LEN],
     inner: &InnerTokenRequest<'_>,
@@ -123,7 +123,7 @@ pub fn encrypt_origin_request<R: TryCryptoRng + ?Sized>(
     rng: &mut R,
 ) -> Result<(usize, EncapSecret)> {
     let mut ikm_e = Zeroizing::new([0u8; ENC_LEN]);
-    rng.try_fill_bytes(ikm_e.as_mut()).map_err(|_| Error::Rng)?;
+    crate::rng::fill(rng, ikm_e.as_mut())?;
     encrypt_with_ikm(encap_key, request_key, inner, labels, &ikm_e, out)
 }
 
@@ -275,7 +275,7 @@ pub(super) fn seal_base(
     let mut rng = IkmRng { ikm: ikm_e, used: false, misuse: false };
     let setup = hpke::setup_sender_with_rng::<Aead, Kdf, Kem>(&OpModeS::Base, &pk, info, &mut rng);
     if rng.misuse || !rng.used {
-        return Err(Error::Rng);
+        return Err(Error::Rng(RngCode::INTERNAL));
     }
     let (encapped, mut ctx) = setup.map_err(|_| Error::InvalidKey)?;
     let tag = ctx.seal_inout_detached(InOutBuf::from(buf), aad).map_err(|_| Error::ValueTooLarge)?;

@@ -52,13 +52,13 @@ fn cipher(state: &EncapSecret, response_nonce: &[u8; RESPONSE_NONCE_LEN]) -> Res
 /// Encrypts the blind signature for the client (draft "Issuer to Client
 /// Encapsulation") with a fresh random `response_nonce`. Fails with
 /// [`Error::Rng`] if the generator fails.
-pub fn encrypt_response<R: rand_core::TryCryptoRng + ?Sized>(
+pub fn encrypt_response<R: rand_core::TryCryptoRng<Error: 'static> + ?Sized>(
     state: &EncapSecret,
     blind_sig: &[u8; BLIND_SIGNATURE_LEN],
     rng: &mut R,
 ) -> Result<[u8; ENCRYPTED_RESPONSE_LEN]> {
     let mut response_nonce = [0u8; RESPONSE_NONCE_LEN];
-    rng.try_fill_bytes(&mut response_nonce).map_err(|_| Error::Rng)?;
+    crate::rng::fill(rng, &mut response_nonce)?;
     encrypt_with_nonce(state, &response_nonce, blind_sig)
 }
 

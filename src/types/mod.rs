@@ -20,9 +20,9 @@ pub mod public;
 pub mod rate_limited;
 
 /// A fresh 32-byte token nonce (RFC 9577 §2.2).
-pub(crate) fn random_nonce<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<[u8; NONCE_LEN]> {
+pub(crate) fn random_nonce<R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<[u8; NONCE_LEN]> {
     let mut nonce = [0u8; NONCE_LEN];
-    rng.try_fill_bytes(&mut nonce).map_err(|_| Error::Rng)?;
+    crate::rng::fill(rng, &mut nonce)?;
     Ok(nonce)
 }
 

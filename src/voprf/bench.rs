@@ -17,7 +17,7 @@ pub fn hash_to_group<S: Suite>(msg: &[&[u8]], dst: &[&[u8]]) -> Result<S::Point>
 }
 
 /// `RandomScalar()` (RFC 9497 §4.7).
-pub fn random_scalar<S: Suite, R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<S::Scalar> {
+pub fn random_scalar<S: Suite, R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<S::Scalar> {
     S::random_scalar(rng)
 }
 

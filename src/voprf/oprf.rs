@@ -20,7 +20,10 @@ pub fn derive_key_pair<S: Suite>(seed: &[u8], info: &[u8]) -> Result<KeyPair<S>>
 }
 
 /// `Blind(input)` (RFC 9497 §3.3.1) with the OPRF context string.
-pub fn blind<S: Suite, R: TryCryptoRng + ?Sized>(input: &[u8], rng: &mut R) -> Result<(Blind<S>, Element<S>)> {
+pub fn blind<S: Suite, R: TryCryptoRng<Error: 'static> + ?Sized>(
+    input: &[u8],
+    rng: &mut R,
+) -> Result<(Blind<S>, Element<S>)> {
     blind_in(Mode::Oprf, input, random_blind(rng)?)
 }
 

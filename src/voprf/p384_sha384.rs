@@ -73,14 +73,14 @@ impl SuiteOps for P384Sha384 {
         h.finalize().into()
     }
 
-    fn random_scalar<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Scalar> {
+    fn random_scalar<R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<Scalar> {
         // RFC 9497 §4.7 allows rejection sampling or reduction. A 384-bit
         // string reduced into [1, n − 1] (`x mod (n − 1) + 1`, one constant-time
         // conditional subtraction) is within statistical distance 2^-190 of
         // uniform, the same order as the rejection probability of sampling;
         // unlike a rejection loop nothing here branches on the bytes.
         let mut buf = [0u8; 48];
-        rng.try_fill_bytes(&mut buf).map_err(|_| Error::Rng)?;
+        crate::rng::fill(rng, &mut buf)?;
         let s = <Scalar as ReduceNonZero<p384::FieldBytes>>::reduce_nonzero(&buf.into());
         buf.zeroize();
         Ok(s)

@@ -50,7 +50,7 @@ pub(crate) fn blind_in<S: Suite>(mode: Mode, input: &[u8], blind: Blind<S>) -> R
 }
 
 /// A random non-zero blind (RFC 9497 §3.3.1 `G.RandomScalar()`).
-pub(crate) fn random_blind<S: Suite, R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Blind<S>> {
+pub(crate) fn random_blind<S: Suite, R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<Blind<S>> {
     Blind::new(S::random_scalar(rng)?)
 }
 
@@ -137,7 +137,7 @@ pub fn derive_key_pair<S: Suite>(seed: &[u8], info: &[u8]) -> Result<KeyPair<S>>
 
 /// `GenerateKeyPair()` (RFC 9497 §3.2): a random non-zero `skS` and
 /// `pkS = skS·G`. [`Error::Rng`] if the generator fails.
-pub fn generate_key_pair<S: Suite, R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<KeyPair<S>> {
+pub fn generate_key_pair<S: Suite, R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<KeyPair<S>> {
     KeyPair::from_secret_key(SecretKey(S::random_scalar(rng)?))
 }
 
@@ -148,7 +148,10 @@ pub fn generate_key_pair<S: Suite, R: TryCryptoRng + ?Sized>(rng: &mut R) -> Res
 /// [`Element::as_bytes`]. Errors: [`Error::InvalidLength`] for inputs over
 /// 65535 bytes, [`Error::InvalidElement`] if the input hashes to the identity,
 /// [`Error::Rng`].
-pub fn blind<S: Suite, R: TryCryptoRng + ?Sized>(input: &[u8], rng: &mut R) -> Result<(Blind<S>, Element<S>)> {
+pub fn blind<S: Suite, R: TryCryptoRng<Error: 'static> + ?Sized>(
+    input: &[u8],
+    rng: &mut R,
+) -> Result<(Blind<S>, Element<S>)> {
     blind_in(Mode::Voprf, input, random_blind(rng)?)
 }
 
@@ -159,7 +162,7 @@ pub fn blind<S: Suite, R: TryCryptoRng + ?Sized>(input: &[u8], rng: &mut R) -> R
 /// `blinded` and `evaluated` must have the same length, from 1 to 65535
 /// ([`Error::InvalidLength`]`(Field::Batch)`). The blinded elements were
 /// validated when they were parsed ([`Element::from_bytes`]).
-pub fn blind_evaluate<S: Suite, R: TryCryptoRng + ?Sized>(
+pub fn blind_evaluate<S: Suite, R: TryCryptoRng<Error: 'static> + ?Sized>(
     key: &KeyPair<S>,
     blinded: &[Element<S>],
     evaluated: &mut [S::ElementBytes],

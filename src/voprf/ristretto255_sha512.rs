@@ -13,7 +13,7 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use super::suite::{Suite, SuiteOps, check_sizes, sealed};
-use crate::error::{Error, Field as ErrorField, Result};
+use crate::error::{Error, Field as ErrorField, Result, RngCode};
 
 /// ristretto255-SHA512 (RFC 9497 §4.1): the ristretto255 group (RFC 9496),
 /// 32-byte elements and little-endian scalars, SHA-512 (`Nh` = 64).
@@ -94,12 +94,12 @@ impl SuiteOps for Ristretto255Sha512 {
         h.finalize().into()
     }
 
-    fn random_scalar<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Scalar> {
+    fn random_scalar<R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<Scalar> {
         // RFC 9497 §4.7: reduce 64 random bytes (bias below 2^-259) and
         // reject zero.
         let mut buf = [0u8; 64];
         for _ in 0..MAX_SAMPLING_ROUNDS {
-            rng.try_fill_bytes(&mut buf).map_err(|_| Error::Rng)?;
+            crate::rng::fill(rng, &mut buf)?;
             let s = Scalar::from_bytes_mod_order_wide(&buf);
             let mut zero = s.ct_eq(&Scalar::ZERO);
             crate::ct::declassify(&mut zero); // rejection verdict (probability 2^-252), not the value
@@ -109,7 +109,7 @@ impl SuiteOps for Ristretto255Sha512 {
             }
         }
         buf.zeroize();
-        Err(Error::Rng)
+        Err(Error::Rng(RngCode::EXHAUSTED))
     }
 
     fn mul_base(s: &Scalar) -> RistrettoPoint {

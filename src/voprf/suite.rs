@@ -193,7 +193,7 @@ pub(crate) trait SuiteOps {
         Self: Suite;
 
     /// `RandomScalar()`: a uniformly random non-zero scalar (RFC 9497 §4.7).
-    fn random_scalar<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<<Self as Suite>::Scalar>
+    fn random_scalar<R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<<Self as Suite>::Scalar>
     where
         Self: Suite;
 

@@ -24,7 +24,7 @@ use rand_core::TryCryptoRng;
 use super::private::{Client, Issuer, PrivateTokenType};
 use super::{expect_type, random_nonce, truncated_key_id};
 use crate::challenge::TokenChallenge;
-use crate::codec::{Decode, Encode, Reader, Writer, varint_len};
+use crate::codec::{Decode, Encode, Reader, Writer, varint_len, varint_prefixed_len};
 use crate::error::{Error, Field, Result};
 use crate::token::TokenInput;
 use crate::voprf::{self, Blind, ByteArray, Element, Proof, Suite};
@@ -34,6 +34,29 @@ pub mod hazmat;
 
 /// The largest batch: the composite proof indexes elements with 2 bytes.
 pub const MAX_BATCH: usize = u16::MAX as usize;
+
+/// The length of an [`AmortizedTokenRequest`] for `n` tokens of type `T`:
+/// `3 + varint(n·Ne) + n·Ne` bytes (for `n` in `1..=MAX_BATCH`; it
+/// saturates instead of overflowing). A `const fn`, so it sizes arrays:
+///
+/// ```
+/// use pat::token_type::PrivateRistretto255;
+/// use pat::types::amortized;
+///
+/// let request = [0u8; amortized::request_len::<PrivateRistretto255>(8)];
+/// assert_eq!(request.len(), 3 + 2 + 8 * 32);
+/// ```
+pub const fn request_len<T: PrivateTokenType>(n: usize) -> usize {
+    varint_prefixed_len(n.saturating_mul(T::Suite::NE)).saturating_add(3)
+}
+
+/// The length of an [`AmortizedTokenResponse`] for `n` tokens of type `T`:
+/// `varint(n·Ne) + n·Ne + 2·Ns` bytes, what
+/// [`Issuer::evaluate_batch`](super::private::Issuer::evaluate_batch) writes
+/// (for `n` in `1..=MAX_BATCH`; it saturates instead of overflowing).
+pub const fn response_len<T: PrivateTokenType>(n: usize) -> usize {
+    varint_prefixed_len(n.saturating_mul(T::Suite::NE)).saturating_add(2 * T::Suite::NS)
+}
 
 type ElementBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ElementBytes;
 type ProofBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ProofBytes;
@@ -264,7 +287,7 @@ impl<T: PrivateTokenType> Client<T> {
     /// Builds an amortized request for `count` tokens (1..=`N`) for one
     /// challenge, each with a fresh nonce and blind. More than `N` is
     /// [`Error::CapacityExceeded`]; zero is [`Error::InvalidLength`].
-    pub fn request_batch<const N: usize, R: TryCryptoRng + ?Sized>(
+    pub fn request_batch<const N: usize, R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         challenge: &TokenChallenge<'_>,
         count: usize,
@@ -328,7 +351,7 @@ impl<T: PrivateTokenType> Issuer<T> {
     /// ([`Error::BufferTooSmall`]: the response is `varint(n·Ne) ‖ n·Ne ‖
     /// 2·Ns` bytes for `n` elements) before any cryptography, then every
     /// element ([`Error::InvalidElement`]).
-    pub fn evaluate_batch<const N: usize, R: TryCryptoRng + ?Sized>(
+    pub fn evaluate_batch<const N: usize, R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         request: &AmortizedTokenRequest<'_, T>,
         out: &mut [u8],

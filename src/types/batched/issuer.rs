@@ -71,7 +71,7 @@ impl<'k> Issuer<'k> {
 
 impl Issuer<'_> {
     /// Evaluates one entry (RFC 9578 §5.2, §6.2), or `None` if no key answers it.
-    pub fn evaluate_entry<R: TryCryptoRng + ?Sized>(
+    pub fn evaluate_entry<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         request: &GenericTokenRequest,
         rng: &mut R,
@@ -108,7 +108,7 @@ impl Issuer<'_> {
     /// ([`Error::BufferTooSmall`], checked before any evaluation). Nothing is
     /// stored: the entries are written after room for the longest varint and
     /// moved into place once the length is known.
-    pub fn evaluate<const N: usize, R: TryCryptoRng + ?Sized>(
+    pub fn evaluate<const N: usize, R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         request: &GenericBatchTokenRequest<'_>,
         out: &mut [u8],

@@ -46,5 +46,5 @@ pub use client::{BatchClient, BatchRequest, BatchState, GenericToken, PendingEnt
 pub use issuer::{BatchEvaluation, Issuer};
 pub use wire::{
     GenericBatchTokenRequest, GenericBatchTokenResponse, GenericTokenRequest, GenericTokenRequests,
-    GenericTokenResponse, OptionalTokenResponses,
+    GenericTokenResponse, OptionalTokenResponses, request_max_len, response_max_len,
 };

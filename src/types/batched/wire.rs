@@ -5,7 +5,7 @@
 
 use core::fmt;
 
-use crate::codec::{Decode, Encode, Reader, Writer, varint_len};
+use crate::codec::{Decode, Encode, Reader, Writer, varint_len, varint_prefixed_len};
 use crate::error::{Error, Field, Result};
 use crate::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenKind, TokenType};
 use crate::types::{private, public};
@@ -29,6 +29,42 @@ pub(super) fn sizes(code: u16) -> Result<(usize, usize)> {
         }
         other => Err(Error::UnknownTokenType(other)),
     }
+}
+
+/// The larger of two lengths.
+const fn larger(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
+}
+
+/// The longest entry of a generic batch request: the largest TokenRequest of
+/// the types a batch carries (type 0x0002, 259 bytes).
+const MAX_REQUEST_ENTRY: usize =
+    larger(larger(PrivateP384::REQUEST_MAX_LEN, PrivateRistretto255::REQUEST_MAX_LEN), PublicRsa2048::REQUEST_MAX_LEN);
+
+/// The longest entry of a generic batch response: presence byte ‖ token
+/// type ‖ the largest TokenResponse (type 0x0002: 1 + 2 + 256 bytes).
+const MAX_RESPONSE_ENTRY: usize = 1
+    + 2
+    + larger(
+        larger(PrivateP384::RESPONSE_MAX_LEN, PrivateRistretto255::RESPONSE_MAX_LEN),
+        PublicRsa2048::RESPONSE_MAX_LEN,
+    );
+
+/// The longest [`GenericBatchTokenRequest`] of `n` entries, whatever their
+/// types (all of type 0x0002 at most: `varint(259·n) + 259·n` bytes; it
+/// saturates instead of overflowing). A `const fn`, so it sizes arrays. The
+/// exact length of a request is its [`Encode::encoded_len`].
+pub const fn request_max_len(n: usize) -> usize {
+    varint_prefixed_len(n.saturating_mul(MAX_REQUEST_ENTRY))
+}
+
+/// The longest [`GenericBatchTokenResponse`] of `n` entries, whatever their
+/// types and whether present (all present and of type 0x0002 at most:
+/// `varint(259·n) + 259·n` bytes; it saturates instead of overflowing). For
+/// a request in hand, [`GenericBatchTokenRequest::max_response_len`] gives
+/// its own, smaller bound.
+pub const fn response_max_len(n: usize) -> usize {
+    varint_prefixed_len(n.saturating_mul(MAX_RESPONSE_ENTRY))
 }
 
 /// Inside a batch, input that ends in the middle of an entry means the total

@@ -238,7 +238,7 @@ impl<T: PrivateTokenType> Client<T> {
     }
 
     /// Builds a request for `challenge` with a fresh nonce and blind.
-    pub fn request<R: TryCryptoRng + ?Sized>(
+    pub fn request<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         challenge: &TokenChallenge<'_>,
         rng: &mut R,
@@ -292,7 +292,7 @@ impl<T: PrivateTokenType> Issuer<T> {
     }
 
     /// An issuer with a fresh random key.
-    pub fn generate<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self> {
+    pub fn generate<R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<Self> {
         Ok(Self::new(voprf::generate_key_pair(rng)?))
     }
 
@@ -324,7 +324,7 @@ impl<T: PrivateTokenType> Issuer<T> {
     /// Evaluates a request (RFC 9578 §5.2): checks the truncated key id
     /// ([`Error::KeyIdMismatch`]) and the blinded element
     /// ([`Error::InvalidElement`]), then returns skI·B with a fresh DLEQ proof.
-    pub fn evaluate<R: TryCryptoRng + ?Sized>(
+    pub fn evaluate<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         request: &TokenRequest<T>,
         rng: &mut R,

@@ -156,7 +156,7 @@ impl Client {
     }
 
     /// Builds a request for `challenge` with a fresh nonce, salt and blind.
-    pub fn request<R: TryCryptoRng + ?Sized>(
+    pub fn request<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         challenge: &TokenChallenge<'_>,
         rng: &mut R,

@@ -142,7 +142,7 @@ impl Client {
     /// The origin name is not checked against the challenge's `origin_info`.
     ///
     /// [`MAX_ORIGIN_NAME_LEN`]: super::MAX_ORIGIN_NAME_LEN
-    pub fn request<R: TryCryptoRng + ?Sized>(
+    pub fn request<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         challenge: &TokenChallenge<'_>,
         origin_name: &[u8],
@@ -154,13 +154,13 @@ impl Client {
         let (blinded, blinding) = blind_rsa::blind(&self.token_key, input.as_bytes(), rng)?;
         let request_blind = BlindKey::random(rng, self.config.blind_encoding)?;
         let mut ikm_e = Zeroizing::new([0u8; ENC_LEN]);
-        rng.try_fill_bytes(ikm_e.as_mut()).map_err(|_| Error::Rng)?;
+        crate::rng::fill(rng, ikm_e.as_mut())?;
         self.assemble(input, &blinded, blinding, request_blind, origin_name, &ikm_e, out, rng)
     }
 
     /// Writes the request into `out` (exactly its length); zeroes `out` on error.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn assemble<R: TryCryptoRng + ?Sized>(
+    pub(super) fn assemble<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         input: TokenInput,
         blinded: &[u8; MODULUS_LEN],
@@ -181,7 +181,7 @@ impl Client {
         }
     }
 
-    fn fill<R: TryCryptoRng + ?Sized>(
+    fn fill<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         blinded: &[u8; MODULUS_LEN],
         request_blind: &BlindKey,

@@ -52,7 +52,7 @@ impl fmt::Debug for RequestRandomness<'_> {
 
 /// [`Client::request`] with the values of `fixed`; `rng` only hedges the
 /// ECDSA signature. The same checks and errors as [`Client::request`].
-pub fn request_with<R: TryCryptoRng + ?Sized>(
+pub fn request_with<R: TryCryptoRng<Error: 'static> + ?Sized>(
     client: &Client,
     challenge: &TokenChallenge<'_>,
     origin_name: &[u8],

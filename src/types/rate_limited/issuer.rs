@@ -197,7 +197,7 @@ impl<T: OriginKeys> Issuer<T> {
     ///
     /// `scratch` holds the plaintext ([`scratch_len`] bytes, else
     /// [`Error::BufferTooSmall`]) and is zeroed before returning.
-    pub fn evaluate<R: TryCryptoRng + ?Sized>(
+    pub fn evaluate<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         request: &TokenRequest<'_>,
         scratch: &mut [u8],
@@ -216,7 +216,7 @@ impl<T: OriginKeys> Issuer<T> {
         result
     }
 
-    fn open_and_sign<R: TryCryptoRng + ?Sized>(
+    fn open_and_sign<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         request: &TokenRequest<'_>,
         request_key: &ecdsa::PublicKey,

@@ -7,7 +7,8 @@
 //!
 //! # Method
 //!
-//! The numbers are held as signed integers in radix 2⁶²: `[i64; CAP]`, every
+//! The numbers are held as signed integers in radix 2⁶²: `[i64; C]` with the
+//! smallest capacity C of 34, 67 or [`CAP`] limbs that holds the modulus, every
 //! limb but the top one in [0, 2⁶²), the top (active) limb signed. The state is
 //! (δ, f, g, d, e) with f = n, g = w, d = 0, e = 1 at the start and the
 //! invariants f ≡ d·w and g ≡ e·w (mod n).
@@ -68,11 +69,14 @@ const M62: u64 = (1 << 62) - 1;
 /// Capacity in 62-bit limbs: moduli of up to `CAP·62 − 3` bits (8,677).
 const CAP: usize = 140;
 
-type Limbs = [i64; CAP];
+/// Whether `Uint<L>` moduli fit a capacity of `c` limbs.
+const fn fits_in<const L: usize>(c: usize) -> bool {
+    L * Limb::BYTES * 8 + 3 <= c * 62
+}
 
 /// Whether `Uint<L>` moduli fit the fixed capacity of [`invert`].
 pub(crate) const fn fits<const L: usize>() -> bool {
-    L * Limb::BYTES * 8 + 3 <= CAP * 62
+    fits_in::<L>(CAP)
 }
 
 /// The low 62 bits of a signed column value, as a limb in [0, 2⁶²).
@@ -92,7 +96,7 @@ fn top(c: i128) -> i64 {
 }
 
 /// `x` in radix 2⁶² (non-negative limbs), or `None` if it does not fit.
-fn to_radix62<const L: usize>(x: &Uint<L>, out: &mut Limbs) -> Option<()> {
+fn to_radix62<const L: usize>(x: &Uint<L>, out: &mut [i64]) -> Option<()> {
     let mut acc: u128 = 0;
     let mut bits = 0u32;
     let mut slots = out.iter_mut();
@@ -112,7 +116,7 @@ fn to_radix62<const L: usize>(x: &Uint<L>, out: &mut Limbs) -> Option<()> {
 }
 
 /// The inverse conversion, for a value in [0, 2^(L·W)) with limbs in [0, 2⁶²).
-fn from_radix62<const L: usize>(x: &Limbs) -> Option<Uint<L>> {
+fn from_radix62<const L: usize>(x: &[i64]) -> Option<Uint<L>> {
     let mut words = [Limb::ZERO; L];
     let mut acc: u128 = 0;
     let mut bits = 0u32;
@@ -191,7 +195,7 @@ fn divsteps(delta: &mut i64, f: u64, g: u64) -> Matrix {
 }
 
 /// (f, g) ← T·(f, g)/2⁶² on the `len` active limbs.
-fn update_fg(f: &mut Limbs, g: &mut Limbs, len: usize, t: Matrix) {
+fn update_fg(f: &mut [i64], g: &mut [i64], len: usize, t: Matrix) {
     let (u, v, q, r) = (i128::from(t.u), i128::from(t.v), i128::from(t.q), i128::from(t.r));
     let (mut cf, mut cg) = (0i128, 0i128);
     let mut prev: Option<(&mut i64, &mut i64)> = None;
@@ -226,7 +230,7 @@ fn update_fg(f: &mut Limbs, g: &mut Limbs, len: usize, t: Matrix) {
 /// (−2⁶²·n, 2⁶²·n); then subtract t ∈ [0, 2⁶²) from m_d to make the sum
 /// divisible by 2⁶². The sum is then in (−2⁶³·n, 2⁶²·n) and the quotient in
 /// (−2n, n) again. Same for e with (q, r).
-fn update_de(d: &mut Limbs, e: &mut Limbs, n: &Limbs, n_inv: u64, len: usize, t: Matrix) {
+fn update_de(d: &mut [i64], e: &mut [i64], n: &[i64], n_inv: u64, len: usize, t: Matrix) {
     let top_d = d.get(len.wrapping_sub(1)).copied().unwrap_or(0);
     let top_e = e.get(len.wrapping_sub(1)).copied().unwrap_or(0);
     let (sd, se) = (top_d >> 63, top_e >> 63);
@@ -263,7 +267,7 @@ fn update_de(d: &mut Limbs, e: &mut Limbs, n: &Limbs, n_inv: u64, len: usize, t:
 }
 
 /// x ← a·x + b·y on `len` limbs (carries propagated, top limb signed).
-fn lin(x: &mut Limbs, a: i64, y: &Limbs, b: i64, len: usize) {
+fn lin(x: &mut [i64], a: i64, y: &[i64], b: i64, len: usize) {
     let mut c = 0i128;
     let mut last: Option<&mut i64> = None;
     for (xi, &yi) in x.iter_mut().zip(y.iter()).take(len) {
@@ -278,7 +282,7 @@ fn lin(x: &mut Limbs, a: i64, y: &Limbs, b: i64, len: usize) {
 }
 
 /// Whether the signed value in `len` limbs is negative.
-fn negative(x: &Limbs, len: usize) -> bool {
+fn negative(x: &[i64], len: usize) -> bool {
     x.get(len.wrapping_sub(1)).is_some_and(|&t| t < 0)
 }
 
@@ -288,10 +292,25 @@ fn negative(x: &Limbs, len: usize) -> bool {
 /// is even, or if the modulus is wider than the fixed capacity (see
 /// [`fits`]).
 pub(crate) fn invert<const L: usize>(w: &Uint<L>, n: &Uint<L>) -> Option<Uint<L>> {
-    if !fits::<L>() {
+    // The smallest capacity that holds the modulus: 34 limbs for 2048 bits,
+    // 67 for 4096. Six numbers of 8·C bytes are live, so a 2048-bit inversion
+    // takes 1.6 KB of stack instead of the full capacity's 6.7 KB. `L` is
+    // known at compile time, so only one branch is compiled in.
+    if fits_in::<L>(34) {
+        invert_in::<L, 34>(w, n)
+    } else if fits_in::<L>(67) {
+        invert_in::<L, 67>(w, n)
+    } else {
+        invert_in::<L, CAP>(w, n)
+    }
+}
+
+/// [`invert`] with numbers of `C` limbs of 62 bits (`C·62 − 3` bits at most).
+fn invert_in<const L: usize, const C: usize>(w: &Uint<L>, n: &Uint<L>) -> Option<Uint<L>> {
+    if !fits_in::<L>(C) {
         return None;
     }
-    let mut nl: Limbs = [0; CAP];
+    let mut nl = [0i64; C];
     to_radix62(n, &mut nl)?;
     let n0 = nl.first().copied().unwrap_or(0) as u64;
     if n0 & 1 == 0 {
@@ -299,20 +318,20 @@ pub(crate) fn invert<const L: usize>(w: &Uint<L>, n: &Uint<L>) -> Option<Uint<L>
     }
     // Active length: the bits of n plus room for the sign and for |d| < 2n.
     let bits = usize::try_from(n.bit_width()).ok()?;
-    let len = (bits + 3).div_ceil(62).clamp(1, CAP);
+    let len = (bits + 3).div_ceil(62).clamp(1, C);
     // n⁻¹ mod 2⁶⁴ by Newton's iteration (n·n ≡ 1 mod 8: 3 correct bits).
     let mut n_inv = n0;
     for _ in 0..5 {
         n_inv = n_inv.wrapping_mul(2u64.wrapping_sub(n0.wrapping_mul(n_inv)));
     }
     let mut f = nl;
-    let mut g: Limbs = [0; CAP];
+    let mut g = [0i64; C];
     to_radix62(w, &mut g)?;
     if g.iter().skip(len).any(|&x| x != 0) {
         return None; // w has more bits than n's active length holds
     }
-    let mut d: Limbs = [0; CAP];
-    let mut e: Limbs = [0; CAP];
+    let mut d = [0i64; C];
+    let mut e = [0i64; C];
     *e.first_mut()? = 1;
     let mut delta = 1i64; // δ = 1/2, in half units
     let mut flen = len;
@@ -363,7 +382,7 @@ pub(crate) fn invert<const L: usize>(w: &Uint<L>, n: &Uint<L>) -> Option<Uint<L>
 mod tests {
     use super::*;
     use crypto_bigint::modular::{FixedMontyForm, FixedMontyParams};
-    use crypto_bigint::{NonZero, Odd, U64, U256, U2048};
+    use crypto_bigint::{NonZero, Odd, U64, U256, U2048, U4096, U8192};
 
     use super::super::test_rng::TestInts;
 
@@ -438,6 +457,32 @@ mod tests {
         let x = rng.uint::<{ U2048::LIMBS }>().rem_vartime(&NonZero::new(q).unwrap());
         assert_eq!(invert(&p.wrapping_mul(&x).rem_vartime(&NonZero::new(pq).unwrap()), &pq), None);
         check(&x, &pq);
+    }
+
+    /// Each capacity: 2048 bits (34 limbs), 4096 (67), 8192 (the full 140),
+    /// with the widest modulus each holds and a narrower one.
+    #[test]
+    fn every_capacity() {
+        let mut rng = TestInts::new(0x4096);
+        for bits in [2048, 2049 - 700] {
+            let n = rng.modulus_bits::<{ U2048::LIMBS }>(bits);
+            check(&rng.uint::<{ U2048::LIMBS }>().rem_vartime(&NonZero::new(n).unwrap()), &n);
+        }
+        for bits in [4096, 3072, 2050] {
+            let n = rng.modulus_bits::<{ U4096::LIMBS }>(bits);
+            for _ in 0..20 {
+                check(&rng.uint::<{ U4096::LIMBS }>().rem_vartime(&NonZero::new(n).unwrap()), &n);
+            }
+        }
+        for bits in [8192, 5000] {
+            let n = rng.modulus_bits::<{ U8192::LIMBS }>(bits);
+            for _ in 0..5 {
+                check(&rng.uint::<{ U8192::LIMBS }>().rem_vartime(&NonZero::new(n).unwrap()), &n);
+            }
+        }
+        assert!(fits_in::<{ U2048::LIMBS }>(34) && !fits_in::<{ U4096::LIMBS }>(34));
+        assert!(fits_in::<{ U4096::LIMBS }>(67) && !fits_in::<{ U8192::LIMBS }>(67));
+        assert!(fits::<{ U8192::LIMBS }>());
     }
 
     #[test]

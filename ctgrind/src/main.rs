@@ -201,7 +201,7 @@ fn public_roles(role: Role) {
         public(&blinded);
         let blind_sig = blind_rsa::blind_sign(&rsa_key(role.issuer()), &blinded).unwrap();
         public(&blind_sig);
-        let sig = variant.finalize(pk, &input, state, &blind_sig).unwrap();
+        let sig = variant.finalize(pk, &input, &state, &blind_sig).unwrap();
         public(&sig);
         public(&input);
         variant.verify(pk, &input, &sig).unwrap();

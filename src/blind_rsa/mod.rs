@@ -13,7 +13,7 @@
 //!                  ── blinded ──▶
 //!                                  blind_sig = blind_sign(sk, blinded)
 //!                  ◀── blind_sig ─
-//! sig = finalize(pk, msg, state, blind_sig)          verify(pk, msg, sig)
+//! sig = finalize(pk, msg, &state, blind_sig)         verify(pk, msg, sig)
 //! ```
 //!
 //! # Constant time
@@ -276,6 +276,10 @@ impl Variant {
     /// `Finalize` (RFC 9474 §4.4): `sig = blind_sig·r⁻¹ mod n`, returned only
     /// if it passes RSASSA-PSS verification for `input`.
     ///
+    /// The state is borrowed, as [`voprf::finalize`](crate::voprf::finalize)
+    /// borrows its blinds: a blind signature that fails leaves it usable for
+    /// another one. Drop it when done; it wipes itself.
+    ///
     /// Constant time in r⁻¹ and the signature. Errors:
     /// [`Error::InvalidLength`] if `blind_sig` is not `B` bytes,
     /// [`Error::Verification`] if it is ≥ n or the result does not verify.
@@ -283,7 +287,7 @@ impl Variant {
         self,
         pk: &RsaPublicKey<L, B>,
         input: &PreparedMessage<'_>,
-        state: RsaBlindingState<L>,
+        state: &RsaBlindingState<L>,
         blind_sig: &[u8],
     ) -> Result<[u8; B]> {
         self.check_input(input)?;
@@ -466,12 +470,13 @@ pub fn blind<const L: usize, const B: usize, R: TryCryptoRng + ?Sized>(
 }
 
 /// Privacy Pass `Finalize` (RFC 9578 §6.3, RFC 9474 §4.4): unblinds
-/// `blind_sig` and returns the token authenticator after verifying it.
-/// Constant time in the secrets; see [`Variant::finalize`].
+/// `blind_sig` and returns the token authenticator after verifying it. The
+/// state is borrowed and stays usable if `blind_sig` fails. Constant time in
+/// the secrets; see [`Variant::finalize`].
 pub fn finalize<const L: usize, const B: usize>(
     pk: &RsaPublicKey<L, B>,
     msg: &[u8],
-    state: RsaBlindingState<L>,
+    state: &RsaBlindingState<L>,
     blind_sig: &[u8],
 ) -> Result<[u8; B]> {
     Variant::Sha384PssDeterministic.finalize(pk, &PreparedMessage::identity(msg), state, blind_sig)

@@ -169,7 +169,7 @@ impl Client {
     /// Unblinds the response and verifies the signature before returning the token.
     pub fn finalize(&self, state: RequestState, response: &TokenResponse) -> Result<PublicToken> {
         let RequestState { input, blinding } = state;
-        let sig = blind_rsa::finalize(&self.key, input.as_bytes(), blinding, &response.blind_sig)?;
+        let sig = blind_rsa::finalize(&self.key, input.as_bytes(), &blinding, &response.blind_sig)?;
         Token::new(input, sig)
     }
 }

@@ -231,7 +231,7 @@ impl Client {
         let ClientState { input, blinding, encap, request_blind } = state;
         drop(request_blind);
         let blind_sig = Zeroizing::new(response::decrypt_response(&encap, response)?);
-        let sig = blind_rsa::finalize(&self.token_key, input.as_bytes(), blinding, blind_sig.as_slice())?;
+        let sig = blind_rsa::finalize(&self.token_key, input.as_bytes(), &blinding, blind_sig.as_slice())?;
         Token::new(input, sig)
     }
 }

@@ -103,6 +103,11 @@ pub enum Error {
     /// An issuer-origin alias was seen before with another anonymous origin id
     /// (draft-ietf-privacypass-rate-limit-tokens, attester behaviour).
     OriginIdConflict,
+
+    // ---- client state ------------------------------------------------------
+    /// The client state already finalized a token: its secrets are wiped, so
+    /// it can neither finalize again nor be exported.
+    StateSpent,
 }
 
 /// Names the field an [`Error`] refers to.
@@ -212,6 +217,7 @@ impl fmt::Display for Error {
             Error::UnknownOrigin => f.write_str("no origin key for this origin name"),
             Error::RateLimited => f.write_str("rate limit reached for this origin"),
             Error::OriginIdConflict => f.write_str("issuer-origin alias seen with another anonymous origin id"),
+            Error::StateSpent => f.write_str("client state already finalized"),
         }
     }
 }

@@ -128,6 +128,14 @@ pub type BlindingState = RsaBlindingState<{ U2048::LIMBS }>;
 
 secret_newtype!(impl[const L: usize] RsaBlindingState<L> { r_inv });
 
+impl<const L: usize> RsaBlindingState<L> {
+    /// Zeroes r⁻¹ in place (a spent client state). The state is then
+    /// useless: finalizing with it gives a signature that does not verify.
+    pub(crate) fn wipe(&mut self) {
+        self.r_inv.zeroize();
+    }
+}
+
 /// RFC 9474 §4.1 `input_msg`: the message, preceded by a 32-byte random
 /// `msg_prefix` for the randomized variants. The two parts are hashed one after
 /// the other, never concatenated.

@@ -242,6 +242,12 @@ impl<S: Suite> Blind<S> {
         }
         Ok(Self(s))
     }
+
+    /// Zeroes the scalar in place (a spent client state). The blind is then
+    /// zero, which no valid blind is: only use it again after a new value.
+    pub(crate) fn wipe(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.0);
+    }
 }
 
 secret_newtype!(impl[S: Suite] Blind<S> { 0 });

@@ -170,11 +170,15 @@ impl<T: PrivateTokenType> Encode for AmortizedTokenResponse<'_, T> {
 /// The client's secrets for a batch of up to `N` tokens: the token inputs,
 /// the blinds (wiped on drop) and the blinded elements. Its
 /// [`BatchState::request`] is the message to send.
+///
+/// A successful [`Client::finalize_batch`] spends the state: it wipes the
+/// blinds, and a second finalize fails with [`Error::StateSpent`].
 pub struct BatchState<T: PrivateTokenType, const N: usize> {
     truncated_token_key_id: u8,
     inputs: Vec<TokenInput, N>,
     blinds: Vec<Blind<T::Suite>, N>,
     blinded: Vec<Element<T::Suite>, N>,
+    spent: bool,
 }
 
 impl<T: PrivateTokenType, const N: usize> Drop for BatchState<T, N> {
@@ -206,6 +210,12 @@ impl<T: PrivateTokenType, const N: usize> BatchState<T, N> {
     /// The request to send to the issuer.
     pub fn request(&self) -> BatchRequest<'_, T, N> {
         BatchRequest { state: self }
+    }
+
+    /// Whether the batch's tokens were finalized with this state (its blinds
+    /// are wiped).
+    pub const fn is_spent(&self) -> bool {
+        self.spent
     }
 }
 
@@ -248,6 +258,7 @@ impl<T: PrivateTokenType> Client<T> {
             inputs: Vec::new(),
             blinds: Vec::new(),
             blinded: Vec::new(),
+            spent: false,
         })
     }
 
@@ -281,11 +292,29 @@ impl<T: PrivateTokenType> Client<T> {
     /// Verifies the batched proof and returns the tokens in request order. The
     /// response must have exactly as many elements as the request
     /// ([`Error::InvalidLength`]); a bad proof is [`Error::Verification`].
+    ///
+    /// As [`Client::finalize`], the state is borrowed mutably: a response that
+    /// fails leaves it as it was, and success spends it (the blinds are
+    /// wiped; finalizing again, or exporting, is [`Error::StateSpent`]).
     pub fn finalize_batch<const N: usize>(
         &self,
-        state: BatchState<T, N>,
+        state: &mut BatchState<T, N>,
         response: &AmortizedTokenResponse<'_, T>,
     ) -> Result<Vec<T::Token, N>> {
+        let tokens = self.finalize_batch_unspent(state, response)?;
+        super::wipe_vec(&mut state.blinds);
+        state.spent = true;
+        Ok(tokens)
+    }
+
+    fn finalize_batch_unspent<const N: usize>(
+        &self,
+        state: &BatchState<T, N>,
+        response: &AmortizedTokenResponse<'_, T>,
+    ) -> Result<Vec<T::Token, N>> {
+        if state.spent {
+            return Err(Error::StateSpent);
+        }
         if response.len() != state.blinded.len() {
             return Err(Error::InvalidLength(Field::Batch));
         }

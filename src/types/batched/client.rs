@@ -31,7 +31,8 @@ pub trait BatchClient: sealed::Sealed {
     type State;
 
     /// Pairs a request made by this client with its state, as one batch entry.
-    /// A request or state for another key is [`Error::KeyIdMismatch`].
+    /// A request or state for another key is [`Error::KeyIdMismatch`], a
+    /// spent state [`Error::StateSpent`].
     fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>>;
 }
 
@@ -95,9 +96,34 @@ impl<'c> PendingEntry<'c> {
         self.kind
     }
 
-    /// Moves the pending entry out, leaving the wiped placeholder.
-    fn take(&mut self) -> Pending<'c> {
-        core::mem::replace(&mut self.pending, Pending::Wiped([0; WIPE_WORDS]))
+    /// Finalizes the entry with its own type's procedure, without spending
+    /// it; `None` for an absent response.
+    fn finalize_unspent(&self, response: Option<GenericTokenResponse>) -> Result<Option<GenericToken>> {
+        let expected = self.kind.code();
+        Ok(match (&self.pending, response) {
+            (_, None) => None,
+            (Pending::PrivateP384(c, _, s), Some(GenericTokenResponse::PrivateP384(r))) => {
+                Some(GenericToken::PrivateP384(c.finalize_unspent(s, &r)?))
+            }
+            (Pending::PublicRsa2048(c, _, s), Some(GenericTokenResponse::PublicRsa2048(r))) => {
+                Some(GenericToken::PublicRsa2048(c.finalize_unspent(s, &r)?))
+            }
+            (Pending::PrivateRistretto255(c, _, s), Some(GenericTokenResponse::PrivateRistretto255(r))) => {
+                Some(GenericToken::PrivateRistretto255(c.finalize_unspent(s, &r)?))
+            }
+            (Pending::Wiped(_), Some(_)) => return Err(Error::StateSpent),
+            (_, Some(resp)) => return Err(Error::WrongTokenType { expected, found: resp.kind().code() }),
+        })
+    }
+
+    /// Wipes the entry's secrets (its request stays).
+    fn spend(&mut self) {
+        match &mut self.pending {
+            Pending::PrivateP384(_, _, s) => s.spend(),
+            Pending::PublicRsa2048(_, _, s) => s.spend(),
+            Pending::PrivateRistretto255(_, _, s) => s.spend(),
+            Pending::Wiped(_) => {}
+        }
     }
 
     fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
@@ -144,9 +170,14 @@ impl fmt::Debug for PendingEntry<'_> {
     }
 }
 
-fn check_key(key_id: &[u8; 32], truncated: u8, input_key_id: &[u8; 32]) -> Result<()> {
+/// An entry's request and state must be for the client's key, and the state
+/// must not be spent.
+fn check_entry(key_id: &[u8; 32], truncated: u8, input_key_id: &[u8; 32], spent: bool) -> Result<()> {
     if truncated != truncated_key_id(key_id) || input_key_id != key_id {
         return Err(Error::KeyIdMismatch);
+    }
+    if spent {
+        return Err(Error::StateSpent);
     }
     Ok(())
 }
@@ -156,7 +187,7 @@ impl BatchClient for private::Client<PrivateP384> {
     type State = private::RequestState<PrivateP384>;
 
     fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
-        check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
+        check_entry(self.key_id(), request.truncated_token_key_id, state.input().token_key_id(), state.is_spent())?;
         Ok(PendingEntry::new(Pending::PrivateP384(self, request, state)))
     }
 }
@@ -166,7 +197,7 @@ impl BatchClient for public::Client {
     type State = public::RequestState;
 
     fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
-        check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
+        check_entry(self.key_id(), request.truncated_token_key_id, state.input().token_key_id(), state.is_spent())?;
         Ok(PendingEntry::new(Pending::PublicRsa2048(self, request, state)))
     }
 }
@@ -176,7 +207,7 @@ impl BatchClient for private::Client<PrivateRistretto255> {
     type State = private::RequestState<PrivateRistretto255>;
 
     fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
-        check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
+        check_entry(self.key_id(), request.truncated_token_key_id, state.input().token_key_id(), state.is_spent())?;
         Ok(PendingEntry::new(Pending::PrivateRistretto255(self, request, state)))
     }
 }
@@ -217,8 +248,12 @@ impl Encode for GenericToken {
 /// The client's side of a generic batch (draft §6.1, §6.3): up to `N`
 /// entries of any mix of types 0x0001, 0x0002 and 0x0005, each with the
 /// client it was made with and its secret state (wiped on drop).
+///
+/// A successful [`BatchState::finalize`] spends the batch: it wipes every
+/// entry's secrets, and a second finalize fails with [`Error::StateSpent`].
 pub struct BatchState<'c, const N: usize> {
     entries: Vec<PendingEntry<'c>, N>,
+    spent: bool,
 }
 
 impl<const N: usize> Default for BatchState<'_, N> {
@@ -246,7 +281,13 @@ impl<const N: usize> fmt::Debug for BatchState<'_, N> {
 impl<'c, const N: usize> BatchState<'c, N> {
     /// An empty batch.
     pub const fn new() -> Self {
-        Self { entries: Vec::new() }
+        Self { entries: Vec::new(), spent: false }
+    }
+
+    /// Whether the batch's tokens were finalized with this state (its
+    /// secrets are wiped).
+    pub const fn is_spent(&self) -> bool {
+        self.spent
     }
 
     /// The number of entries.
@@ -267,8 +308,12 @@ impl<'c, const N: usize> BatchState<'c, N> {
     /// Appends an entry made by a per-type `Client::request` (or
     /// `hazmat::request_with`): `batch.push(&client, client.request(&challenge, rng)?)`.
     /// A full batch is [`Error::CapacityExceeded`]; a request for another key
-    /// than `client`'s is [`Error::KeyIdMismatch`].
+    /// than `client`'s is [`Error::KeyIdMismatch`]; a spent state, or a spent
+    /// batch, is [`Error::StateSpent`].
     pub fn push<C: BatchClient>(&mut self, client: &'c C, (request, state): (C::Request, C::State)) -> Result<()> {
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
         if self.entries.is_full() {
             return Err(Error::CapacityExceeded);
         }
@@ -290,7 +335,16 @@ impl<'c, const N: usize> BatchState<'c, N> {
     /// ([`Error::WrongTokenType`]); both are checked before any
     /// cryptography. A proof or signature that does not verify fails the
     /// whole batch with [`Error::Verification`].
-    pub fn finalize(mut self, response: &GenericBatchTokenResponse<'_>) -> Result<Vec<Option<GenericToken>, N>> {
+    ///
+    /// As the per-type `finalize`, the batch is borrowed mutably, and all or
+    /// nothing: if any entry fails, no entry is spent and the whole batch
+    /// stays ready for the genuine response; once every entry succeeded, all
+    /// of them are spent (absent ones too), and finalizing again (or
+    /// exporting) is [`Error::StateSpent`].
+    pub fn finalize(&mut self, response: &GenericBatchTokenResponse<'_>) -> Result<Vec<Option<GenericToken>, N>> {
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
         if response.len() != self.entries.len() {
             return Err(Error::InvalidLength(Field::Batch));
         }
@@ -301,26 +355,15 @@ impl<'c, const N: usize> BatchState<'c, N> {
                 return Err(Error::WrongTokenType { expected: entry.kind().code(), found: resp.kind().code() });
             }
         }
+        // The entries stay in place (borrowed), so no copies of their secrets
+        // are made; the tokens of a batch that fails part way are dropped,
+        // which wipes them.
         let mut tokens = Vec::new();
-        // Entries are taken out of the storage one at a time, so that no
-        // iterator holds copies of them: `BatchState`'s drop wipes the storage.
-        for (entry, resp) in self.entries.iter_mut().zip(response.iter()) {
-            let expected = entry.kind().code();
-            let token = match (entry.take(), resp?) {
-                (_, None) => None,
-                (Pending::PrivateP384(c, _, s), Some(GenericTokenResponse::PrivateP384(r))) => {
-                    Some(GenericToken::PrivateP384(c.finalize(s, &r)?))
-                }
-                (Pending::PublicRsa2048(c, _, s), Some(GenericTokenResponse::PublicRsa2048(r))) => {
-                    Some(GenericToken::PublicRsa2048(c.finalize(s, &r)?))
-                }
-                (Pending::PrivateRistretto255(c, _, s), Some(GenericTokenResponse::PrivateRistretto255(r))) => {
-                    Some(GenericToken::PrivateRistretto255(c.finalize(s, &r)?))
-                }
-                (_, Some(resp)) => return Err(Error::WrongTokenType { expected, found: resp.kind().code() }),
-            };
-            tokens.push(token).map_err(|_| Error::CapacityExceeded)?;
+        for (entry, resp) in self.entries.iter().zip(response.iter()) {
+            tokens.push(entry.finalize_unspent(resp?)?).map_err(|_| Error::CapacityExceeded)?;
         }
+        self.entries.iter_mut().for_each(PendingEntry::spend);
+        self.spent = true;
         Ok(tokens)
     }
 }

@@ -161,16 +161,31 @@ impl<T: PrivateTokenType> Encode for TokenResponse<T> {
 /// What the client keeps between [`Client::request`] and [`Client::finalize`]:
 /// the token input, the secret blind (wiped on drop) and the blinded element.
 /// Not `Copy`; `Debug` shows only the token input.
+///
+/// A successful [`Client::finalize`] spends the state: it wipes the blind,
+/// and a second finalize fails with [`Error::StateSpent`].
 pub struct RequestState<T: PrivateTokenType> {
     input: TokenInput,
     blind: Blind<T::Suite>,
     blinded: Element<T::Suite>,
+    spent: bool,
 }
 
 impl<T: PrivateTokenType> RequestState<T> {
     /// The token input the request covers.
     pub const fn input(&self) -> &TokenInput {
         &self.input
+    }
+
+    /// Whether a token was finalized with this state (its blind is wiped).
+    pub const fn is_spent(&self) -> bool {
+        self.spent
+    }
+
+    /// Wipes the blind and marks the state spent.
+    pub(crate) fn spend(&mut self) {
+        self.blind.wipe();
+        self.spent = true;
     }
 }
 
@@ -234,7 +249,7 @@ impl<T: PrivateTokenType> Client<T> {
     ) -> (TokenRequest<T>, RequestState<T>) {
         let request =
             TokenRequest { truncated_token_key_id: truncated_key_id(&self.key_id), blinded_msg: *blinded.as_bytes() };
-        (request, RequestState { input, blind, blinded })
+        (request, RequestState { input, blind, blinded, spent: false })
     }
 
     /// Builds a request for `challenge` with a fresh nonce and blind.
@@ -249,7 +264,26 @@ impl<T: PrivateTokenType> Client<T> {
 
     /// Verifies the issuer's proof, unblinds and returns the token
     /// (RFC 9578 §5.3). A bad proof is [`Error::Verification`].
-    pub fn finalize(&self, state: RequestState<T>, response: &TokenResponse<T>) -> Result<T::Token> {
+    ///
+    /// The state is borrowed mutably, not consumed. A response that fails
+    /// (corrupted on the way, or from another key) returns the error and
+    /// leaves the state as it was, ready for the genuine response. Success
+    /// spends it: the blind is wiped, and a second finalize (or an export)
+    /// fails with [`Error::StateSpent`], so one request gives one token. It is
+    /// `&mut` rather than `&` because the call changes the state; a shared
+    /// reference would hide that change behind interior mutability.
+    pub fn finalize(&self, state: &mut RequestState<T>, response: &TokenResponse<T>) -> Result<T::Token> {
+        let token = self.finalize_unspent(state, response)?;
+        state.spend();
+        Ok(token)
+    }
+
+    /// [`Client::finalize`] without spending the state (a generic batch
+    /// spends its entries only once all of them finalized).
+    pub(crate) fn finalize_unspent(&self, state: &RequestState<T>, response: &TokenResponse<T>) -> Result<T::Token> {
+        if state.spent {
+            return Err(Error::StateSpent);
+        }
         let evaluated = Element::from_bytes(&response.evaluate_msg)?;
         let proof = Proof::from_bytes(&response.evaluate_proof)?;
         let mut output = [<T::Suite as Suite>::Output::ZERO];

@@ -95,9 +95,13 @@ impl Encode for TokenResponse {
 /// What the client keeps between [`Client::request`] and [`Client::finalize`]:
 /// the token input and the blind inverse (secret, wiped on drop). Not `Copy`;
 /// `Debug` shows only the token input.
+///
+/// A successful [`Client::finalize`] spends the state: it wipes the blind
+/// inverse, and a second finalize fails with [`Error::StateSpent`].
 pub struct RequestState {
     input: TokenInput,
     blinding: BlindingState,
+    spent: bool,
 }
 
 impl core::fmt::Debug for RequestState {
@@ -113,6 +117,17 @@ impl RequestState {
     /// The token input the request covers.
     pub const fn input(&self) -> &TokenInput {
         &self.input
+    }
+
+    /// Whether a token was finalized with this state (its blind inverse is wiped).
+    pub const fn is_spent(&self) -> bool {
+        self.spent
+    }
+
+    /// Wipes the blind inverse and marks the state spent.
+    pub(crate) fn spend(&mut self) {
+        self.blinding.wipe();
+        self.spent = true;
     }
 }
 
@@ -152,7 +167,7 @@ impl Client {
         blinding: BlindingState,
     ) -> (TokenRequest, RequestState) {
         let request = TokenRequest { truncated_token_key_id: truncated_key_id(self.key.key_id()), blinded_msg };
-        (request, RequestState { input, blinding })
+        (request, RequestState { input, blinding, spent: false })
     }
 
     /// Builds a request for `challenge` with a fresh nonce, salt and blind.
@@ -166,11 +181,32 @@ impl Client {
         Ok(self.request_for(input, blinded, blinding))
     }
 
-    /// Unblinds the response and verifies the signature before returning the token.
-    pub fn finalize(&self, state: RequestState, response: &TokenResponse) -> Result<PublicToken> {
-        let RequestState { input, blinding } = state;
-        let sig = blind_rsa::finalize(&self.key, input.as_bytes(), &blinding, &response.blind_sig)?;
-        Token::new(input, sig)
+    /// Unblinds the response and verifies the signature before returning the
+    /// token (RFC 9578 §6.3). A signature that does not verify is
+    /// [`Error::Verification`].
+    ///
+    /// The state is borrowed mutably, not consumed. A response that fails
+    /// (corrupted on the way, or from another key) returns the error and
+    /// leaves the state as it was, ready for the genuine response. Success
+    /// spends it: the blind inverse is wiped, and a second finalize (or an
+    /// export) fails with [`Error::StateSpent`], so one request gives one
+    /// token. It is `&mut` rather than `&` because the call changes the
+    /// state; a shared reference would hide that change behind interior
+    /// mutability.
+    pub fn finalize(&self, state: &mut RequestState, response: &TokenResponse) -> Result<PublicToken> {
+        let token = self.finalize_unspent(state, response)?;
+        state.spend();
+        Ok(token)
+    }
+
+    /// [`Client::finalize`] without spending the state (a generic batch
+    /// spends its entries only once all of them finalized).
+    pub(crate) fn finalize_unspent(&self, state: &RequestState, response: &TokenResponse) -> Result<PublicToken> {
+        if state.spent {
+            return Err(Error::StateSpent);
+        }
+        let sig = blind_rsa::finalize(&self.key, state.input.as_bytes(), &state.blinding, &response.blind_sig)?;
+        Token::new(state.input, sig)
     }
 }
 

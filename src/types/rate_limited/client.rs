@@ -28,11 +28,16 @@ use crate::types::random_nonce;
 /// the token input, the RSA blind inverse, the HPKE response secret and
 /// `request_blind`. Every secret is wiped on drop; `Debug` shows only the
 /// token input.
+///
+/// A successful [`Client::finalize`] spends the state: it wipes every
+/// secret (`request_blind` included), and a second finalize fails with
+/// [`Error::StateSpent`].
 pub struct ClientState {
     input: TokenInput,
     blinding: BlindingState,
     encap: EncapSecret,
     request_blind: BlindKey,
+    spent: bool,
 }
 
 impl ClientState {
@@ -46,6 +51,19 @@ impl ClientState {
     /// else: with it and the client key, the request links to the client.
     pub const fn request_blind(&self) -> &BlindKey {
         &self.request_blind
+    }
+
+    /// Whether a token was finalized with this state (its secrets are wiped).
+    pub const fn is_spent(&self) -> bool {
+        self.spent
+    }
+
+    /// Wipes every secret and marks the state spent.
+    fn spend(&mut self) {
+        self.blinding.wipe();
+        self.encap.wipe();
+        self.request_blind.wipe();
+        self.spent = true;
     }
 }
 
@@ -173,7 +191,7 @@ impl Client {
     ) -> Result<(usize, ClientState)> {
         let total = out.len();
         match self.fill(blinded, &request_blind, origin_name, ikm_e, out, rng) {
-            Ok(encap) => Ok((total, ClientState { input, blinding, encap, request_blind })),
+            Ok(encap) => Ok((total, ClientState { input, blinding, encap, request_blind, spent: false })),
             Err(e) => {
                 out.zeroize();
                 Err(e)
@@ -225,13 +243,25 @@ impl Client {
     /// "Attester-to-Client Response", RFC 9474 §4.4). A wrong length is
     /// [`Error::InvalidLength`]; a response that does not decrypt or a
     /// signature that does not verify is [`Error::Verification`].
-    pub fn finalize(&self, state: ClientState, encrypted_token_response: &[u8]) -> Result<RateLimitedToken> {
+    ///
+    /// The state is borrowed mutably, not consumed. A response that fails
+    /// (corrupted on the way, or for another request) returns the error and
+    /// leaves the state as it was, ready for the genuine response. Success
+    /// spends it: every secret is wiped, and a second finalize (or an
+    /// export) fails with [`Error::StateSpent`], so one request gives one
+    /// token. It is `&mut` rather than `&` because the call changes the
+    /// state; a shared reference would hide that change behind interior
+    /// mutability.
+    pub fn finalize(&self, state: &mut ClientState, encrypted_token_response: &[u8]) -> Result<RateLimitedToken> {
+        if state.spent {
+            return Err(Error::StateSpent);
+        }
         let response = <&[u8; RESPONSE_LEN]>::try_from(encrypted_token_response)
             .map_err(|_| Error::InvalidLength(Field::Message))?;
-        let ClientState { input, blinding, encap, request_blind } = state;
-        drop(request_blind);
-        let blind_sig = Zeroizing::new(response::decrypt_response(&encap, response)?);
-        let sig = blind_rsa::finalize(&self.token_key, input.as_bytes(), &blinding, blind_sig.as_slice())?;
-        Token::new(input, sig)
+        let blind_sig = Zeroizing::new(response::decrypt_response(&state.encap, response)?);
+        let sig = blind_rsa::finalize(&self.token_key, state.input.as_bytes(), &state.blinding, blind_sig.as_slice())?;
+        let token = Token::new(state.input, sig)?;
+        state.spend();
+        Ok(token)
     }
 }

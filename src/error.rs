@@ -108,6 +108,9 @@ pub enum Error {
     /// The client state already finalized a token: its secrets are wiped, so
     /// it can neither finalize again nor be exported.
     StateSpent,
+    /// An exported client state has a format version this crate does not
+    /// read (its first byte; see [`crate::types::state`]).
+    UnknownStateVersion(u8),
 }
 
 /// Names the field an [`Error`] refers to.
@@ -152,6 +155,12 @@ pub enum Field {
     NotBefore,
     /// A key's validity window in a [`KeySet`](crate::keyset::KeySet).
     Validity,
+    /// An exported client state as a whole: its length, shape byte, counts
+    /// and padding ([`crate::types::state`]).
+    State,
+    /// An RSA blind inverse r⁻¹ (RFC 9474 §4.2 `inv`) in an exported client
+    /// state, which must lie in [1, n).
+    BlindInverse,
 }
 
 impl fmt::Display for Field {
@@ -176,6 +185,8 @@ impl fmt::Display for Field {
             Field::TokenType => "token-type",
             Field::NotBefore => "not-before",
             Field::Validity => "validity",
+            Field::State => "client state",
+            Field::BlindInverse => "blind inverse",
         })
     }
 }
@@ -218,6 +229,7 @@ impl fmt::Display for Error {
             Error::RateLimited => f.write_str("rate limit reached for this origin"),
             Error::OriginIdConflict => f.write_str("issuer-origin alias seen with another anonymous origin id"),
             Error::StateSpent => f.write_str("client state already finalized"),
+            Error::UnknownStateVersion(v) => write!(f, "unknown client state version {v}"),
         }
     }
 }

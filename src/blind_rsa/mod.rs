@@ -134,6 +134,29 @@ impl<const L: usize> RsaBlindingState<L> {
     pub(crate) fn wipe(&mut self) {
         self.r_inv.zeroize();
     }
+
+    /// The stored form r⁻¹·R mod n, R = 2^(8·B), as `B` big-endian bytes
+    /// into `out` (an exported client state, `types::state`). No conversion,
+    /// so no key is needed; the value does not depend on the limb size.
+    pub(crate) fn write_stored(&self, out: &mut [u8]) {
+        uint::to_be(&self.r_inv, out);
+    }
+
+    /// The state whose stored form ([`Self::write_stored`]) is `bytes`, for
+    /// `pk`: it must lie in [1, n), else
+    /// [`Error::InvalidValue`]`(`[`Field::BlindInverse`]`)`. Whether it is a
+    /// unit mod n is not checked (that takes an inversion): a non-unit
+    /// cannot come from [`blind`], and finalize then fails to verify.
+    pub(crate) fn from_stored<const B: usize>(pk: &RsaPublicKey<L, B>, bytes: &[u8]) -> Result<Self> {
+        let mut r_inv = pk.integer(bytes).ok_or(Error::InvalidValue(Field::BlindInverse))?;
+        let mut nonzero = !r_inv.ct_eq(&Uint::ZERO);
+        crate::ct::declassify(&mut nonzero); // verdict only: an imported r⁻¹ = 0 is an error
+        if !bool::from(nonzero) {
+            r_inv.zeroize();
+            return Err(Error::InvalidValue(Field::BlindInverse));
+        }
+        Ok(Self { r_inv })
+    }
 }
 
 /// RFC 9474 §4.1 `input_msg`: the message, preceded by a 32-byte random

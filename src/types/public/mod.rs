@@ -19,7 +19,8 @@ use crate::challenge::TokenChallenge;
 use crate::codec::{Decode, Encode, Reader, Writer};
 use crate::error::{Error, Result};
 use crate::token::{Token, TokenInput};
-use crate::token_type::{KEY_ID_LEN, PublicRsa2048, TokenKind, TokenType};
+use crate::token_type::{KEY_ID_LEN, PublicRsa2048, TOKEN_INPUT_LEN, TokenKind, TokenType};
+use crate::types::state::{self, ExportedState, Shape};
 
 #[cfg(any(test, feature = "hazmat"))]
 pub mod hazmat;
@@ -98,6 +99,11 @@ impl Encode for TokenResponse {
 ///
 /// A successful [`Client::finalize`] spends the state: it wipes the blind
 /// inverse, and a second finalize fails with [`Error::StateSpent`].
+///
+/// To keep it across a reset, [`RequestState::export`] it to
+/// [`RequestState::STATE_LEN`] bytes and [`RequestState::import`] them with
+/// the same issuer's client ([`crate::types::state`] has the layout and the
+/// rules for storing them).
 pub struct RequestState {
     input: TokenInput,
     blinding: BlindingState,
@@ -114,9 +120,46 @@ impl core::fmt::Debug for RequestState {
 impl zeroize::ZeroizeOnDrop for RequestState {}
 
 impl RequestState {
+    /// The length of the exported state: 356 bytes (version, shape, token
+    /// input, blind inverse).
+    pub const STATE_LEN: usize = state::HEADER_LEN + TOKEN_INPUT_LEN + MODULUS_LEN;
+
     /// The token input the request covers.
     pub const fn input(&self) -> &TokenInput {
         &self.input
+    }
+
+    /// The state as [`Self::STATE_LEN`] bytes, to finalize after a reset with
+    /// [`Self::import`]. The bytes hold the blind inverse: store them as a
+    /// secret key ([`crate::types::state`]). A spent state is
+    /// [`Error::StateSpent`].
+    pub fn export(&self) -> Result<ExportedState<[u8; Self::STATE_LEN]>> {
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
+        state::export(Shape::One, |w| self.write(w))
+    }
+
+    /// The state [`Self::export`] wrote, for `client`: it finalizes exactly
+    /// as the original. Checks the length, the version, the token type, the
+    /// token key id against `client`'s and the blind inverse (in [1, n)),
+    /// each with its own error (listed in [`crate::types::state`]).
+    pub fn import(client: &Client, bytes: &[u8]) -> Result<Self> {
+        state::import(bytes, Self::STATE_LEN, Shape::One, |r| Self::read(client, r))
+    }
+
+    /// `token_input ‖ inv_mont`.
+    pub(crate) fn write(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.put(self.input.as_bytes())?;
+        self.blinding.write_stored(w.reserve(MODULUS_LEN)?);
+        Ok(())
+    }
+
+    /// Reads what [`Self::write`] wrote, for `client`.
+    pub(crate) fn read(client: &Client, r: &mut Reader<'_>) -> Result<Self> {
+        let input = state::read_input(r, TokenKind::PublicRsa2048, client.key_id())?;
+        let blinding = BlindingState::from_stored(&client.key, r.take(MODULUS_LEN)?)?;
+        Ok(Self { input, blinding, spent: false })
     }
 
     /// Whether a token was finalized with this state (its blind inverse is wiped).

@@ -11,18 +11,19 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 use super::{Config, HEADER_LEN, RESPONSE_LEN, RateLimitedToken, SIGNATURE_LEN, digest, request_len};
 use crate::blind_rsa::{self, BlindingState, MODULUS_LEN, PublicKey};
 use crate::challenge::TokenChallenge;
-use crate::codec::Writer;
+use crate::codec::{Reader, Writer};
 use crate::error::{Error, Field, Result};
-use crate::key_blinding::ecdsa_p384::{self as ecdsa, BlindKey};
+use crate::key_blinding::ecdsa_p384::{self as ecdsa, BlindKey, BlindKeyEncoding, SCALAR_LEN};
 use crate::rate_limited::TOKEN_TYPE;
 use crate::rate_limited::alias::{self, CTX_CLIENT};
 use crate::rate_limited::encap::{ENCAP_KEY_ID_LEN, EncapKey};
 use crate::rate_limited::inner_request::InnerTokenRequest;
-use crate::rate_limited::origin_encryption::{self, ENC_LEN, EncapSecret};
+use crate::rate_limited::origin_encryption::{self, ENC_LEN, EncapSecret, SECRET_LEN};
 use crate::rate_limited::response;
 use crate::token::{Token, TokenInput};
-use crate::token_type::{NONCE_LEN, TokenKind};
+use crate::token_type::{NONCE_LEN, TOKEN_INPUT_LEN, TokenKind};
 use crate::types::random_nonce;
+use crate::types::state::{self, ExportedState, Shape};
 
 /// What the client keeps between [`Client::request`] and [`Client::finalize`]:
 /// the token input, the RSA blind inverse, the HPKE response secret and
@@ -32,6 +33,11 @@ use crate::types::random_nonce;
 /// A successful [`Client::finalize`] spends the state: it wipes every
 /// secret (`request_blind` included), and a second finalize fails with
 /// [`Error::StateSpent`].
+///
+/// To keep it across a reset, [`ClientState::export`] it to
+/// [`ClientState::STATE_LEN`] bytes and [`ClientState::import`] them with
+/// the same client ([`crate::types::state`] has the layout and the rules for
+/// storing them).
 pub struct ClientState {
     input: TokenInput,
     blinding: BlindingState,
@@ -41,9 +47,58 @@ pub struct ClientState {
 }
 
 impl ClientState {
+    /// The length of the exported state: 453 bytes (version, shape, token
+    /// input, blind inverse, `enc`, the response secret, `request_blind` and
+    /// its encoding).
+    pub const STATE_LEN: usize =
+        state::HEADER_LEN + TOKEN_INPUT_LEN + MODULUS_LEN + ENC_LEN + SECRET_LEN + SCALAR_LEN + 1;
+
     /// The token input the request covers.
     pub const fn input(&self) -> &TokenInput {
         &self.input
+    }
+
+    /// The state as [`Self::STATE_LEN`] bytes, to finalize after a reset with
+    /// [`Self::import`]. The bytes hold the blind inverse, the response
+    /// secret and `request_blind`: store them as a secret key
+    /// ([`crate::types::state`]). A spent state is [`Error::StateSpent`].
+    pub fn export(&self) -> Result<ExportedState<[u8; Self::STATE_LEN]>> {
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
+        state::export(Shape::One, |w| {
+            w.put(self.input.as_bytes())?;
+            self.blinding.write_stored(w.reserve(MODULUS_LEN)?);
+            w.put(self.encap.enc())?;
+            w.put(self.encap.secret())?;
+            w.put(self.request_blind.to_bytes().as_ref())?;
+            w.u8(match self.request_blind.encoding() {
+                BlindKeyEncoding::Minimal => 0,
+                BlindKeyEncoding::Fixed => 1,
+            })
+        })
+    }
+
+    /// The state [`Self::export`] wrote, for `client`: it finalizes exactly
+    /// as the original. Checks the length, the version, the token type, the
+    /// token key id against `client`'s token key, the blind inverse (in
+    /// [1, n)) and the blind encoding byte, each with its own error (listed
+    /// in [`crate::types::state`]).
+    pub fn import(client: &Client, bytes: &[u8]) -> Result<Self> {
+        state::import(bytes, Self::STATE_LEN, Shape::One, |r| Self::read(client, r))
+    }
+
+    fn read(client: &Client, r: &mut Reader<'_>) -> Result<Self> {
+        let input = state::read_input(r, TokenKind::RateLimitedRsa2048, client.token_key.key_id())?;
+        let blinding = BlindingState::from_stored(&client.token_key, r.take(MODULUS_LEN)?)?;
+        let encap = EncapSecret::from_parts(r.array::<ENC_LEN>()?, r.array::<SECRET_LEN>()?);
+        let blind = r.array::<SCALAR_LEN>()?;
+        let encoding = match r.u8()? {
+            0 => BlindKeyEncoding::Minimal,
+            1 => BlindKeyEncoding::Fixed,
+            _ => return Err(Error::InvalidValue(Field::State)),
+        };
+        Ok(Self { input, blinding, encap, request_blind: BlindKey::with_encoding(blind, encoding), spent: false })
     }
 
     /// `request_blind`, which the client sends to its attester with the

@@ -35,8 +35,8 @@ fn private_roles<T: PrivateTokenType>(c: &mut Criterion, name: &str) {
     let client = issuer.client();
     let challenge = TokenChallenge::new(T::CODE, b"issuer.example", &[], b"origin.example").unwrap();
     let (request, _) = client.request(&challenge, &mut rng()).unwrap();
-    let (request2, state) = client.request(&challenge, &mut rng()).unwrap();
-    let token = client.finalize(state, &issuer.evaluate(&request2, &mut rng()).unwrap()).unwrap();
+    let (request2, mut state) = client.request(&challenge, &mut rng()).unwrap();
+    let token = client.finalize(&mut state, &issuer.evaluate(&request2, &mut rng()).unwrap()).unwrap();
     let mut g = c.benchmark_group(name);
     g.bench_function("ClientRequest", |b| b.iter(|| client.request(black_box(&challenge), &mut rng()).unwrap()));
     g.bench_function("IssuerEvaluate", |b| b.iter(|| issuer.evaluate(black_box(&request), &mut rng()).unwrap()));
@@ -46,7 +46,7 @@ fn private_roles<T: PrivateTokenType>(c: &mut Criterion, name: &str) {
                 let (req, state) = client.request(&challenge, &mut rng()).unwrap();
                 (state, issuer.evaluate(&req, &mut rng()).unwrap())
             },
-            |(state, response)| client.finalize(state, &response).unwrap(),
+            |(mut state, response)| client.finalize(&mut state, &response).unwrap(),
             BatchSize::SmallInput,
         )
     });
@@ -85,8 +85,8 @@ fn amortized<T: PrivateTokenType>(c: &mut Criterion, name: &str) {
                         out.truncate(len);
                         (state, out)
                     },
-                    |(state, out)| {
-                        client.finalize_batch(state, &AmortizedTokenResponse::<T>::decode(&out).unwrap()).unwrap()
+                    |(mut state, out)| {
+                        client.finalize_batch(&mut state, &AmortizedTokenResponse::<T>::decode(&out).unwrap()).unwrap()
                     },
                     BatchSize::SmallInput,
                 )
@@ -102,8 +102,8 @@ fn public_roles(c: &mut Criterion) {
     let client = public::Client::new(issuer.public_key().clone());
     let origin = public::Origin::new(issuer.public_key().clone());
     let challenge = TokenChallenge::new(2, b"issuer.example", &[], b"origin.example").unwrap();
-    let (request, state) = client.request(&challenge, &mut rng()).unwrap();
-    let token = client.finalize(state, &issuer.evaluate(&request).unwrap()).unwrap();
+    let (request, mut state) = client.request(&challenge, &mut rng()).unwrap();
+    let token = client.finalize(&mut state, &issuer.evaluate(&request).unwrap()).unwrap();
     let mut g = c.benchmark_group("type2");
     g.bench_function("ClientRequest", |b| b.iter(|| client.request(black_box(&challenge), &mut rng()).unwrap()));
     g.bench_function("IssuerEvaluate", |b| b.iter(|| issuer.evaluate(black_box(&request)).unwrap()));
@@ -113,7 +113,7 @@ fn public_roles(c: &mut Criterion) {
                 let (req, state) = client.request(&challenge, &mut rng()).unwrap();
                 (state, issuer.evaluate(&req).unwrap())
             },
-            |(state, response)| client.finalize(state, &response).unwrap(),
+            |(mut state, response)| client.finalize(&mut state, &response).unwrap(),
             BatchSize::SmallInput,
         )
     });
@@ -146,9 +146,9 @@ fn rate_limited(c: &mut Criterion) {
         let mut scratch = vec![0u8; t3::scratch_len(&req)];
         issuer.evaluate(&req, &mut scratch, &mut rng()).unwrap()
     };
-    let (bytes, state) = request();
+    let (bytes, mut state) = request();
     let response = evaluate(&bytes);
-    let token = client.finalize(state, &response.encrypted_token_response).unwrap();
+    let token = client.finalize(&mut state, &response.encrypted_token_response).unwrap();
     let (bytes, state) = request();
     let response = evaluate(&bytes);
     let attester = t3::Attester::<16>::new(policy);
@@ -176,7 +176,7 @@ fn rate_limited(c: &mut Criterion) {
                 let (bytes, state) = request();
                 (state, evaluate(&bytes))
             },
-            |(state, resp)| client.finalize(state, &resp.encrypted_token_response).unwrap(),
+            |(mut state, resp)| client.finalize(&mut state, &resp.encrypted_token_response).unwrap(),
             BatchSize::SmallInput,
         )
     });
@@ -217,7 +217,7 @@ fn generic_batch(c: &mut Criterion) {
                 let resp = evaluate(&encoded(&batch.request()));
                 (batch, resp)
             },
-            |(batch, resp)| batch.finalize(&batched::GenericBatchTokenResponse::decode(&resp).unwrap()).unwrap(),
+            |(mut batch, resp)| batch.finalize(&batched::GenericBatchTokenResponse::decode(&resp).unwrap()).unwrap(),
             BatchSize::SmallInput,
         )
     });

@@ -91,7 +91,7 @@ fn main() {
             for _ in 0..iters {
                 let (_, state) = blind_rsa::hazmat::blind_with(&pk, input, &salt, &r).unwrap();
                 let start = Instant::now();
-                let sig = blind_rsa::finalize(black_box(&pk), black_box(input), state, black_box(&expected)).unwrap();
+                let sig = blind_rsa::finalize(black_box(&pk), black_box(input), &state, black_box(&expected)).unwrap();
                 times.push(start.elapsed());
                 assert_eq!(&sig[..], authenticator);
             }

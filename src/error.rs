@@ -104,6 +104,14 @@ pub enum Error {
     /// An issuer-origin alias was seen before with another anonymous origin id
     /// (draft-ietf-privacypass-rate-limit-tokens, attester behaviour).
     OriginIdConflict,
+
+    // ---- client state ------------------------------------------------------
+    /// The client state already finalized a token: its secrets are wiped, so
+    /// it can neither finalize again nor be exported.
+    StateSpent,
+    /// An exported client state has a format version this crate does not
+    /// read (its first byte; see [`crate::types::state`]).
+    UnknownStateVersion(u8),
 }
 
 /// Why the random number generator failed: a small code carried by
@@ -208,6 +216,12 @@ pub enum Field {
     NotBefore,
     /// A key's validity window in a [`KeySet`](crate::keyset::KeySet).
     Validity,
+    /// An exported client state as a whole: its length, shape byte, counts
+    /// and padding ([`crate::types::state`]).
+    State,
+    /// An RSA blind inverse r⁻¹ (RFC 9474 §4.2 `inv`) in an exported client
+    /// state, which must lie in [1, n).
+    BlindInverse,
 }
 
 impl fmt::Display for Field {
@@ -232,6 +246,8 @@ impl fmt::Display for Field {
             Field::TokenType => "token-type",
             Field::NotBefore => "not-before",
             Field::Validity => "validity",
+            Field::State => "client state",
+            Field::BlindInverse => "blind inverse",
         })
     }
 }
@@ -273,6 +289,8 @@ impl fmt::Display for Error {
             Error::UnknownOrigin => f.write_str("no origin key for this origin name"),
             Error::RateLimited => f.write_str("rate limit reached for this origin"),
             Error::OriginIdConflict => f.write_str("issuer-origin alias seen with another anonymous origin id"),
+            Error::StateSpent => f.write_str("client state already finalized"),
+            Error::UnknownStateVersion(v) => write!(f, "unknown client state version {v}"),
         }
     }
 }

@@ -34,7 +34,7 @@ fn batch<T: PrivateTokenType>() {
     let challenge = TokenChallenge::new(T::CODE, b"issuer.example", &[3; 32], b"origin.example").unwrap();
     let ne = T::Suite::NE;
 
-    let state = client.request_batch::<10, _>(&challenge, 10, &mut rng()).unwrap();
+    let mut state = client.request_batch::<10, _>(&challenge, 10, &mut rng()).unwrap();
     let request = encode(&state.request());
     assert_eq!(request.len(), 3 + 2 + 10 * ne);
     let parsed = AmortizedTokenRequest::<T>::decode(&request).unwrap();
@@ -44,7 +44,7 @@ fn batch<T: PrivateTokenType>() {
     let n = issuer.evaluate_batch::<10, _>(&parsed, &mut out, &mut rng()).unwrap();
     let response = AmortizedTokenResponse::<T>::decode(&out[..n]).unwrap();
     assert_eq!(encode(&response), &out[..n]);
-    let tokens = client.finalize_batch(state, &response).unwrap();
+    let tokens = client.finalize_batch(&mut state, &response).unwrap();
     assert_eq!(tokens.len(), 10);
     for t in &tokens {
         issuer.verify(t, &challenge).unwrap();
@@ -71,19 +71,19 @@ fn batch<T: PrivateTokenType>() {
     );
 
     // A response for a different number of elements.
-    let state = client.request_batch::<10, _>(&challenge, 9, &mut rng()).unwrap();
-    assert_eq!(client.finalize_batch(state, &response).err(), Some(Error::InvalidLength(Field::Batch)));
+    let mut state = client.request_batch::<10, _>(&challenge, 9, &mut rng()).unwrap();
+    assert_eq!(client.finalize_batch(&mut state, &response).err(), Some(Error::InvalidLength(Field::Batch)));
 
     // A tampered proof, or an element swapped, fails verification.
-    let state = client.request_batch::<10, _>(&challenge, 10, &mut rng()).unwrap();
+    let mut state = client.request_batch::<10, _>(&challenge, 10, &mut rng()).unwrap();
     let request = encode(&state.request());
     let parsed = AmortizedTokenRequest::<T>::decode(&request).unwrap();
     let n = issuer.evaluate_batch::<10, _>(&parsed, &mut out, &mut rng()).unwrap();
     let mut bad = out[..n].to_vec();
     let last = bad.len() - 1;
     bad[last] ^= 1;
-    assert!(AmortizedTokenResponse::<T>::decode(&bad).and_then(|r| client.finalize_batch(state, &r)).is_err());
-    let state = client.request_batch::<10, _>(&challenge, 10, &mut rng()).unwrap();
+    assert!(AmortizedTokenResponse::<T>::decode(&bad).and_then(|r| client.finalize_batch(&mut state, &r)).is_err());
+    let mut state = client.request_batch::<10, _>(&challenge, 10, &mut rng()).unwrap();
     let request = encode(&state.request());
     let parsed = AmortizedTokenRequest::<T>::decode(&request).unwrap();
     let n = issuer.evaluate_batch::<10, _>(&parsed, &mut out, &mut rng()).unwrap();
@@ -91,7 +91,7 @@ fn batch<T: PrivateTokenType>() {
     let (a, b) = swapped[2..2 + 2 * ne].split_at_mut(ne);
     a.swap_with_slice(b);
     let swapped = AmortizedTokenResponse::<T>::decode(&swapped).unwrap();
-    assert_eq!(client.finalize_batch(state, &swapped).err(), Some(Error::Verification));
+    assert_eq!(client.finalize_batch(&mut state, &swapped).err(), Some(Error::Verification));
 
     // Wrong truncated key id.
     let mut other = request.clone();

@@ -133,7 +133,7 @@ fn evaluate(issuer: &Issuer<'_>, request: &[u8]) -> (Vec<u8>, pat::types::batche
 #[test]
 fn mixed_batch_round_trip() {
     let c = clients();
-    let (batch, request) = mixed(&c);
+    let (mut batch, request) = mixed(&c);
     // varint(52 + 259 + 35 + 52 = 398) is two bytes.
     assert_eq!(request.len(), 2 + 398);
     assert_eq!(&request[..2], &[0x41, 0x8e]);
@@ -340,7 +340,7 @@ fn capacity_is_the_callers() {
 #[test]
 fn responses_must_match_the_request() {
     let c = clients();
-    let (batch, request) = mixed(&c);
+    let (mut batch, request) = mixed(&c);
     let (response, _) = evaluate(&issuer(), &request);
     let (_, body) = unframe(&response);
 
@@ -349,7 +349,7 @@ fn responses_must_match_the_request() {
     let parsed = GenericBatchTokenResponse::decode(&fewer).unwrap();
     assert_eq!(parsed.len(), 3);
     assert_eq!(batch.finalize(&parsed).err(), Some(Error::InvalidLength(Field::Batch)));
-    let (batch, request) = mixed(&c);
+    let (mut batch, request) = mixed(&c);
     let (response, _) = evaluate(&issuer(), &request);
     let (_, body) = unframe(&response);
     let mut more = body.to_vec();
@@ -359,7 +359,7 @@ fn responses_must_match_the_request() {
     assert_eq!(batch.finalize(&parsed).err(), Some(Error::InvalidLength(Field::Batch)));
 
     // Entries swapped: a type-2 response where a type-1 one was requested.
-    let (batch, request) = mixed(&c);
+    let (mut batch, request) = mixed(&c);
     let (response, _) = evaluate(&issuer(), &request);
     let (_, body) = unframe(&response);
     let (first, rest) = body.split_at(148);
@@ -369,7 +369,7 @@ fn responses_must_match_the_request() {
     assert_eq!(batch.finalize(&parsed).err(), Some(Error::WrongTokenType { expected: 1, found: 2 }));
 
     // A tampered evaluation fails verification.
-    let (batch, request) = mixed(&c);
+    let (mut batch, request) = mixed(&c);
     let (response, _) = evaluate(&issuer(), &request);
     let mut tampered = response.clone();
     let last = tampered.len() - 1;

@@ -68,7 +68,7 @@ fn rfc9474_triple(
     assert_eq!(&blinded[..], expected.0, "blinded_msg");
     let blind_sig = blind_rsa::blind_sign(sk, &blinded).unwrap();
     assert_eq!(&blind_sig[..], expected.1, "blind_sig");
-    let sig = variant.finalize(pk, input, state, &blind_sig).unwrap();
+    let sig = variant.finalize(pk, input, &state, &blind_sig).unwrap();
     assert_eq!(&sig[..], expected.2, "sig");
     variant.verify(pk, input, &sig).unwrap();
 }
@@ -162,7 +162,7 @@ fn type2_case(v: &Value) {
     assert_eq!(&blinded[..], &request[3..]);
     let blind_sig = blind_rsa::blind_sign(&sk, &blinded).unwrap();
     assert_eq!(&blind_sig[..], field(v, "token_response").as_slice());
-    let sig = blind_rsa::finalize(&pk, token_input, state, &blind_sig).unwrap();
+    let sig = blind_rsa::finalize(&pk, token_input, &state, &blind_sig).unwrap();
     assert_eq!(&sig[..], authenticator);
     blind_rsa::verify(&pk, token_input, authenticator).unwrap();
 }
@@ -258,7 +258,7 @@ fn wrong_key() {
     let r = field(&v0, "blind");
     let (blinded, state) = blind_rsa::hazmat::blind_with(&pk0, &msg, &array(&salt), &array(&r)).unwrap();
     match blind_rsa::blind_sign(&sk1, &blinded) {
-        Ok(blind_sig) => assert_eq!(blind_rsa::finalize(&pk0, &msg, state, &blind_sig), Err(Error::Verification)),
+        Ok(blind_sig) => assert_eq!(blind_rsa::finalize(&pk0, &msg, &state, &blind_sig), Err(Error::Verification)),
         // The blinded message may be ≥ n₁.
         Err(e) => assert_eq!(e, Error::InvalidValue(Field::Message)),
     }
@@ -286,7 +286,7 @@ fn out_of_range_and_wrong_lengths() {
     let salt = array(&field(&v, "salt"));
     let r = array(&field(&v, "blind"));
     let (_, state) = blind_rsa::hazmat::blind_with(&pk, &msg, &salt, &r).unwrap();
-    assert_eq!(blind_rsa::finalize(&pk, &msg, state, &n), Err(Error::Verification));
+    assert_eq!(blind_rsa::finalize(&pk, &msg, &state, &n), Err(Error::Verification));
     // Blind r = 0, r = n, r ≥ n.
     for bad in [[0u8; 256], n, big] {
         assert_eq!(
@@ -301,7 +301,7 @@ fn out_of_range_and_wrong_lengths() {
         assert_eq!(blind_rsa::blind_sign(&sk, &buf), Err(Error::InvalidLength(Field::Message)));
         assert_eq!(blind_rsa::verify(&pk, &msg, &buf), Err(Error::Verification));
         let (_, state) = blind_rsa::hazmat::blind_with(&pk, &msg, &salt, &r).unwrap();
-        assert_eq!(blind_rsa::finalize(&pk, &msg, state, &buf), Err(Error::InvalidLength(Field::Message)));
+        assert_eq!(blind_rsa::finalize(&pk, &msg, &state, &buf), Err(Error::InvalidLength(Field::Message)));
     }
     let mut long_sig = sig.clone();
     long_sig.push(0);
@@ -320,10 +320,17 @@ fn wrong_blinding_state_fails() {
     let mut other_r = [0u8; 256];
     other_r[255] = 3;
     let (_, wrong_state) = blind_rsa::hazmat::blind_with(&pk, &msg, &salt, &other_r).unwrap();
-    assert_eq!(blind_rsa::finalize(&pk, &msg, wrong_state, &blind_sig), Err(Error::Verification));
+    assert_eq!(blind_rsa::finalize(&pk, &msg, &wrong_state, &blind_sig), Err(Error::Verification));
     // Finalizing for another message fails too.
     let (_, state) = blind_rsa::hazmat::blind_with(&pk, &msg, &salt, &r).unwrap();
-    assert_eq!(blind_rsa::finalize(&pk, b"another message", state, &blind_sig), Err(Error::Verification));
+    assert_eq!(blind_rsa::finalize(&pk, b"another message", &state, &blind_sig), Err(Error::Verification));
+    // The state is only borrowed: after a corrupted blind signature fails, the
+    // genuine one still finalizes with it.
+    let mut corrupted = blind_sig;
+    corrupted[100] ^= 1;
+    assert_eq!(blind_rsa::finalize(&pk, &msg, &state, &corrupted), Err(Error::Verification));
+    let sig = blind_rsa::finalize(&pk, &msg, &state, &blind_sig).unwrap();
+    blind_rsa::verify(&pk, &msg, &sig).unwrap();
 }
 
 #[test]
@@ -342,7 +349,7 @@ fn randomized_round_trips_every_variant() {
             assert_eq!(input.msg_prefix().is_some(), variant.is_randomized());
             let (blinded, state) = variant.blind(&pk, &input, &mut rng).unwrap();
             let blind_sig = blind_rsa::blind_sign(&sk, &blinded).unwrap();
-            let sig = variant.finalize(&pk, &input, state, &blind_sig).unwrap();
+            let sig = variant.finalize(&pk, &input, &state, &blind_sig).unwrap();
             variant.verify(&pk, &input, &sig).unwrap();
             // The prefix is part of the signed message.
             if let Some(prefix) = input.msg_prefix() {
@@ -362,7 +369,7 @@ fn randomized_round_trips_every_variant() {
     // The Privacy Pass entry points.
     let (blinded, state) = blind_rsa::blind(&pk, b"token input", &mut rng).unwrap();
     let blind_sig = blind_rsa::blind_sign(&sk, &blinded).unwrap();
-    let sig = blind_rsa::finalize(&pk, b"token input", state, &blind_sig).unwrap();
+    let sig = blind_rsa::finalize(&pk, b"token input", &state, &blind_sig).unwrap();
     blind_rsa::verify(&pk, b"token input", &sig).unwrap();
     assert_eq!(cases, 12);
 }

@@ -51,8 +51,8 @@ fn finalize<T: PrivateTokenType>(file: &str, bytes: &[u8]) -> pat::Result<()> {
     let challenge = TokenChallenge::decode(&challenge_bytes).unwrap();
     let nonce: [u8; 32] = field(&case, "nonce").try_into().unwrap();
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(&field(&case, "blind")).unwrap();
-    let (_, state) = private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap();
-    client.finalize(state, &private::TokenResponse::<T>::decode(bytes)?).map(drop)
+    let (_, mut state) = private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap();
+    client.finalize(&mut state, &private::TokenResponse::<T>::decode(bytes)?).map(drop)
 }
 
 fn rsa_issuer() -> (public::Issuer, public::Client, Value) {
@@ -90,7 +90,7 @@ fn check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
             let mut blind = [0u8; 256];
             let r = field(&case, "blind");
             blind[256 - r.len()..].copy_from_slice(&r);
-            let (_, state) = public::hazmat::request_with(
+            let (_, mut state) = public::hazmat::request_with(
                 &client,
                 &challenge,
                 &field(&case, "nonce").try_into().unwrap(),
@@ -98,7 +98,7 @@ fn check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
                 &blind,
             )
             .unwrap();
-            client.finalize(state, &public::TokenResponse::decode(bytes)?).map(drop)
+            client.finalize(&mut state, &public::TokenResponse::decode(bytes)?).map(drop)
         }
         "amortized1_request" => AmortizedTokenRequest::<PrivateP384>::decode(bytes).map(drop),
         "amortized1_response" => AmortizedTokenResponse::<PrivateP384>::decode(bytes).map(drop),

@@ -67,13 +67,13 @@ fn rate_limited_tokens_for_opaque_challenges() {
     for (bytes, digest) in cases(0x0003) {
         let challenge = decode(&bytes);
         let mut out = [0u8; 1024];
-        let (n, state) = client.request(&challenge, b"origin.example", &mut rng(), &mut out).unwrap();
+        let (n, mut state) = client.request(&challenge, b"origin.example", &mut rng(), &mut out).unwrap();
         let request = t3::TokenRequest::decode(&out[..n]).unwrap();
         attester.process(&request, client.client_key(), state.request_blind(), &[1; 32], 0).unwrap();
         let response = issuer.evaluate(&request, &mut [0u8; 512], &mut rng()).unwrap();
         let key = &response.blinded_request_key;
         attester.finalize_index(client.client_key(), state.request_blind(), key, &[1; 32], 0).unwrap();
-        let token = client.finalize(state, &response.encrypted_token_response).unwrap();
+        let token = client.finalize(&mut state, &response.encrypted_token_response).unwrap();
         assert_eq!(token.input().challenge_digest(), &digest);
         origin.verify(&token, &challenge).unwrap();
     }
@@ -84,12 +84,13 @@ fn amortized<T: PrivateTokenType>() {
     let client = issuer.client();
     for (bytes, digest) in cases(T::CODE) {
         let challenge = decode(&bytes);
-        let state = client.request_batch::<3, _>(&challenge, 3, &mut rng()).unwrap();
+        let mut state = client.request_batch::<3, _>(&challenge, 3, &mut rng()).unwrap();
         let request = encode(&state.request());
         let parsed = AmortizedTokenRequest::<T>::decode(&request).unwrap();
         let mut out = [0u8; 512];
         let n = issuer.evaluate_batch::<3, _>(&parsed, &mut out, &mut rng()).unwrap();
-        let tokens = client.finalize_batch(state, &AmortizedTokenResponse::<T>::decode(&out[..n]).unwrap()).unwrap();
+        let tokens =
+            client.finalize_batch(&mut state, &AmortizedTokenResponse::<T>::decode(&out[..n]).unwrap()).unwrap();
         assert_eq!(tokens.len(), 3);
         for token in &tokens {
             // token = token_type ‖ nonce ‖ challenge_digest ‖ token_key_id ‖ authenticator

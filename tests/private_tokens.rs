@@ -23,14 +23,14 @@ fn roles<T: PrivateTokenType>() {
     let client = pat::types::private::Client::<T>::from_token_key(issuer.token_key().as_ref()).unwrap();
     assert_eq!(client.key_id(), issuer.key_id());
 
-    let (req, state) = client.request(&challenge, &mut rng()).unwrap();
+    let (req, mut state) = client.request(&challenge, &mut rng()).unwrap();
     let req_bytes = encode(&req);
     assert!(T::REQUEST_LEN.admits(req_bytes.len()));
     let parsed = TokenRequest::<T>::decode(&req_bytes).unwrap();
     let resp = issuer.evaluate(&parsed, &mut rng()).unwrap();
     let resp_bytes = encode(&resp);
     assert!(T::RESPONSE_LEN.admits(resp_bytes.len()));
-    let token = client.finalize(state, &TokenResponse::decode(&resp_bytes).unwrap()).unwrap();
+    let token = client.finalize(&mut state, &TokenResponse::decode(&resp_bytes).unwrap()).unwrap();
     assert_eq!(encode(&token).len(), T::TOKEN_LEN);
     issuer.verify(&token, &challenge).unwrap();
 
@@ -45,15 +45,15 @@ fn roles<T: PrivateTokenType>() {
     assert_eq!(stranger.verify(&token, &challenge), Err(Error::KeyIdMismatch));
 
     // A response from another key fails the proof; a tampered proof too.
-    let (req, state) = client.request(&challenge, &mut rng()).unwrap();
+    let (req, mut state) = client.request(&challenge, &mut rng()).unwrap();
     let mut req_other = req;
     req_other.truncated_token_key_id = *stranger.key_id().last().unwrap();
     let wrong = stranger.evaluate(&req_other, &mut rng()).unwrap();
-    assert_eq!(client.finalize(state, &wrong).err(), Some(Error::Verification));
-    let (req, state) = client.request(&challenge, &mut rng()).unwrap();
+    assert_eq!(client.finalize(&mut state, &wrong).err(), Some(Error::Verification));
+    let (req, mut state) = client.request(&challenge, &mut rng()).unwrap();
     let mut resp = issuer.evaluate(&req, &mut rng()).unwrap();
     resp.evaluate_proof.as_mut()[5] ^= 1;
-    assert!(client.finalize(state, &resp).is_err());
+    assert!(client.finalize(&mut state, &resp).is_err());
 
     // The issuer checks the truncated key id and the element.
     let mut bad = req;

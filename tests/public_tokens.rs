@@ -29,13 +29,13 @@ fn roles() {
     let client = Client::from_token_key(&issuer.token_key()).unwrap();
     assert_eq!(client.key_id(), issuer.key_id());
     let challenge = TokenChallenge::new(2, b"issuer.example", &[1; 32], b"a.example,b.example").unwrap();
-    let (req, state) = client.request(&challenge, &mut rng()).unwrap();
+    let (req, mut state) = client.request(&challenge, &mut rng()).unwrap();
     let req_bytes = encode(&req);
     assert_eq!(req_bytes.len(), 259);
     let resp = issuer.evaluate(&TokenRequest::decode(&req_bytes).unwrap()).unwrap();
     let resp_bytes = encode(&resp);
     assert_eq!(resp_bytes.len(), 256);
-    let token = client.finalize(state, &TokenResponse::decode(&resp_bytes).unwrap()).unwrap();
+    let token = client.finalize(&mut state, &TokenResponse::decode(&resp_bytes).unwrap()).unwrap();
     assert_eq!(encode(&token).len(), 354);
     let origin = Origin::new(issuer.public_key().clone());
     origin.verify(&token, &challenge).unwrap();
@@ -48,10 +48,10 @@ fn roles() {
     assert_eq!(origin.verify(&forged, &challenge), Err(Error::Verification));
 
     // A tampered blind signature is caught by the client before it returns a token.
-    let (req, state) = client.request(&challenge, &mut rng()).unwrap();
+    let (req, mut state) = client.request(&challenge, &mut rng()).unwrap();
     let mut resp = issuer.evaluate(&req).unwrap();
     resp.blind_sig[17] ^= 0x40;
-    assert_eq!(client.finalize(state, &resp).err(), Some(Error::Verification));
+    assert_eq!(client.finalize(&mut state, &resp).err(), Some(Error::Verification));
 
     // Key id and range checks on the issuer side.
     let mut bad = req.clone();

@@ -103,6 +103,8 @@ macro_rules! secret_types {
             Token<48>,
             Token<64>,
             Token<256>,
+            pat::types::state::ExportedState<[u8; 197]>,
+            pat::types::state::ExportedState<[u8; 356]>,
         );
     };
 }
@@ -123,7 +125,7 @@ secret_types!(assert_not_copy);
 #[test]
 fn every_secret_type_is_zeroize_on_drop_and_not_copy() {
     all_zod();
-    assert_eq!(SECRET_TYPES, 39);
+    assert_eq!(SECRET_TYPES, 41);
 }
 
 // ---- known secrets ------------------------------------------------------------
@@ -317,6 +319,14 @@ fn debug_never_prints_a_secret() {
     }
     check("BatchState", &batch, &[&bl384, &bl255, &r_inv]);
 
+    // Exported states: the bytes after the version, shape and token input.
+    let exported = state384.export().unwrap();
+    check("ExportedState", &exported, &[&exported.as_bytes()[100..]]);
+    let exported = public::hazmat::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1.export().unwrap();
+    check("ExportedState", &exported, &[&exported.as_bytes()[100..]]);
+    let exported = batch.export::<{ batched::BatchState::<4>::STATE_LEN }>().unwrap();
+    check("ExportedState", &exported, &[&bl384, &bl255, &exported.as_bytes()[4 + 610 + 98..4 + 610 + 354]]);
+
     // Key blinding.
     let (ec_sk, ec_bk) = (p384_scalar(9), arr::<48>(10));
     let ec_key = || ecdsa::SecretKey::from_bytes(&ec_sk).unwrap();
@@ -369,6 +379,8 @@ fn debug_never_prints_a_secret() {
     )
     .unwrap();
     check("ClientState", &state3, &[&r_inv, &request_blind, &ikm_e]);
+    let exported = state3.export().unwrap();
+    check("ExportedState", &exported, &[&exported.as_bytes()[100..], &request_blind]);
     check("Attester", &t3::Attester::<4>::new(t3::Policy { max_tokens: 1, window: 1 }), &[]);
 
     // Tokens: the authenticator is a bearer credential until redeemed.
@@ -381,7 +393,7 @@ fn debug_never_prints_a_secret() {
     check("TokenRef", &TokenRef::new(input(TokenKind::PublicRsa2048), &a256).unwrap(), &[&a256]);
     check("PrivateP384(", &batched::GenericToken::PrivateP384(t48), &[&a48]);
 
-    assert_eq!(cases, 41);
+    assert_eq!(cases, 45);
 }
 
 /// Prints its secret as a decimal array and as hex, but with a `..` marker.

@@ -103,13 +103,13 @@ fn issue<const N: usize>(
     anon: &[u8; 32],
     now: u64,
 ) -> pat::Result<(RateLimitedToken, [u8; 48])> {
-    let (bytes, state) = request(client, origin);
+    let (bytes, mut state) = request(client, origin);
     let req = TokenRequest::decode(&bytes)?;
     attester.process(&req, client.client_key(), state.request_blind(), anon, now)?;
     let resp = evaluate(issuer, &bytes)?;
     let alias =
         attester.finalize_index(client.client_key(), state.request_blind(), &resp.blinded_request_key, anon, now)?;
-    let token = client.finalize(state, &resp.encrypted_token_response)?;
+    let token = client.finalize(&mut state, &resp.encrypted_token_response)?;
     Ok((token, alias))
 }
 
@@ -120,7 +120,7 @@ fn full_flow() {
     let mut attester = Attester::<8>::new(policy());
     let challenge = challenge();
 
-    let (bytes, state) = request(&client, b"origin.example");
+    let (bytes, mut state) = request(&client, b"origin.example");
     assert_eq!(bytes.len(), 520);
     assert_eq!(bytes[..2], [0, 3]);
     let req = TokenRequest::decode(&bytes).unwrap();
@@ -146,7 +146,7 @@ fn full_flow() {
     assert_eq!(alias, alias::issuer_origin_alias(client.client_key(), &index_key));
     assert_eq!(attester.remaining(client.client_key(), &alias, 10), 2);
 
-    let token = client.finalize(state, &resp.encrypted_token_response).unwrap();
+    let token = client.finalize(&mut state, &resp.encrypted_token_response).unwrap();
     assert_eq!(encode(&token).len(), 354);
     assert_eq!(RateLimitedToken::decode(&encode(&token)).unwrap(), token);
     let origin = Origin::new(issuer.public_key().clone());
@@ -316,10 +316,10 @@ fn ciphertext_with_a_flipped_bit() {
         assert_eq!(evaluate(&issuer, &bytes).unwrap_err(), Error::Verification, "byte {i}");
     }
     // The unmodified but re-signed request still works (the check is the AEAD).
-    let (mut bytes, state) = request(&client, b"origin.example");
+    let (mut bytes, mut state) = request(&client, b"origin.example");
     resign(&mut bytes, &state);
     let resp = evaluate(&issuer, &bytes).unwrap();
-    client.finalize(state, &resp.encrypted_token_response).unwrap();
+    client.finalize(&mut state, &resp.encrypted_token_response).unwrap();
 }
 
 /// A request whose ciphertext is `plaintext` sealed for `issuer` with the
@@ -549,23 +549,23 @@ fn client_side_failures() {
     assert!(out.iter().all(|&b| b == 0x5a));
 
     // A response of the wrong length, or altered.
-    let (bytes, state) = request(&client, b"origin.example");
+    let (bytes, mut state) = request(&client, b"origin.example");
     let resp = evaluate(&issuer, &bytes).unwrap();
     assert_eq!(
-        client.finalize(state, &resp.encrypted_token_response[..287]).unwrap_err(),
+        client.finalize(&mut state, &resp.encrypted_token_response[..287]).unwrap_err(),
         Error::InvalidLength(Field::Message)
     );
     for i in [0, 16, 200, 287] {
-        let (bytes, state) = request(&client, b"origin.example");
+        let (bytes, mut state) = request(&client, b"origin.example");
         let mut resp = evaluate(&issuer, &bytes).unwrap().encrypted_token_response;
         resp[i] ^= 1;
-        assert_eq!(client.finalize(state, &resp).unwrap_err(), Error::Verification, "byte {i}");
+        assert_eq!(client.finalize(&mut state, &resp).unwrap_err(), Error::Verification, "byte {i}");
     }
     // A response for another request.
     let (bytes, _) = request(&client, b"origin.example");
     let resp = evaluate(&issuer, &bytes).unwrap();
-    let (_, state) = request(&client, b"origin.example");
-    assert_eq!(client.finalize(state, &resp.encrypted_token_response).unwrap_err(), Error::Verification);
+    let (_, mut state) = request(&client, b"origin.example");
+    assert_eq!(client.finalize(&mut state, &resp.encrypted_token_response).unwrap_err(), Error::Verification);
 }
 
 #[test]
@@ -632,7 +632,7 @@ fn deterministic_request_and_redacted_debug() {
         RequestRandomness { nonce: &[1; 32], salt: &[2; 48], blind: &r, request_blind: &[3; 48], ikm_e: &[4; 32] };
     let mut a = vec![0u8; 520];
     let mut b = vec![0u8; 520];
-    let (_, sa) = pat::types::rate_limited::hazmat::request_with(
+    let (_, mut sa) = pat::types::rate_limited::hazmat::request_with(
         &client,
         &challenge(),
         b"origin.example",
@@ -654,7 +654,7 @@ fn deterministic_request_and_redacted_debug() {
     assert_eq!(a[..424], b[..424]);
     assert_ne!(a[424..], b[424..]);
     let resp = evaluate(&issuer, &a).unwrap();
-    let token = client.finalize(sa, &resp.encrypted_token_response).unwrap();
+    let token = client.finalize(&mut sa, &resp.encrypted_token_response).unwrap();
     assert_eq!(token.input().nonce(), &[1; 32]);
     drop(sb);
 

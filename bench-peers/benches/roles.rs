@@ -142,8 +142,9 @@ macro_rules! private_type {
             let blind = bench::serialize_scalar::<$suite>(&bench::random_scalar::<$suite, _>(&mut rng).unwrap());
             let (request, _) = pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap();
             let response = issuer.evaluate(&request, &mut rng).unwrap();
-            let (_, state) = pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap();
-            let token = client.finalize(state, &response).unwrap();
+            let (_, mut state) =
+                pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap();
+            let token = client.finalize(&mut state, &response).unwrap();
             issuer.verify(&token, &challenge).unwrap();
 
             // privacypass, same key
@@ -178,13 +179,13 @@ macro_rules! private_type {
             });
             g.finish();
 
-            // pat's finalize consumes the client state: each iteration gets the
+            // pat's finalize spends the client state: each iteration gets the
             // same state (explicit nonce and blind), matching `response`.
             let mut g = c.benchmark_group(concat!($label, "/ClientFinalize"));
             g.bench_function("pat", |b| {
                 b.iter_batched(
                     || pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap().1,
-                    |s| client.finalize(s, black_box(&response)).unwrap(),
+                    |mut s| client.finalize(&mut s, black_box(&response)).unwrap(),
                     BatchSize::SmallInput,
                 )
             });
@@ -368,8 +369,8 @@ fn type2_and_rsa(c: &mut Criterion) {
     }
     let (request, _) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r).unwrap();
     let response = issuer.evaluate(&request).unwrap();
-    let (_, state) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r).unwrap();
-    let token = client.finalize(state, &response).unwrap();
+    let (_, mut state) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r).unwrap();
+    let token = client.finalize(&mut state, &response).unwrap();
     origin.verify(&token, &challenge).unwrap();
     let msg = *token.input().as_bytes();
     let sig = *token.authenticator();
@@ -416,7 +417,7 @@ fn type2_and_rsa(c: &mut Criterion) {
     g.bench_function("pat", |b| {
         b.iter_batched(
             || pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r).unwrap().1,
-            |s| client.finalize(s, black_box(&response)).unwrap(),
+            |mut s| client.finalize(&mut s, black_box(&response)).unwrap(),
             BatchSize::SmallInput,
         )
     });

@@ -142,7 +142,7 @@ fn private<T: PrivateTokenType>(r: &mut Runner<'_>, names: [&'static str; 4]) ->
     let parsed = f.request()?;
     r.op(names[0], || Ok(()), |()| f.client.request(&f.challenge, &mut rng()))?;
     r.op(names[1], || Ok(()), |()| f.issuer.evaluate(&parsed, &mut rng()))?;
-    r.op(names[2], || f.exchange(), |(response, state)| f.client.finalize(state, &response))?;
+    r.op(names[2], || f.exchange(), |(response, mut state)| f.client.finalize(&mut state, &response))?;
     r.op(names[3], || Ok(()), |()| f.issuer.verify(&f.token, &f.challenge))
 }
 
@@ -154,7 +154,7 @@ fn public(r: &mut Runner<'_>) -> Result<()> {
     let parsed = f.request()?;
     r.op("type2/ClientRequest", || Ok(()), |()| f.client.request(&f.challenge, &mut rng()))?;
     r.op("type2/IssuerEvaluate", || Ok(()), |()| f.issuer.evaluate(&parsed))?;
-    r.op("type2/ClientFinalize", || f.exchange(), |(response, state)| f.client.finalize(state, &response))?;
+    r.op("type2/ClientFinalize", || f.exchange(), |(response, mut state)| f.client.finalize(&mut state, &response))?;
     r.op("type2/OriginVerify", || Ok(()), |()| f.origin.verify(&f.token, &f.challenge))
 }
 
@@ -209,7 +209,7 @@ fn rate_limited(r: &mut Runner<'_>) -> Result<()> {
     r.op(
         "type3/ClientFinalize",
         || p.exchange(),
-        |(response, state)| p.client.finalize(state, &response.encrypted_token_response),
+        |(response, mut state)| p.client.finalize(&mut state, &response.encrypted_token_response),
     )?;
     r.op("type3/OriginVerify", || Ok(()), |()| p.origin.verify(&f.token, &p.challenge))
 }

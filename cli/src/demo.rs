@@ -72,12 +72,12 @@ impl<'a, T: PrivateTokenType> PrivateFixture<'a, T> {
         let challenge = TokenChallenge::new(T::CODE, b"issuer.example", &[], origin)?;
         // The client learns the key from its wire form, as it would from the issuer directory.
         let client = private::Client::<T>::from_token_key(issuer.token_key().as_ref())?;
-        let (request, state) = client.request(&challenge, &mut rng())?;
+        let (request, mut state) = client.request(&challenge, &mut rng())?;
         let request_bytes = encoded(&request)?;
         let parsed = private::TokenRequest::<T>::decode(&request_bytes)?;
         let response = issuer.evaluate(&parsed, &mut rng())?;
         let response_bytes = encoded(&response)?;
-        let token = client.finalize(state, &private::TokenResponse::decode(&response_bytes)?)?;
+        let token = client.finalize(&mut state, &private::TokenResponse::decode(&response_bytes)?)?;
         let token_bytes = encoded(&token)?;
         let token = <T::Token as Decode>::decode(&token_bytes)?;
         issuer.verify(&token, &challenge)?;
@@ -113,12 +113,12 @@ impl<'a> PublicFixture<'a> {
         let issuer = public::Issuer::new(pat::blind_rsa::SecretKey::generate(&mut rng())?);
         let challenge = TokenChallenge::new(2, b"issuer.example", &[], origin)?;
         let client = public::Client::from_token_key(&issuer.token_key())?;
-        let (request, state) = client.request(&challenge, &mut rng())?;
+        let (request, mut state) = client.request(&challenge, &mut rng())?;
         let request_bytes = encoded(&request)?;
         let parsed = public::TokenRequest::decode(&request_bytes)?;
         let response = issuer.evaluate(&parsed)?;
         let response_bytes = encoded(&response)?;
-        let token = client.finalize(state, &public::TokenResponse::decode(&response_bytes)?)?;
+        let token = client.finalize(&mut state, &public::TokenResponse::decode(&response_bytes)?)?;
         let token_bytes = encoded(&token)?;
         let token = public::PublicToken::decode(&token_bytes)?;
         let origin = public::Origin::new(issuer.public_key().clone());
@@ -151,13 +151,13 @@ impl<'a, T: PrivateTokenType> AmortizedFixture<'a, T> {
         let issuer = private::Issuer::<T>::generate(&mut rng())?;
         let challenge = TokenChallenge::new(T::CODE, b"issuer.example", &[], origin)?;
         let client = issuer.client();
-        let state = client.request_batch::<BATCH, _>(&challenge, BATCH, &mut rng())?;
+        let mut state = client.request_batch::<BATCH, _>(&challenge, BATCH, &mut rng())?;
         let request_bytes = encoded(&state.request())?;
         let parsed = AmortizedTokenRequest::<T>::decode(&request_bytes)?;
         let mut out = [0u8; BATCH_WIRE];
         let n = issuer.evaluate_batch::<BATCH, _>(&parsed, &mut out, &mut rng())?;
         let response_bytes = out.get(..n).ok_or(pat::Error::BufferTooSmall)?.to_vec();
-        let tokens = client.finalize_batch(state, &AmortizedTokenResponse::decode(&response_bytes)?)?;
+        let tokens = client.finalize_batch(&mut state, &AmortizedTokenResponse::decode(&response_bytes)?)?;
         for t in &tokens {
             issuer.verify(t, &challenge)?;
         }
@@ -193,9 +193,9 @@ impl<'a, T: PrivateTokenType> AmortizedFixture<'a, T> {
     /// The client's last step, from the response bytes.
     pub(crate) fn finalize(
         &self,
-        (response, state): (Wire<BATCH_WIRE>, amortized::BatchState<T, BATCH>),
+        (response, mut state): (Wire<BATCH_WIRE>, amortized::BatchState<T, BATCH>),
     ) -> Result<heapless::Vec<T::Token, BATCH>> {
-        self.client.finalize_batch(state, &AmortizedTokenResponse::decode(response.as_slice())?)
+        self.client.finalize_batch(&mut state, &AmortizedTokenResponse::decode(response.as_slice())?)
     }
 }
 
@@ -235,7 +235,7 @@ impl BatchedFixture {
             response_bytes: Vec::new(),
             token_len: 0,
         };
-        let batch = f.make_batch()?;
+        let mut batch = f.make_batch()?;
         let request_bytes = encoded(&batch.request())?;
         let response_bytes = f.evaluate(&request_bytes)?.as_slice().to_vec();
         let tokens = batch.finalize(&GenericBatchTokenResponse::decode(&response_bytes)?)?;
@@ -243,6 +243,7 @@ impl BatchedFixture {
             return Err(pat::Error::Verification);
         }
         let token_len = tokens.iter().flatten().map(|t| t.encoded_len()).sum();
+        drop(batch);
         f.request_bytes = request_bytes;
         f.response_bytes = response_bytes;
         f.token_len = token_len;
@@ -284,7 +285,7 @@ impl BatchedFixture {
 
     pub(crate) fn finalize(
         &self,
-        (response, batch): (Wire<BATCH_WIRE>, GenericBatchState<'_>),
+        (response, mut batch): (Wire<BATCH_WIRE>, GenericBatchState<'_>),
     ) -> Result<heapless::Vec<Option<batched::GenericToken>, 3>> {
         batch.finalize(&GenericBatchTokenResponse::decode(response.as_slice())?)
     }
@@ -371,8 +372,8 @@ impl RateLimitedFixture {
             &p.anonymous_origin_id,
             p.now,
         )?;
-        let (fresh, state) = p.exchange()?;
-        let token = p.client.finalize(state, &fresh.encrypted_token_response)?;
+        let (fresh, mut state) = p.exchange()?;
+        let token = p.client.finalize(&mut state, &fresh.encrypted_token_response)?;
         let token_bytes = encoded(&token)?;
         let token = t3::RateLimitedToken::decode(&token_bytes)?;
         p.origin.verify(&token, &p.challenge)?;
@@ -427,7 +428,11 @@ fn private_row<T: PrivateTokenType>(origin: &[u8]) -> Result<Row> {
     let times = [
         median_us(RUNS, || (), |()| f.client.request(&f.challenge, &mut rng())),
         median_us(RUNS, || (), |()| f.issuer.evaluate(&parsed, &mut rng())),
-        median_us(RUNS, || f.exchange(), |pair| pair.and_then(|(resp, state)| f.client.finalize(state, &resp))),
+        median_us(
+            RUNS,
+            || f.exchange(),
+            |pair| pair.and_then(|(resp, mut state)| f.client.finalize(&mut state, &resp)),
+        ),
         median_us(RUNS, || (), |()| f.issuer.verify(&f.token, &f.challenge)),
     ];
     Ok(Row {
@@ -465,7 +470,11 @@ fn public_row(origin: &[u8]) -> Result<Row> {
     let times = [
         median_us(RUNS, || (), |()| f.client.request(&f.challenge, &mut rng())),
         median_us(RUNS, || (), |()| f.issuer.evaluate(&parsed)),
-        median_us(RUNS, || f.exchange(), |pair| pair.and_then(|(resp, state)| f.client.finalize(state, &resp))),
+        median_us(
+            RUNS,
+            || f.exchange(),
+            |pair| pair.and_then(|(resp, mut state)| f.client.finalize(&mut state, &resp)),
+        ),
         median_us(RUNS, || (), |()| f.origin.verify(&f.token, &f.challenge)),
     ];
     Ok(Row {
@@ -489,7 +498,7 @@ fn rate_limited_row() -> Result<(Row, [f64; 2])> {
         median_us(
             RUNS,
             || p.exchange(),
-            |pair| pair.and_then(|(resp, state)| p.client.finalize(state, &resp.encrypted_token_response)),
+            |pair| pair.and_then(|(resp, mut state)| p.client.finalize(&mut state, &resp.encrypted_token_response)),
         ),
         median_us(RUNS, || (), |()| p.origin.verify(&f.token, &p.challenge)),
     ];
@@ -555,8 +564,8 @@ fn run_demo() -> Result<()> {
     let mut kbuf = [0u8; 64];
     let decoded = TokenChallenge::decode(parsed.decode_challenge(&mut cbuf)?)?;
     let client = private::Client::<pat::token_type::PrivateP384>::from_token_key(parsed.decode_token_key(&mut kbuf)?)?;
-    let (req, state) = client.request(&decoded, &mut rng())?;
-    let token = client.finalize(state, &issuer.evaluate(&req, &mut rng())?)?;
+    let (req, mut state) = client.request(&decoded, &mut rng())?;
+    let token = client.finalize(&mut state, &issuer.evaluate(&req, &mut rng())?)?;
     let mut out = [0u8; 512];
     let authorization = auth::write_authorization(&encoded(&token)?, &mut out)?;
     println!("Authorization: {authorization}");

@@ -150,11 +150,11 @@ fn private_roles<T: PrivateTokenType>(role: Role) {
     let (mut crng, mut irng) = (rng(role.client()), rng(role.issuer()));
     let ch = challenge(T::CODE);
     for _ in 0..2 {
-        let (req, state) = client.request(&ch, &mut crng).unwrap();
+        let (req, mut state) = client.request(&ch, &mut crng).unwrap();
         let req = private::TokenRequest::<T>::decode(&wire(&req)).unwrap();
         let resp = issuer.evaluate(&req, &mut irng).unwrap();
         let resp = private::TokenResponse::<T>::decode(&wire(&resp)).unwrap();
-        let token = client.finalize(state, &resp).unwrap();
+        let token = client.finalize(&mut state, &resp).unwrap();
         let token = <T::Token as Decode>::decode(&wire(&token)).unwrap();
         issuer.verify(&token, &ch).unwrap();
         // A forged authenticator: the rejection path of the same comparison.
@@ -185,11 +185,11 @@ fn public_roles(role: Role) {
     let mut crng = rng(role.client());
     let ch = challenge(2);
     for _ in 0..2 {
-        let (req, state) = client.request(&ch, &mut crng).unwrap();
+        let (req, mut state) = client.request(&ch, &mut crng).unwrap();
         let req = public::TokenRequest::decode(&wire(&req)).unwrap();
         let resp = issuer.evaluate(&req).unwrap();
         let resp = public::TokenResponse::decode(&wire(&resp)).unwrap();
-        let token = client.finalize(state, &resp).unwrap();
+        let token = client.finalize(&mut state, &resp).unwrap();
         let token = public::PublicToken::decode(&wire(&token)).unwrap();
         origin.verify(&token, &ch).unwrap();
     }
@@ -201,7 +201,7 @@ fn public_roles(role: Role) {
         public(&blinded);
         let blind_sig = blind_rsa::blind_sign(&rsa_key(role.issuer()), &blinded).unwrap();
         public(&blind_sig);
-        let sig = variant.finalize(pk, &input, state, &blind_sig).unwrap();
+        let sig = variant.finalize(pk, &input, &state, &blind_sig).unwrap();
         public(&sig);
         public(&input);
         variant.verify(pk, &input, &sig).unwrap();
@@ -243,7 +243,7 @@ fn rate_limited_roles(role: &str, encoding: ecdsa::BlindKeyEncoding) {
 
     for now in [0u64, 1] {
         let mut out = vec![0u8; t3::request_len(origin_name.len()).unwrap()];
-        let (n, state) = client.request(&ch, origin_name, &mut crng, &mut out).unwrap();
+        let (n, mut state) = client.request(&ch, origin_name, &mut crng, &mut out).unwrap();
         out.truncate(n);
         public(out.as_slice());
         if attester_poisoned {
@@ -270,7 +270,7 @@ fn rate_limited_roles(role: &str, encoding: ecdsa::BlindKeyEncoding) {
         let _ = black_box(alias);
         let _ = black_box(attester.remaining(client.client_key(), &alias, now));
 
-        let token = client.finalize(state, &resp.encrypted_token_response).unwrap();
+        let token = client.finalize(&mut state, &resp.encrypted_token_response).unwrap();
         let token = t3::RateLimitedToken::decode(&wire(&token)).unwrap();
         origin.verify(&token, &ch).unwrap();
     }
@@ -283,14 +283,14 @@ fn amortized_for<T: PrivateTokenType>(role: Role) {
     let client = issuer.client();
     let (mut crng, mut irng) = (rng(role.client()), rng(role.issuer()));
     let ch = challenge(T::CODE);
-    let state = client.request_batch::<N, _>(&ch, N, &mut crng).unwrap();
+    let mut state = client.request_batch::<N, _>(&ch, N, &mut crng).unwrap();
     let req = wire(&state.request());
     let parsed = AmortizedTokenRequest::<T>::decode(&req).unwrap();
     let mut out = vec![0u8; 8 + N * T::Suite::NE + 2 * T::Suite::NS];
     let len = issuer.evaluate_batch::<N, _>(&parsed, &mut out, &mut irng).unwrap();
     out.truncate(len);
     public(out.as_slice());
-    let tokens = client.finalize_batch(state, &AmortizedTokenResponse::<T>::decode(&out).unwrap()).unwrap();
+    let tokens = client.finalize_batch(&mut state, &AmortizedTokenResponse::<T>::decode(&out).unwrap()).unwrap();
     for token in &tokens {
         let token = <T::Token as Decode>::decode(&wire(token)).unwrap();
         issuer.verify(&token, &ch).unwrap();

@@ -38,10 +38,10 @@ type Finish = Box<dyn FnOnce(&[u8]) -> Vec<u8>>;
 fn prepare(token_type: u16, key: &[u8], challenge: &TokenChallenge<'_>) -> (Vec<u8>, Finish) {
     fn private_one<T: PrivateTokenType>(key: &[u8], challenge: &TokenChallenge<'_>) -> (Vec<u8>, Finish) {
         let client = private::Client::<T>::from_token_key(key).unwrap();
-        let (request, state) = client.request(challenge, &mut rng()).unwrap();
+        let (request, mut state) = client.request(challenge, &mut rng()).unwrap();
         let finish: Finish = Box::new(move |bytes: &[u8]| {
             let response = private::TokenResponse::<T>::decode(bytes).unwrap();
-            encoded(&client.finalize(state, &response).unwrap())
+            encoded(&client.finalize(&mut state, &response).unwrap())
         });
         (encoded(&request), finish)
     }
@@ -50,10 +50,10 @@ fn prepare(token_type: u16, key: &[u8], challenge: &TokenChallenge<'_>) -> (Vec<
         5 => private_one::<PrivateRistretto255>(key, challenge),
         _ => {
             let client = public::Client::from_token_key(key).unwrap();
-            let (request, state) = client.request(challenge, &mut rng()).unwrap();
+            let (request, mut state) = client.request(challenge, &mut rng()).unwrap();
             let finish: Finish = Box::new(move |bytes: &[u8]| {
                 let response = public::TokenResponse::decode(bytes).unwrap();
-                encoded(&client.finalize(state, &response).unwrap())
+                encoded(&client.finalize(&mut state, &response).unwrap())
             });
             (encoded(&request), finish)
         }

@@ -159,9 +159,9 @@ pub async fn authorize(
         1 => private_token::<PrivateP384>(http, &request_uri, token_key, &challenge).await?,
         2 => {
             let client = public::Client::from_token_key(token_key)?;
-            let (request, state) = client.request(&challenge, &mut rng())?;
+            let (request, mut state) = client.request(&challenge, &mut rng())?;
             let response = post(http, &request_uri, encoded(&request)?).await?;
-            encoded(&client.finalize(state, &public::TokenResponse::decode(&response)?)?)?
+            encoded(&client.finalize(&mut state, &public::TokenResponse::decode(&response)?)?)?
         }
         5 => private_token::<PrivateRistretto255>(http, &request_uri, token_key, &challenge).await?,
         t => return Err(format!("token type {t} is not supported").into()),
@@ -225,7 +225,7 @@ async fn private_token<T: PrivateTokenType>(
     challenge: &TokenChallenge<'_>,
 ) -> Result<Vec<u8>, BoxError> {
     let client = private::Client::<T>::from_token_key(token_key)?;
-    let (request, state) = client.request(challenge, &mut rng())?;
+    let (request, mut state) = client.request(challenge, &mut rng())?;
     let response = post(http, url, encoded(&request)?).await?;
-    Ok(encoded(&client.finalize(state, &private::TokenResponse::<T>::decode(&response)?)?)?)
+    Ok(encoded(&client.finalize(&mut state, &private::TokenResponse::<T>::decode(&response)?)?)?)
 }

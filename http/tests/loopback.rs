@@ -245,13 +245,13 @@ async fn generic_and_amortized_batches_are_issued() {
     }
 
     // Amortized: ten type-5 tokens with one proof.
-    let state = c5.request_batch::<10, _>(&ch5, 10, &mut rng()).unwrap();
+    let mut state = c5.request_batch::<10, _>(&ch5, 10, &mut rng()).unwrap();
     let r = d.post(media::AMORTIZED_REQUEST, encoded(&state.request())).await;
     assert_eq!(r.status(), StatusCode::OK);
     assert_eq!(r.headers()["content-type"], media::AMORTIZED_RESPONSE);
     let body = r.bytes().await.unwrap();
     let response = pat::types::amortized::AmortizedTokenResponse::<PrivateRistretto255>::decode(&body).unwrap();
-    assert_eq!(c5.finalize_batch(state, &response).unwrap().len(), 10);
+    assert_eq!(c5.finalize_batch(&mut state, &response).unwrap().len(), 10);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -318,7 +318,7 @@ pub fn private_client_role<T: pat::types::private::PrivateTokenType>(case: &Priv
     let challenge = TokenChallenge::decode(case.challenge)?;
     let (_request, _state) = client.request(&challenge, &mut TestRng::new(7))?;
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(case.blind).ok_or(Error::InvalidScalar)?;
-    let (_, state) = pat::types::private::hazmat::request_with(&client, &challenge, &case.nonce, &blind)?;
-    let token = client.finalize(state, &TokenResponse::decode(case.response)?)?;
+    let (_, mut state) = pat::types::private::hazmat::request_with(&client, &challenge, &case.nonce, &blind)?;
+    let token = client.finalize(&mut state, &TokenResponse::decode(case.response)?)?;
     same(&token, case.token)
 }

@@ -95,17 +95,17 @@ fn private_case<T: PrivateTokenType>(case: &PrivateCase, name: &str) -> Result<(
     let challenge = TokenChallenge::decode(case.challenge)?;
     let client = measure(label(name, "client_key_parse"), || private::Client::<T>::from_token_key(case.pk))?;
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(case.blind).ok_or(Error::InvalidScalar)?;
-    let (request, state) = pat::types::private::hazmat::request_with(&client, &challenge, &case.nonce, &blind)?;
+    let (request, mut state) = pat::types::private::hazmat::request_with(&client, &challenge, &case.nonce, &blind)?;
     same(&request, case.request)?;
     let response = private::TokenResponse::decode(case.response)?;
-    let token = measure(label(name, "client_finalize"), || client.finalize(state, &response))?;
+    let token = measure(label(name, "client_finalize"), || client.finalize(&mut state, &response))?;
     same(&token, case.token)?;
     measure(label(name, "issuer_verify"), || issuer.verify(&token, &challenge))?;
     // The random path too: a fresh request, evaluation, token and verification.
     let mut rng = TestRng::new(0x9e37_79b9_7f4a_7c15);
-    let (request, state) = measure(label(name, "client_request"), || client.request(&challenge, &mut rng))?;
+    let (request, mut state) = measure(label(name, "client_request"), || client.request(&challenge, &mut rng))?;
     let response = measure(label(name, "issuer_evaluate"), || issuer.evaluate(&request, &mut rng))?;
-    let token = client.finalize(state, &response)?;
+    let token = client.finalize(&mut state, &response)?;
     issuer.verify(&token, &challenge)
 }
 
@@ -119,10 +119,11 @@ fn amortized_case<T: PrivateTokenType>(case: &AmortizedCase) -> Result<(), Error
         *slot = <<T::Suite as Suite>::ScalarBytes>::from_slice(b).ok_or(Error::InvalidScalar)?;
     }
     let blinds = blinds.get(..case.blinds.len()).ok_or(Error::CapacityExceeded)?;
-    let state = pat::types::amortized::hazmat::request_batch_with::<_, N>(&client, &challenge, case.nonces, blinds)?;
+    let mut state =
+        pat::types::amortized::hazmat::request_batch_with::<_, N>(&client, &challenge, case.nonces, blinds)?;
     same(&state.request(), case.request)?;
     let response = AmortizedTokenResponse::decode(case.response)?;
-    let tokens = measure("amortized/client_finalize_batch", || client.finalize_batch(state, &response))?;
+    let tokens = measure("amortized/client_finalize_batch", || client.finalize_batch(&mut state, &response))?;
     check(tokens.len() == case.tokens.len())?;
     for (token, expected) in tokens.iter().zip(case.tokens) {
         same(token, expected)?;
@@ -137,13 +138,13 @@ fn public_case(case: &PublicCase) -> Result<(), Error> {
     check(sk.public_key() == &pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
     let client = measure("type2/client_key_parse", || public::Client::from_token_key(case.pk))?;
-    let (request, state) =
+    let (request, mut state) =
         pat::types::public::hazmat::request_with(&client, &challenge, &case.nonce, &case.salt, &case.blind)?;
     same(&request, case.request)?;
     let issuer = public::Issuer::new(sk);
     let response = measure("type2/issuer_evaluate", || issuer.evaluate(&request))?;
     same(&response, case.response)?;
-    let token = measure("type2/client_finalize", || client.finalize(state, &response))?;
+    let token = measure("type2/client_finalize", || client.finalize(&mut state, &response))?;
     same(&token, case.token)?;
     let origin = public::Origin::new(pk);
     measure("type2/origin_verify", || origin.verify(&token, &challenge))?;
@@ -228,7 +229,8 @@ fn rate_limited_flow(rsa_pem: &&str) -> Result<(), Error> {
     let mut rng = TestRng::new(0x0123_4567_89ab_cdef);
 
     let mut out = [0u8; 600];
-    let (n, state) = measure("type3/client_request", || client.request(&challenge, origin_name, &mut rng, &mut out))?;
+    let (n, mut state) =
+        measure("type3/client_request", || client.request(&challenge, origin_name, &mut rng, &mut out))?;
     let bytes = out.get(..n).ok_or(Error::BufferTooSmall)?;
     let request = t3::TokenRequest::decode(bytes)?;
     measure("type3/attester_process", || {
@@ -240,7 +242,7 @@ fn rate_limited_flow(rsa_pem: &&str) -> Result<(), Error> {
     measure("type3/attester_finalize", || {
         attester.finalize_index(client.client_key(), state.request_blind(), &response.blinded_request_key, &anon, 5)
     })?;
-    let token = measure("type3/client_finalize", || client.finalize(state, &response.encrypted_token_response))?;
+    let token = measure("type3/client_finalize", || client.finalize(&mut state, &response.encrypted_token_response))?;
     measure("type3/origin_verify", || t3::Origin::new(issuer.public_key().clone()).verify(&token, &challenge))
 }
 

@@ -12,6 +12,10 @@
 //! same value (`snapshot`). Public parts (public keys, token inputs, key ids)
 //! stay and are not needles.
 //!
+//! A client state that finalized a token is spent: its secrets are wiped at
+//! once, and `a_spent_state_holds_no_secret` reads a spent state's bytes
+//! before its drop to check it.
+//!
 //! Not covered, with the reason: `SecretKey4096` and `RsaBlindingState` for
 //! RSA-4096 (the same generic code as RSA-2048, checked here); copies that moves
 //! leave behind on the stack or in registers before the value reaches its
@@ -237,6 +241,14 @@ fn every_secret_is_wiped_after_drop() {
         &[r_inv.clone()],
     );
 
+    // Exported states: the bytes after the version, shape and token input.
+    let state = pat::types::private::hazmat::request_with(&client384, &ch1, &[7; 32], &bl384).unwrap().1;
+    c.run("state::ExportedState<[u8; 197]>", state.export().unwrap(), &[bl384.to_vec()]);
+    let state = pat::types::public::hazmat::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1;
+    let exported = state.export().unwrap();
+    let stored = exported.as_bytes()[100..].to_vec();
+    c.run("state::ExportedState<[u8; 356]>", exported, &[stored]);
+
     // Generic batches.
     let (request, state) = pat::types::public::hazmat::request_with(&client2, &ch2, &[3; 32], &salt, &TWO).unwrap();
     let entry = batched::BatchClient::entry(&client2, request, state).unwrap();
@@ -332,5 +344,41 @@ fn every_secret_is_wiped_after_drop() {
     for (name, windows) in &c.passed {
         println!("wiped: {name} ({windows} windows checked)");
     }
-    assert_eq!(c.passed.len(), 39);
+    assert_eq!(c.passed.len(), 41);
+}
+
+/// No non-zero 8-byte window of `needle` in `haystack`.
+fn absent(haystack: &[u8], needle: &[u8]) -> bool {
+    needle.windows(8).filter(|w| w.iter().any(|&b| b != 0)).all(|w| !haystack.windows(8).any(|h| h == w))
+}
+
+/// A successful finalize wipes the state's secrets at once, not only when the
+/// state is dropped: the bytes of a spent state (read before its drop) hold
+/// none of them, while those of the same state before the finalize do.
+#[test]
+fn a_spent_state_holds_no_secret() {
+    // Type 0x0001.
+    let bl384 = p384_scalar(3);
+    let issuer = private::Issuer::<PrivateP384>::new(
+        voprf::KeyPair::from_secret_key(voprf::SecretKey::from_bytes(&p384_scalar(1)).unwrap()).unwrap(),
+    );
+    let client = issuer.client();
+    let m_bl384 = snapshot(voprf::hazmat::blind_with::<P384Sha384>(b"input", &bl384).unwrap().0);
+    let request_with = || pat::types::private::hazmat::request_with(&client, &challenge(1), &[7; 32], &bl384).unwrap();
+    assert!(!absent(&snapshot(request_with().1), &m_bl384), "the needle is in a fresh state");
+    let (request, mut state) = request_with();
+    client.finalize(&mut state, &issuer.evaluate(&request, &mut rng()).unwrap()).unwrap();
+    assert!(absent(&snapshot(state), &m_bl384), "the blind survives the finalize");
+
+    // Type 0x0002.
+    let issuer = public::Issuer::new(rsa_key());
+    let client = public::Client::new(issuer.public_key().clone());
+    let r_inv = r_inv_needle(issuer.public_key().modulus());
+    let salt = arr::<48>(8);
+    let request_with =
+        || pat::types::public::hazmat::request_with(&client, &challenge(2), &[7; 32], &salt, &TWO).unwrap();
+    assert!(!absent(&snapshot(request_with().1), &r_inv), "the needle is in a fresh state");
+    let (request, mut state) = request_with();
+    client.finalize(&mut state, &issuer.evaluate(&request).unwrap()).unwrap();
+    assert!(absent(&snapshot(state), &r_inv), "r⁻¹ survives the finalize");
 }

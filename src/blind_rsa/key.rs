@@ -146,7 +146,7 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
         }
         let x = from_be::<L>(bytes)?;
         let mut in_range = x.ct_lt(self.params.modulus().as_ref());
-        crate::ct::declassify(&mut in_range); // wire inputs: public; the client's blind r: a rejection verdict
+        crate::ct::declassify(&mut in_range); // wire inputs: public; blind r, imported r⁻¹: a rejection verdict
         Option::from(subtle::CtOption::new(x, in_range))
     }
 }

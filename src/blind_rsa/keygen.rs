@@ -203,7 +203,7 @@ mod tests {
         let msg = b"generated key";
         let (blinded, state) = crate::blind_rsa::blind(pk, msg, &mut rng).unwrap();
         let blind_sig = crate::blind_rsa::blind_sign(&sk, &blinded).unwrap();
-        let sig = crate::blind_rsa::finalize(pk, msg, state, &blind_sig).unwrap();
+        let sig = crate::blind_rsa::finalize(pk, msg, &state, &blind_sig).unwrap();
         crate::blind_rsa::verify(pk, msg, &sig).unwrap();
         assert_eq!(crate::blind_rsa::PublicKey::from_spki(&pk.to_spki_array()).unwrap().key_id(), pk.key_id());
         let mut der = [0u8; PKCS8_MAX_LEN];

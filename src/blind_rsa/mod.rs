@@ -13,7 +13,7 @@
 //!                  ── blinded ──▶
 //!                                  blind_sig = blind_sign(sk, blinded)
 //!                  ◀── blind_sig ─
-//! sig = finalize(pk, msg, state, blind_sig)          verify(pk, msg, sig)
+//! sig = finalize(pk, msg, &state, blind_sig)         verify(pk, msg, sig)
 //! ```
 //!
 //! # Constant time
@@ -127,6 +127,37 @@ pub struct RsaBlindingState<const L: usize> {
 pub type BlindingState = RsaBlindingState<{ U2048::LIMBS }>;
 
 secret_newtype!(impl[const L: usize] RsaBlindingState<L> { r_inv });
+
+impl<const L: usize> RsaBlindingState<L> {
+    /// Zeroes r⁻¹ in place (a spent client state). The state is then
+    /// useless: finalizing with it gives a signature that does not verify.
+    pub(crate) fn wipe(&mut self) {
+        self.r_inv.zeroize();
+    }
+
+    /// The stored form r⁻¹·R mod n, R = 2^(8·B), as `B` big-endian bytes
+    /// into `out` (an exported client state, `types::state`). No conversion,
+    /// so no key is needed; the value does not depend on the limb size.
+    pub(crate) fn write_stored(&self, out: &mut [u8]) {
+        uint::to_be(&self.r_inv, out);
+    }
+
+    /// The state whose stored form ([`Self::write_stored`]) is `bytes`, for
+    /// `pk`: it must lie in [1, n), else
+    /// [`Error::InvalidValue`]`(`[`Field::BlindInverse`]`)`. Whether it is a
+    /// unit mod n is not checked (that takes an inversion): a non-unit
+    /// cannot come from [`blind`], and finalize then fails to verify.
+    pub(crate) fn from_stored<const B: usize>(pk: &RsaPublicKey<L, B>, bytes: &[u8]) -> Result<Self> {
+        let mut r_inv = pk.integer(bytes).ok_or(Error::InvalidValue(Field::BlindInverse))?;
+        let mut nonzero = !r_inv.ct_eq(&Uint::ZERO);
+        crate::ct::declassify(&mut nonzero); // verdict only: an imported r⁻¹ = 0 is an error
+        if !bool::from(nonzero) {
+            r_inv.zeroize();
+            return Err(Error::InvalidValue(Field::BlindInverse));
+        }
+        Ok(Self { r_inv })
+    }
+}
 
 /// RFC 9474 §4.1 `input_msg`: the message, preceded by a 32-byte random
 /// `msg_prefix` for the randomized variants. The two parts are hashed one after
@@ -280,6 +311,10 @@ impl Variant {
     /// `Finalize` (RFC 9474 §4.4): `sig = blind_sig·r⁻¹ mod n`, returned only
     /// if it passes RSASSA-PSS verification for `input`.
     ///
+    /// The state is borrowed, as [`voprf::finalize`](crate::voprf::finalize)
+    /// borrows its blinds: a blind signature that fails leaves it usable for
+    /// another one. Drop it when done; it wipes itself.
+    ///
     /// Constant time in r⁻¹ and the signature. Errors:
     /// [`Error::InvalidLength`] if `blind_sig` is not `B` bytes,
     /// [`Error::Verification`] if it is ≥ n or the result does not verify.
@@ -287,7 +322,7 @@ impl Variant {
         self,
         pk: &RsaPublicKey<L, B>,
         input: &PreparedMessage<'_>,
-        state: RsaBlindingState<L>,
+        state: &RsaBlindingState<L>,
         blind_sig: &[u8],
     ) -> Result<[u8; B]> {
         self.check_input(input)?;
@@ -470,12 +505,13 @@ pub fn blind<const L: usize, const B: usize, R: TryCryptoRng<Error: 'static> + ?
 }
 
 /// Privacy Pass `Finalize` (RFC 9578 §6.3, RFC 9474 §4.4): unblinds
-/// `blind_sig` and returns the token authenticator after verifying it.
-/// Constant time in the secrets; see [`Variant::finalize`].
+/// `blind_sig` and returns the token authenticator after verifying it. The
+/// state is borrowed and stays usable if `blind_sig` fails. Constant time in
+/// the secrets; see [`Variant::finalize`].
 pub fn finalize<const L: usize, const B: usize>(
     pk: &RsaPublicKey<L, B>,
     msg: &[u8],
-    state: RsaBlindingState<L>,
+    state: &RsaBlindingState<L>,
     blind_sig: &[u8],
 ) -> Result<[u8; B]> {
     Variant::Sha384PssDeterministic.finalize(pk, &PreparedMessage::identity(msg), state, blind_sig)

@@ -188,6 +188,11 @@ impl BlindKey {
         Zeroizing::new(self.bytes)
     }
 
+    /// Zeroes the bytes in place (a spent client state); the encoding stays.
+    pub(crate) fn wipe(&mut self) {
+        self.bytes.zeroize();
+    }
+
     /// `serialize(bk)` under this blind's encoding.
     fn serialized(&self) -> &[u8] {
         match self.encoding {

@@ -102,6 +102,12 @@ impl EncapSecret {
     pub const fn secret(&self) -> &[u8; SECRET_LEN] {
         &self.secret
     }
+
+    /// Zeroes both parts in place (a spent client state).
+    pub(crate) fn wipe(&mut self) {
+        self.enc.zeroize();
+        self.secret.zeroize();
+    }
 }
 
 secret_newtype!(EncapSecret { enc, secret });

@@ -18,6 +18,7 @@ pub mod batched;
 pub mod private;
 pub mod public;
 pub mod rate_limited;
+pub mod state;
 
 /// A fresh 32-byte token nonce (RFC 9577 §2.2).
 pub(crate) fn random_nonce<R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<[u8; NONCE_LEN]> {

@@ -19,16 +19,11 @@ use super::suite::{Mode, Suite};
 use super::{Blind, Element, KeyPair, Proof};
 use crate::error::{Error, Result};
 
-/// A blind from its encoding: canonical and non-zero ([`Error::InvalidScalar`]).
-fn blind_from_bytes<S: Suite>(bytes: &S::ScalarBytes) -> Result<Blind<S>> {
-    Blind::new(S::deserialize_scalar(bytes)?)
-}
-
 /// [`voprf::blind`](super::blind) with an explicit blind (RFC 9497 §3.3.1,
 /// Appendix A). [`Error::InvalidScalar`] if `blind` is not canonical or is
 /// zero.
 pub fn blind_with<S: Suite>(input: &[u8], blind: &S::ScalarBytes) -> Result<(Blind<S>, Element<S>)> {
-    blind_in(Mode::Voprf, input, blind_from_bytes(blind)?)
+    blind_in(Mode::Voprf, input, Blind::from_bytes(blind)?)
 }
 
 /// [`voprf::blind_evaluate`](super::blind_evaluate) with an explicit proof
@@ -52,5 +47,5 @@ pub fn blind_evaluate_with_nonce<S: Suite>(
 /// [`voprf::oprf::blind`](super::oprf::blind) (the base mode, RFC 9497
 /// §3.3.1) with an explicit blind, for the RFC's OPRF vectors.
 pub fn oprf_blind_with<S: Suite>(input: &[u8], blind: &S::ScalarBytes) -> Result<(Blind<S>, Element<S>)> {
-    blind_in(Mode::Oprf, input, blind_from_bytes(blind)?)
+    blind_in(Mode::Oprf, input, Blind::from_bytes(blind)?)
 }

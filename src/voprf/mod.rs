@@ -242,6 +242,23 @@ impl<S: Suite> Blind<S> {
         }
         Ok(Self(s))
     }
+
+    /// `DeserializeScalar` for a blind (RFC 9497 §2.1): canonical and
+    /// non-zero, else [`Error::InvalidScalar`].
+    pub(crate) fn from_bytes(bytes: &S::ScalarBytes) -> Result<Self> {
+        Self::new(S::deserialize_scalar(bytes)?)
+    }
+
+    /// `SerializeScalar(blind)` (RFC 9497 §2.1), wiped when dropped.
+    pub(crate) fn to_bytes(&self) -> Zeroizing<S::ScalarBytes> {
+        Zeroizing::new(S::serialize_scalar(&self.0))
+    }
+
+    /// Zeroes the scalar in place (a spent client state). The blind is then
+    /// zero, which no valid blind is: only use it again after a new value.
+    pub(crate) fn wipe(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.0);
+    }
 }
 
 secret_newtype!(impl[S: Suite] Blind<S> { 0 });

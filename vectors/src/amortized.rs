@@ -56,12 +56,12 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
         let challenge = TokenChallenge::decode(&challenge_bytes).map_err(|e| format!("token_challenge: {e}"))?;
         let client = issuer.client();
 
-        let state =
+        let mut state =
             pat::types::amortized::hazmat::request_batch_with::<_, CAPACITY>(&client, &challenge, &nonces, &blinds)
                 .map_err(|e| format!("request: {e}"))?;
         expect_eq("token_request", &encode(&state.request())?, &request)?;
         let parsed = AmortizedTokenResponse::<T>::decode(&response).map_err(|e| format!("token_response: {e}"))?;
-        let got = client.finalize_batch(state, &parsed).map_err(|e| format!("finalize: {e}"))?;
+        let got = client.finalize_batch(&mut state, &parsed).map_err(|e| format!("finalize: {e}"))?;
         for (i, (tok, want)) in got.iter().zip(&tokens).enumerate() {
             expect_eq(&format!("tokens[{i}]"), &encode(tok)?, want)?;
             issuer.verify(tok, &challenge).map_err(|e| format!("issuer verify tokens[{i}]: {e}"))?;
@@ -75,10 +75,10 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
             issuer.evaluate_batch::<CAPACITY, _>(&parsed, &mut out, &mut rng).map_err(|e| format!("evaluate: {e}"))?;
         let fresh = AmortizedTokenResponse::<T>::decode(out.get(..n).unwrap_or_default())
             .map_err(|e| format!("fresh response: {e}"))?;
-        let state =
+        let mut state =
             pat::types::amortized::hazmat::request_batch_with::<_, CAPACITY>(&client, &challenge, &nonces, &blinds)
                 .map_err(|e| format!("request: {e}"))?;
-        let again = client.finalize_batch(state, &fresh).map_err(|e| format!("finalize: {e}"))?;
+        let again = client.finalize_batch(&mut state, &fresh).map_err(|e| format!("finalize: {e}"))?;
         for (i, (tok, want)) in again.iter().zip(&tokens).enumerate() {
             expect_eq(&format!("tokens[{i}] (fresh evaluation)"), &encode(tok)?, want)?;
         }
@@ -101,7 +101,7 @@ pub(crate) fn generate<T: PrivateTokenType>(count: usize) -> Result<Vec<Value>, 
         let mut nonces = [[0u8; 32]; GENERATED_BATCH];
         nonces.iter_mut().for_each(|n| rand_core::Rng::fill_bytes(&mut rng, n));
         let blinds: Vec<_> = (0..GENERATED_BATCH).map(|_| random_blind::<T>(&mut rng)).collect();
-        let state = pat::types::amortized::hazmat::request_batch_with::<_, GENERATED_BATCH>(
+        let mut state = pat::types::amortized::hazmat::request_batch_with::<_, GENERATED_BATCH>(
             &client, &challenge, &nonces, &blinds,
         )
         .map_err(fail)?;
@@ -110,8 +110,9 @@ pub(crate) fn generate<T: PrivateTokenType>(count: usize) -> Result<Vec<Value>, 
         let mut out = [0u8; 512];
         let n = issuer.evaluate_batch::<GENERATED_BATCH, _>(&parsed, &mut out, &mut rng).map_err(fail)?;
         let response = out.get(..n).unwrap_or_default();
-        let tokens =
-            client.finalize_batch(state, &AmortizedTokenResponse::decode(response).map_err(fail)?).map_err(fail)?;
+        let tokens = client
+            .finalize_batch(&mut state, &AmortizedTokenResponse::decode(response).map_err(fail)?)
+            .map_err(fail)?;
         let tokens = tokens.iter().map(|t| encode(t).map(|b| encode_hex(&b))).collect::<Result<Vec<_>, _>>();
         cases.push(json!({
             "skS": encode_hex(issuer.key_pair().secret_key().to_bytes().as_ref()),

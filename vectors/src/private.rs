@@ -42,20 +42,21 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
         let client = issuer.client();
 
         // The file's response: its proof must verify and give the file's token.
-        let (req, state) = pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind)
+        let (req, mut state) = pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind)
             .map_err(|e| format!("request: {e}"))?;
         expect_eq("token_request", &encode(&req)?, &request)?;
         let parsed = TokenResponse::<T>::decode(&response).map_err(|e| format!("token_response: {e}"))?;
-        let tok = client.finalize(state, &parsed).map_err(|e| format!("finalize with the file's response: {e}"))?;
+        let tok =
+            client.finalize(&mut state, &parsed).map_err(|e| format!("finalize with the file's response: {e}"))?;
         expect_eq("token", &encode(&tok)?, &token)?;
 
         // A fresh evaluation of the parsed request gives the same token.
-        let (_, state) = pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind)
+        let (_, mut state) = pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind)
             .map_err(|e| format!("request: {e}"))?;
         let parsed = TokenRequest::<T>::decode(&request).map_err(|e| format!("token_request: {e}"))?;
         let mut rng = rand_core::UnwrapErr(pat::OsRng);
         let resp = issuer.evaluate(&parsed, &mut rng).map_err(|e| format!("evaluate: {e}"))?;
-        let again = client.finalize(state, &resp).map_err(|e| format!("finalize: {e}"))?;
+        let again = client.finalize(&mut state, &resp).map_err(|e| format!("finalize: {e}"))?;
         expect_eq("token (fresh evaluation)", &encode(&again)?, &token)?;
 
         issuer.verify(&tok, &challenge).map_err(|e| format!("issuer verify: {e}"))
@@ -97,10 +98,10 @@ pub(crate) fn generate<T: PrivateTokenType>(count: usize) -> Result<Vec<Value>, 
         let client = issuer.client();
         let nonce: [u8; 32] = nonce.try_into().unwrap_or_default();
         let blind = random_blind::<T>(&mut rng);
-        let (req, state) =
+        let (req, mut state) =
             pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).map_err(fail)?;
         let resp = issuer.evaluate(&req, &mut rng).map_err(fail)?;
-        let token = client.finalize(state, &resp).map_err(fail)?;
+        let token = client.finalize(&mut state, &resp).map_err(fail)?;
         issuer.verify(&token, &challenge).map_err(fail)?;
         let enc = |r: Result<Vec<u8>, String>| r.map_err(VectorError::Format);
         cases.push(json!({

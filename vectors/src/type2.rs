@@ -48,7 +48,7 @@ pub(crate) fn verify(case: &Case<'_>) -> Result<Result<(), String>, VectorError>
         let challenge = TokenChallenge::decode(&challenge_bytes).map_err(|e| format!("token_challenge: {e}"))?;
 
         let client = Client::new(pk.clone());
-        let (req, state) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &blind)
+        let (req, mut state) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &blind)
             .map_err(|e| format!("request: {e}"))?;
         expect_eq("token_request", &encode(&req)?, &request)?;
 
@@ -59,7 +59,7 @@ pub(crate) fn verify(case: &Case<'_>) -> Result<Result<(), String>, VectorError>
 
         let parsed =
             pat::types::public::TokenResponse::decode(&response).map_err(|e| format!("token_response: {e}"))?;
-        let tok = client.finalize(state, &parsed).map_err(|e| format!("finalize: {e}"))?;
+        let tok = client.finalize(&mut state, &parsed).map_err(|e| format!("finalize: {e}"))?;
         expect_eq("token", &encode(&tok)?, &token)?;
         Origin::new(pk).verify(&tok, &challenge).map_err(|e| format!("origin verify: {e}"))
     })())
@@ -93,7 +93,7 @@ pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
         let nonce: [u8; 32] = nonce.try_into().unwrap_or_default();
         let salt: [u8; 48] = salt.try_into().unwrap_or([0; 48]);
         // A fresh r, uniform below n: draw until the library accepts it.
-        let (req, state, blind) = loop {
+        let (req, mut state, blind) = loop {
             let mut r = [0u8; MODULUS_LEN];
             rand_core::Rng::fill_bytes(&mut rng, &mut r);
             if let Ok((req, state)) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r) {
@@ -101,7 +101,7 @@ pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
             }
         };
         let resp = issuer.evaluate(&req).map_err(rng_err)?;
-        let token = client.finalize(state, &resp).map_err(rng_err)?;
+        let token = client.finalize(&mut state, &resp).map_err(rng_err)?;
         Origin::new(pk.clone()).verify(&token, &challenge).map_err(rng_err)?;
         let enc = |m: &dyn Fn() -> Result<Vec<u8>, String>| m().map_err(VectorError::Format);
         cases.push(json!({

@@ -13,9 +13,9 @@ fn run() -> Result<(), pat::Error> {
     let client = Client::from_token_key(case.pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
     let (_request, _state) = client.request(&challenge, &mut TestRng::new(7))?;
-    let (_, state) =
+    let (_, mut state) =
         pat::types::public::hazmat::request_with(&client, &challenge, &case.nonce, &case.salt, &case.blind)?;
-    let token = client.finalize(state, &TokenResponse::decode(case.response)?)?;
+    let token = client.finalize(&mut state, &TokenResponse::decode(case.response)?)?;
     same(&token, case.token)
 }
 

@@ -20,8 +20,8 @@ fn run() -> Result<bool, pat::Error> {
     let client = Client::new(ecdsa_p384::SecretKey::from_bytes(&[0x11; 48])?, encap, PublicKey::from_spki(case.pk)?);
     let challenge = TokenChallenge::new(3, b"issuer.example", &[], b"origin.example")?;
     let mut out = [0u8; 600];
-    let (_, state) = client.request(&challenge, b"origin.example", &mut TestRng::new(7), &mut out)?;
-    Ok(client.finalize(state, core::hint::black_box(&[0u8; 288])).is_err())
+    let (_, mut state) = client.request(&challenge, b"origin.example", &mut TestRng::new(7), &mut out)?;
+    Ok(client.finalize(&mut state, core::hint::black_box(&[0u8; 288])).is_err())
 }
 
 pat_nostd_check::footprint_main!(|| run() == Ok(true));

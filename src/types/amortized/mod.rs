@@ -27,6 +27,8 @@ use crate::challenge::TokenChallenge;
 use crate::codec::{Decode, Encode, Reader, Writer, varint_len, varint_prefixed_len};
 use crate::error::{Error, Field, Result};
 use crate::token::TokenInput;
+use crate::token_type::{CHALLENGE_DIGEST_LEN, KEY_ID_LEN, NONCE_LEN};
+use crate::types::state::{self, ExportedState, Shape};
 use crate::voprf::{self, Blind, ByteArray, Element, Proof, Suite};
 
 #[cfg(any(test, feature = "hazmat"))]
@@ -59,6 +61,7 @@ pub const fn response_len<T: PrivateTokenType>(n: usize) -> usize {
 }
 
 type ElementBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ElementBytes;
+type ScalarBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ScalarBytes;
 type ProofBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ProofBytes;
 type Output<T> = <<T as PrivateTokenType>::Suite as Suite>::Output;
 
@@ -193,11 +196,20 @@ impl<T: PrivateTokenType> Encode for AmortizedTokenResponse<'_, T> {
 /// The client's secrets for a batch of up to `N` tokens: the token inputs,
 /// the blinds (wiped on drop) and the blinded elements. Its
 /// [`BatchState::request`] is the message to send.
+///
+/// A successful [`Client::finalize_batch`] spends the state: it wipes the
+/// blinds, and a second finalize fails with [`Error::StateSpent`].
+///
+/// To keep it across a reset, [`BatchState::export`] it to
+/// [`BatchState::STATE_LEN`] bytes and [`BatchState::import`] them with the
+/// same issuer's client ([`crate::types::state`] has the layout and the rules
+/// for storing them).
 pub struct BatchState<T: PrivateTokenType, const N: usize> {
     truncated_token_key_id: u8,
     inputs: Vec<TokenInput, N>,
     blinds: Vec<Blind<T::Suite>, N>,
     blinded: Vec<Element<T::Suite>, N>,
+    spent: bool,
 }
 
 impl<T: PrivateTokenType, const N: usize> Drop for BatchState<T, N> {
@@ -229,6 +241,80 @@ impl<T: PrivateTokenType, const N: usize> BatchState<T, N> {
     /// The request to send to the issuer.
     pub fn request(&self) -> BatchRequest<'_, T, N> {
         BatchRequest { state: self }
+    }
+
+    /// Whether the batch's tokens were finalized with this state (its blinds
+    /// are wiped).
+    pub const fn is_spent(&self) -> bool {
+        self.spent
+    }
+
+    /// One token's part of the export: nonce, challenge digest, blind and
+    /// blinded element.
+    const ENTRY_LEN: usize = NONCE_LEN + CHALLENGE_DIGEST_LEN + T::Suite::NS + T::Suite::NE;
+
+    /// The length of the exported state, whatever the number of tokens in
+    /// it: 38 + `N`·161 bytes for type 0x0001, 38 + `N`·128 for type 0x0005
+    /// (version, shape, token type, token key id, count, `N` entries).
+    pub const STATE_LEN: usize = state::HEADER_LEN + 2 + KEY_ID_LEN + 2 + N * Self::ENTRY_LEN;
+
+    /// The state as [`Self::STATE_LEN`] bytes, to finalize after a reset with
+    /// [`Self::import`]. `L` must be [`Self::STATE_LEN`] (checked when the
+    /// call is compiled):
+    /// `state.export::<{ BatchState::<PrivateP384, 4>::STATE_LEN }>()`. The
+    /// bytes hold the blinds: store them as a secret key
+    /// ([`crate::types::state`]). A spent state is [`Error::StateSpent`].
+    pub fn export<const L: usize>(&self) -> Result<ExportedState<[u8; L]>> {
+        const { assert!(L == Self::STATE_LEN, "L must be BatchState::<T, N>::STATE_LEN") };
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
+        let first = self.inputs.first().ok_or(Error::InvalidLength(Field::Batch))?;
+        let count = u16::try_from(self.inputs.len()).map_err(|_| Error::InvalidLength(Field::Batch))?;
+        state::export(Shape::Amortized, |w| {
+            w.u16(T::CODE)?;
+            w.put(first.token_key_id())?;
+            w.u16(count)?;
+            for ((input, blind), blinded) in self.inputs.iter().zip(&self.blinds).zip(&self.blinded) {
+                w.put(input.nonce())?;
+                w.put(input.challenge_digest())?;
+                w.put(blind.to_bytes().as_ref())?;
+                w.put(blinded.as_bytes().as_ref())?;
+            }
+            // The unused entries stay zero.
+            w.reserve(N.saturating_sub(self.inputs.len()) * Self::ENTRY_LEN).map(drop)
+        })
+    }
+
+    /// The state [`Self::export`] wrote, for `client`: it finalizes exactly
+    /// as the original. Checks the length, the version, the token type, the
+    /// token key id against `client`'s, the count (1 to `N`), every blind
+    /// (canonical, non-zero) and blinded element (canonical, not the
+    /// identity), and that the unused entries are zero, each with its own
+    /// error (listed in [`crate::types::state`]).
+    pub fn import(client: &Client<T>, bytes: &[u8]) -> Result<Self> {
+        state::import(bytes, Self::STATE_LEN, Shape::Amortized, |r| {
+            state::check_type(T::KIND, r.u16()?)?;
+            if r.array::<KEY_ID_LEN>()? != client.key_id() {
+                return Err(Error::KeyIdMismatch);
+            }
+            let count = usize::from(r.u16()?);
+            if count == 0 || count > N {
+                return Err(Error::InvalidValue(Field::State));
+            }
+            let mut batch = client.batch_state::<N>(count)?;
+            for _ in 0..count {
+                let input = TokenInput::new(T::KIND, r.array()?, r.array()?, client.key_id());
+                let blind = zeroize::Zeroizing::new(
+                    ScalarBytes::<T>::from_slice(r.take(T::Suite::NS)?).ok_or(Error::Truncated)?,
+                );
+                let blind = Blind::from_bytes(&*blind)?;
+                let blinded = Element::from_slice(r.take(T::Suite::NE)?)?;
+                Client::push(&mut batch, input, (blind, blinded))?;
+            }
+            state::read_zeros(r, (N - count) * Self::ENTRY_LEN)?;
+            Ok(batch)
+        })
     }
 }
 
@@ -271,6 +357,7 @@ impl<T: PrivateTokenType> Client<T> {
             inputs: Vec::new(),
             blinds: Vec::new(),
             blinded: Vec::new(),
+            spent: false,
         })
     }
 
@@ -304,11 +391,29 @@ impl<T: PrivateTokenType> Client<T> {
     /// Verifies the batched proof and returns the tokens in request order. The
     /// response must have exactly as many elements as the request
     /// ([`Error::InvalidLength`]); a bad proof is [`Error::Verification`].
+    ///
+    /// As [`Client::finalize`], the state is borrowed mutably: a response that
+    /// fails leaves it as it was, and success spends it (the blinds are
+    /// wiped; finalizing again, or exporting, is [`Error::StateSpent`]).
     pub fn finalize_batch<const N: usize>(
         &self,
-        state: BatchState<T, N>,
+        state: &mut BatchState<T, N>,
         response: &AmortizedTokenResponse<'_, T>,
     ) -> Result<Vec<T::Token, N>> {
+        let tokens = self.finalize_batch_unspent(state, response)?;
+        super::wipe_vec(&mut state.blinds);
+        state.spent = true;
+        Ok(tokens)
+    }
+
+    fn finalize_batch_unspent<const N: usize>(
+        &self,
+        state: &BatchState<T, N>,
+        response: &AmortizedTokenResponse<'_, T>,
+    ) -> Result<Vec<T::Token, N>> {
+        if state.spent {
+            return Err(Error::StateSpent);
+        }
         if response.len() != state.blinded.len() {
             return Err(Error::InvalidLength(Field::Batch));
         }

@@ -9,10 +9,14 @@ use heapless::Vec;
 
 use super::wire::{prefixed_len, write_prefix};
 use super::{GenericBatchTokenResponse, GenericTokenResponse};
-use crate::codec::{Encode, Writer};
+use crate::blind_rsa::MODULUS_LEN;
+use crate::codec::{Encode, Reader, Writer};
 use crate::error::{Error, Field, Result};
 use crate::token::TokenRef;
-use crate::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
+use crate::token_type::{
+    KEY_ID_LEN, PrivateP384, PrivateRistretto255, PublicRsa2048, TOKEN_INPUT_LEN, TokenKind, TokenType,
+};
+use crate::types::state::{self, ExportedState, Shape};
 use crate::types::{private, public, truncated_key_id};
 
 mod sealed {
@@ -31,7 +35,8 @@ pub trait BatchClient: sealed::Sealed {
     type State;
 
     /// Pairs a request made by this client with its state, as one batch entry.
-    /// A request or state for another key is [`Error::KeyIdMismatch`].
+    /// A request or state for another key is [`Error::KeyIdMismatch`], a
+    /// spent state [`Error::StateSpent`].
     fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>>;
 }
 
@@ -95,9 +100,83 @@ impl<'c> PendingEntry<'c> {
         self.kind
     }
 
-    /// Moves the pending entry out, leaving the wiped placeholder.
-    fn take(&mut self) -> Pending<'c> {
-        core::mem::replace(&mut self.pending, Pending::Wiped([0; WIPE_WORDS]))
+    /// Finalizes the entry with its own type's procedure, without spending
+    /// it; `None` for an absent response.
+    fn finalize_unspent(&self, response: Option<GenericTokenResponse>) -> Result<Option<GenericToken>> {
+        let expected = self.kind.code();
+        Ok(match (&self.pending, response) {
+            (_, None) => None,
+            (Pending::PrivateP384(c, _, s), Some(GenericTokenResponse::PrivateP384(r))) => {
+                Some(GenericToken::PrivateP384(c.finalize_unspent(s, &r)?))
+            }
+            (Pending::PublicRsa2048(c, _, s), Some(GenericTokenResponse::PublicRsa2048(r))) => {
+                Some(GenericToken::PublicRsa2048(c.finalize_unspent(s, &r)?))
+            }
+            (Pending::PrivateRistretto255(c, _, s), Some(GenericTokenResponse::PrivateRistretto255(r))) => {
+                Some(GenericToken::PrivateRistretto255(c.finalize_unspent(s, &r)?))
+            }
+            (Pending::Wiped(_), Some(_)) => return Err(Error::StateSpent),
+            (_, Some(resp)) => return Err(Error::WrongTokenType { expected, found: resp.kind().code() }),
+        })
+    }
+
+    /// Writes the entry's slot of an exported batch: the per-type state
+    /// without its header, for type 0x0002 the blinded message (the request
+    /// cannot be rebuilt from the state), then zeros up to [`SLOT_LEN`].
+    fn write_slot(&self, w: &mut Writer<'_>) -> Result<()> {
+        let start = w.len();
+        match &self.pending {
+            Pending::PrivateP384(_, _, s) => s.write(w)?,
+            Pending::PublicRsa2048(_, r, s) => {
+                s.write(w)?;
+                w.put(&r.blinded_msg)?;
+            }
+            Pending::PrivateRistretto255(_, _, s) => s.write(w)?,
+            Pending::Wiped(_) => return Err(Error::StateSpent),
+        }
+        let used = w.len().saturating_sub(start);
+        w.reserve(SLOT_LEN.saturating_sub(used)).map(drop)
+    }
+
+    /// Reads a slot [`Self::write_slot`] wrote and binds it to the client in
+    /// `clients` of its type and token key id ([`Error::KeyIdMismatch`] if
+    /// there is none, [`Error::UnknownTokenType`] for another type).
+    fn read_slot(clients: BatchClients<'c>, slot: &[u8]) -> Result<Self> {
+        let input = slot.first_chunk::<TOKEN_INPUT_LEN>().ok_or(Error::Truncated)?;
+        let code = u16::from_be_bytes(*input.first_chunk::<2>().ok_or(Error::Truncated)?);
+        let key_id = input.last_chunk::<KEY_ID_LEN>().ok_or(Error::Truncated)?;
+        let mut r = Reader::new(slot);
+        let pending = match code {
+            PrivateP384::CODE => {
+                let c = find(clients.private_p384, key_id, private::Client::key_id)?;
+                let s = private::RequestState::read(c, &mut r)?;
+                Pending::PrivateP384(c, c.request_of(&s), s)
+            }
+            PublicRsa2048::CODE => {
+                let c = find(clients.public_rsa2048, key_id, public::Client::key_id)?;
+                let s = public::RequestState::read(c, &mut r)?;
+                let truncated_token_key_id = truncated_key_id(c.key_id());
+                Pending::PublicRsa2048(c, public::TokenRequest { truncated_token_key_id, blinded_msg: *r.array()? }, s)
+            }
+            PrivateRistretto255::CODE => {
+                let c = find(clients.private_ristretto255, key_id, private::Client::key_id)?;
+                let s = private::RequestState::read(c, &mut r)?;
+                Pending::PrivateRistretto255(c, c.request_of(&s), s)
+            }
+            other => return Err(Error::UnknownTokenType(other)),
+        };
+        state::zeros(r.rest())?;
+        Ok(Self::new(pending))
+    }
+
+    /// Wipes the entry's secrets (its request stays).
+    fn spend(&mut self) {
+        match &mut self.pending {
+            Pending::PrivateP384(_, _, s) => s.spend(),
+            Pending::PublicRsa2048(_, _, s) => s.spend(),
+            Pending::PrivateRistretto255(_, _, s) => s.spend(),
+            Pending::Wiped(_) => {}
+        }
     }
 
     fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
@@ -144,9 +223,19 @@ impl fmt::Debug for PendingEntry<'_> {
     }
 }
 
-fn check_key(key_id: &[u8; 32], truncated: u8, input_key_id: &[u8; 32]) -> Result<()> {
+/// The client in `clients` whose token key id is `key_id`.
+fn find<'c, C>(clients: &'c [C], key_id: &[u8; KEY_ID_LEN], id: fn(&C) -> &[u8; KEY_ID_LEN]) -> Result<&'c C> {
+    clients.iter().find(|c| id(c) == key_id).ok_or(Error::KeyIdMismatch)
+}
+
+/// An entry's request and state must be for the client's key, and the state
+/// must not be spent.
+fn check_entry(key_id: &[u8; 32], truncated: u8, input_key_id: &[u8; 32], spent: bool) -> Result<()> {
     if truncated != truncated_key_id(key_id) || input_key_id != key_id {
         return Err(Error::KeyIdMismatch);
+    }
+    if spent {
+        return Err(Error::StateSpent);
     }
     Ok(())
 }
@@ -156,7 +245,7 @@ impl BatchClient for private::Client<PrivateP384> {
     type State = private::RequestState<PrivateP384>;
 
     fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
-        check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
+        check_entry(self.key_id(), request.truncated_token_key_id, state.input().token_key_id(), state.is_spent())?;
         Ok(PendingEntry::new(Pending::PrivateP384(self, request, state)))
     }
 }
@@ -166,7 +255,7 @@ impl BatchClient for public::Client {
     type State = public::RequestState;
 
     fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
-        check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
+        check_entry(self.key_id(), request.truncated_token_key_id, state.input().token_key_id(), state.is_spent())?;
         Ok(PendingEntry::new(Pending::PublicRsa2048(self, request, state)))
     }
 }
@@ -176,7 +265,7 @@ impl BatchClient for private::Client<PrivateRistretto255> {
     type State = private::RequestState<PrivateRistretto255>;
 
     fn entry(&self, request: Self::Request, state: Self::State) -> Result<PendingEntry<'_>> {
-        check_key(self.key_id(), request.truncated_token_key_id, state.input().token_key_id())?;
+        check_entry(self.key_id(), request.truncated_token_key_id, state.input().token_key_id(), state.is_spent())?;
         Ok(PendingEntry::new(Pending::PrivateRistretto255(self, request, state)))
     }
 }
@@ -214,11 +303,41 @@ impl Encode for GenericToken {
     }
 }
 
+/// One entry of an exported generic batch ([`crate::types::state`]): the
+/// largest per-type state without its header, type 0x0002's, and its
+/// blinded message, 610 bytes.
+const SLOT_LEN: usize = max(
+    max(private::RequestState::<PrivateP384>::STATE_LEN, public::RequestState::STATE_LEN + MODULUS_LEN),
+    private::RequestState::<PrivateRistretto255>::STATE_LEN,
+) - state::HEADER_LEN;
+
+/// The clients an exported generic batch is imported with, by type: each
+/// entry is bound to the client of its type whose token key id it carries
+/// ([`BatchState::import`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BatchClients<'c> {
+    /// The clients for type 0x0001 entries.
+    pub private_p384: &'c [private::Client<PrivateP384>],
+    /// The clients for type 0x0002 entries.
+    pub public_rsa2048: &'c [public::Client],
+    /// The clients for type 0x0005 entries.
+    pub private_ristretto255: &'c [private::Client<PrivateRistretto255>],
+}
+
 /// The client's side of a generic batch (draft §6.1, §6.3): up to `N`
 /// entries of any mix of types 0x0001, 0x0002 and 0x0005, each with the
 /// client it was made with and its secret state (wiped on drop).
+///
+/// A successful [`BatchState::finalize`] spends the batch: it wipes every
+/// entry's secrets, and a second finalize fails with [`Error::StateSpent`].
+///
+/// To keep it across a reset, [`BatchState::export`] it to
+/// [`BatchState::STATE_LEN`] bytes and [`BatchState::import`] them with the
+/// same clients ([`crate::types::state`] has the layout and the rules for
+/// storing them).
 pub struct BatchState<'c, const N: usize> {
     entries: Vec<PendingEntry<'c>, N>,
+    spent: bool,
 }
 
 impl<const N: usize> Default for BatchState<'_, N> {
@@ -246,7 +365,60 @@ impl<const N: usize> fmt::Debug for BatchState<'_, N> {
 impl<'c, const N: usize> BatchState<'c, N> {
     /// An empty batch.
     pub const fn new() -> Self {
-        Self { entries: Vec::new() }
+        Self { entries: Vec::new(), spent: false }
+    }
+
+    /// Whether the batch's tokens were finalized with this state (its
+    /// secrets are wiped).
+    pub const fn is_spent(&self) -> bool {
+        self.spent
+    }
+
+    /// The length of the exported state, whatever the number of entries in
+    /// it: 4 + `N`·610 bytes (version, shape, count, `N` slots of the
+    /// largest entry, a type 0x0002 state with its blinded message).
+    pub const STATE_LEN: usize = state::HEADER_LEN + 2 + N * SLOT_LEN;
+
+    /// The batch as [`Self::STATE_LEN`] bytes, to finalize after a reset with
+    /// [`Self::import`]. `L` must be [`Self::STATE_LEN`] (checked when the
+    /// call is compiled): `batch.export::<{ BatchState::<4>::STATE_LEN }>()`.
+    /// The bytes hold every entry's blind: store them as a secret key
+    /// ([`crate::types::state`]). A spent batch is [`Error::StateSpent`].
+    pub fn export<const L: usize>(&self) -> Result<ExportedState<[u8; L]>> {
+        const { assert!(L == Self::STATE_LEN, "L must be BatchState::<N>::STATE_LEN") };
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
+        let count = u16::try_from(self.entries.len()).map_err(|_| Error::InvalidLength(Field::Batch))?;
+        state::export(Shape::Generic, |w| {
+            w.u16(count)?;
+            self.entries.iter().try_for_each(|e| e.write_slot(w))?;
+            // The unused slots stay zero.
+            w.reserve(N.saturating_sub(self.entries.len()) * SLOT_LEN).map(drop)
+        })
+    }
+
+    /// The batch [`Self::export`] wrote, with each entry bound to the client
+    /// of its type and token key id in `clients`: it finalizes exactly as
+    /// the original. Checks the length, the version, the count (0 to `N`),
+    /// each entry's type ([`Error::UnknownTokenType`]), key id (no such
+    /// client: [`Error::KeyIdMismatch`]) and secrets as the per-type
+    /// `import` does, and that padding and unused slots are zero, each with
+    /// its own error (listed in [`crate::types::state`]).
+    pub fn import(clients: BatchClients<'c>, bytes: &[u8]) -> Result<Self> {
+        state::import(bytes, Self::STATE_LEN, Shape::Generic, |r| {
+            let count = usize::from(r.u16()?);
+            if count > N {
+                return Err(Error::InvalidValue(Field::State));
+            }
+            let mut batch = Self::new();
+            for _ in 0..count {
+                let entry = PendingEntry::read_slot(clients, r.take(SLOT_LEN)?)?;
+                batch.entries.push(entry).map_err(|_| Error::CapacityExceeded)?;
+            }
+            state::read_zeros(r, (N - count) * SLOT_LEN)?;
+            Ok(batch)
+        })
     }
 
     /// The number of entries.
@@ -267,8 +439,12 @@ impl<'c, const N: usize> BatchState<'c, N> {
     /// Appends an entry made by a per-type `Client::request` (or
     /// `hazmat::request_with`): `batch.push(&client, client.request(&challenge, rng)?)`.
     /// A full batch is [`Error::CapacityExceeded`]; a request for another key
-    /// than `client`'s is [`Error::KeyIdMismatch`].
+    /// than `client`'s is [`Error::KeyIdMismatch`]; a spent state, or a spent
+    /// batch, is [`Error::StateSpent`].
     pub fn push<C: BatchClient>(&mut self, client: &'c C, (request, state): (C::Request, C::State)) -> Result<()> {
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
         if self.entries.is_full() {
             return Err(Error::CapacityExceeded);
         }
@@ -290,7 +466,16 @@ impl<'c, const N: usize> BatchState<'c, N> {
     /// ([`Error::WrongTokenType`]); both are checked before any
     /// cryptography. A proof or signature that does not verify fails the
     /// whole batch with [`Error::Verification`].
-    pub fn finalize(mut self, response: &GenericBatchTokenResponse<'_>) -> Result<Vec<Option<GenericToken>, N>> {
+    ///
+    /// As the per-type `finalize`, the batch is borrowed mutably, and all or
+    /// nothing: if any entry fails, no entry is spent and the whole batch
+    /// stays ready for the genuine response; once every entry succeeded, all
+    /// of them are spent (absent ones too), and finalizing again (or
+    /// exporting) is [`Error::StateSpent`].
+    pub fn finalize(&mut self, response: &GenericBatchTokenResponse<'_>) -> Result<Vec<Option<GenericToken>, N>> {
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
         if response.len() != self.entries.len() {
             return Err(Error::InvalidLength(Field::Batch));
         }
@@ -301,26 +486,15 @@ impl<'c, const N: usize> BatchState<'c, N> {
                 return Err(Error::WrongTokenType { expected: entry.kind().code(), found: resp.kind().code() });
             }
         }
+        // The entries stay in place (borrowed), so no copies of their secrets
+        // are made; the tokens of a batch that fails part way are dropped,
+        // which wipes them.
         let mut tokens = Vec::new();
-        // Entries are taken out of the storage one at a time, so that no
-        // iterator holds copies of them: `BatchState`'s drop wipes the storage.
-        for (entry, resp) in self.entries.iter_mut().zip(response.iter()) {
-            let expected = entry.kind().code();
-            let token = match (entry.take(), resp?) {
-                (_, None) => None,
-                (Pending::PrivateP384(c, _, s), Some(GenericTokenResponse::PrivateP384(r))) => {
-                    Some(GenericToken::PrivateP384(c.finalize(s, &r)?))
-                }
-                (Pending::PublicRsa2048(c, _, s), Some(GenericTokenResponse::PublicRsa2048(r))) => {
-                    Some(GenericToken::PublicRsa2048(c.finalize(s, &r)?))
-                }
-                (Pending::PrivateRistretto255(c, _, s), Some(GenericTokenResponse::PrivateRistretto255(r))) => {
-                    Some(GenericToken::PrivateRistretto255(c.finalize(s, &r)?))
-                }
-                (_, Some(resp)) => return Err(Error::WrongTokenType { expected, found: resp.kind().code() }),
-            };
-            tokens.push(token).map_err(|_| Error::CapacityExceeded)?;
+        for (entry, resp) in self.entries.iter().zip(response.iter()) {
+            tokens.push(entry.finalize_unspent(resp?)?).map_err(|_| Error::CapacityExceeded)?;
         }
+        self.entries.iter_mut().for_each(PendingEntry::spend);
+        self.spent = true;
         Ok(tokens)
     }
 }

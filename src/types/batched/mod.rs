@@ -42,7 +42,7 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
-pub use client::{BatchClient, BatchRequest, BatchState, GenericToken, PendingEntry};
+pub use client::{BatchClient, BatchClients, BatchRequest, BatchState, GenericToken, PendingEntry};
 pub use issuer::{BatchEvaluation, Issuer};
 pub use wire::{
     GenericBatchTokenRequest, GenericBatchTokenResponse, GenericTokenRequest, GenericTokenRequests,

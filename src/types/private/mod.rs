@@ -24,7 +24,10 @@ use crate::challenge::TokenChallenge;
 use crate::codec::{Decode, Encode, Reader, Writer};
 use crate::error::{Error, Field, Result};
 use crate::token::{Token, TokenInput};
-use crate::token_type::{KEY_ID_LEN, NONCE_LEN, PrivateP384, PrivateRistretto255, TokenKind, TokenType};
+use crate::token_type::{
+    KEY_ID_LEN, NONCE_LEN, PrivateP384, PrivateRistretto255, TOKEN_INPUT_LEN, TokenKind, TokenType,
+};
+use crate::types::state::{self, ExportedState, Shape};
 use crate::voprf::{self, Blind, ByteArray, Element, KeyPair, P384Sha384, Proof, PublicKey, Ristretto255Sha512, Suite};
 
 #[cfg(any(test, feature = "hazmat"))]
@@ -42,6 +45,9 @@ pub trait PrivateTokenType: TokenType + sealed::Sealed + Copy + fmt::Debug + Def
     const KIND: TokenKind;
     /// The owned token, whose authenticator is the suite's PRF output.
     type Token: Clone + fmt::Debug + Eq + Encode + for<'a> Decode<'a>;
+    /// The exported [`RequestState`], `[u8; RequestState::<Self>::STATE_LEN]`
+    /// (see [`crate::types::state`]).
+    type StateBytes: ByteArray;
 
     /// Pairs a token input with its PRF output.
     fn token(input: TokenInput, output: <Self::Suite as Suite>::Output) -> Result<Self::Token>;
@@ -58,6 +64,8 @@ macro_rules! private_type {
             type Suite = $suite;
             const KIND: TokenKind = $kind;
             type Token = Token<$nk>;
+            // header ‖ token_input ‖ blind ‖ blinded element.
+            type StateBytes = [u8; state::HEADER_LEN + TOKEN_INPUT_LEN + <$suite as Suite>::NS + <$suite as Suite>::NE];
 
             fn token(input: TokenInput, output: [u8; $nk]) -> Result<Token<$nk>> {
                 Token::new(input, output)
@@ -78,6 +86,7 @@ private_type!(PrivateP384, P384Sha384, TokenKind::PrivateP384, 48);
 private_type!(PrivateRistretto255, Ristretto255Sha512, TokenKind::PrivateRistretto255, 64);
 
 type ElementBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ElementBytes;
+type ScalarBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ScalarBytes;
 type ProofBytes<T> = <<T as PrivateTokenType>::Suite as Suite>::ProofBytes;
 
 /// token_key_id = SHA-256(SerializeElement(pkI)) (RFC 9578 §5).
@@ -161,16 +170,76 @@ impl<T: PrivateTokenType> Encode for TokenResponse<T> {
 /// What the client keeps between [`Client::request`] and [`Client::finalize`]:
 /// the token input, the secret blind (wiped on drop) and the blinded element.
 /// Not `Copy`; `Debug` shows only the token input.
+///
+/// A successful [`Client::finalize`] spends the state: it wipes the blind,
+/// and a second finalize fails with [`Error::StateSpent`].
+///
+/// To keep it across a reset, [`RequestState::export`] it to
+/// [`RequestState::STATE_LEN`] bytes and [`RequestState::import`] them with
+/// the same issuer's client ([`crate::types::state`] has the layout and the
+/// rules for storing them).
 pub struct RequestState<T: PrivateTokenType> {
     input: TokenInput,
     blind: Blind<T::Suite>,
     blinded: Element<T::Suite>,
+    spent: bool,
 }
 
 impl<T: PrivateTokenType> RequestState<T> {
+    /// The length of the exported state: 197 bytes for type 0x0001, 164 for
+    /// type 0x0005 (version, shape, token input, blind, blinded element).
+    pub const STATE_LEN: usize = <T::StateBytes as ByteArray>::LEN;
+
     /// The token input the request covers.
     pub const fn input(&self) -> &TokenInput {
         &self.input
+    }
+
+    /// The state as [`Self::STATE_LEN`] bytes, to finalize after a reset with
+    /// [`Self::import`]. The bytes hold the blind: store them as a secret key
+    /// ([`crate::types::state`]). A spent state is [`Error::StateSpent`].
+    pub fn export(&self) -> Result<ExportedState<T::StateBytes>> {
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
+        state::export(Shape::One, |w| self.write(w))
+    }
+
+    /// The state [`Self::export`] wrote, for `client`: it finalizes exactly
+    /// as the original. Checks the length, the version, the token type, the
+    /// token key id against `client`'s, the blind (canonical, non-zero) and
+    /// the blinded element (canonical, not the identity), each with its own
+    /// error (listed in [`crate::types::state`]).
+    pub fn import(client: &Client<T>, bytes: &[u8]) -> Result<Self> {
+        state::import(bytes, Self::STATE_LEN, Shape::One, |r| Self::read(client, r))
+    }
+
+    /// `token_input ‖ blind ‖ blinded_element`.
+    pub(crate) fn write(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.put(self.input.as_bytes())?;
+        w.put(self.blind.to_bytes().as_ref())?;
+        w.put(self.blinded.as_bytes().as_ref())
+    }
+
+    /// Reads what [`Self::write`] wrote, for `client`.
+    pub(crate) fn read(client: &Client<T>, r: &mut Reader<'_>) -> Result<Self> {
+        let input = state::read_input(r, T::KIND, client.key_id())?;
+        let blind =
+            zeroize::Zeroizing::new(ScalarBytes::<T>::from_slice(r.take(T::Suite::NS)?).ok_or(Error::Truncated)?);
+        let blind = Blind::from_bytes(&*blind)?;
+        let blinded = Element::from_slice(r.take(T::Suite::NE)?)?;
+        Ok(Self { input, blind, blinded, spent: false })
+    }
+
+    /// Whether a token was finalized with this state (its blind is wiped).
+    pub const fn is_spent(&self) -> bool {
+        self.spent
+    }
+
+    /// Wipes the blind and marks the state spent.
+    pub(crate) fn spend(&mut self) {
+        self.blind.wipe();
+        self.spent = true;
     }
 }
 
@@ -234,7 +303,7 @@ impl<T: PrivateTokenType> Client<T> {
     ) -> (TokenRequest<T>, RequestState<T>) {
         let request =
             TokenRequest { truncated_token_key_id: truncated_key_id(&self.key_id), blinded_msg: *blinded.as_bytes() };
-        (request, RequestState { input, blind, blinded })
+        (request, RequestState { input, blind, blinded, spent: false })
     }
 
     /// Builds a request for `challenge` with a fresh nonce and blind.
@@ -249,7 +318,32 @@ impl<T: PrivateTokenType> Client<T> {
 
     /// Verifies the issuer's proof, unblinds and returns the token
     /// (RFC 9578 §5.3). A bad proof is [`Error::Verification`].
-    pub fn finalize(&self, state: RequestState<T>, response: &TokenResponse<T>) -> Result<T::Token> {
+    ///
+    /// The state is borrowed mutably, not consumed. A response that fails
+    /// (corrupted on the way, or from another key) returns the error and
+    /// leaves the state as it was, ready for the genuine response. Success
+    /// spends it: the blind is wiped, and a second finalize (or an export)
+    /// fails with [`Error::StateSpent`], so one request gives one token. It is
+    /// `&mut` rather than `&` because the call changes the state; a shared
+    /// reference would hide that change behind interior mutability.
+    pub fn finalize(&self, state: &mut RequestState<T>, response: &TokenResponse<T>) -> Result<T::Token> {
+        let token = self.finalize_unspent(state, response)?;
+        state.spend();
+        Ok(token)
+    }
+
+    /// The request `state` was made for (a generic batch restored from its
+    /// export).
+    pub(crate) fn request_of(&self, state: &RequestState<T>) -> TokenRequest<T> {
+        TokenRequest { truncated_token_key_id: truncated_key_id(&self.key_id), blinded_msg: *state.blinded.as_bytes() }
+    }
+
+    /// [`Client::finalize`] without spending the state (a generic batch
+    /// spends its entries only once all of them finalized).
+    pub(crate) fn finalize_unspent(&self, state: &RequestState<T>, response: &TokenResponse<T>) -> Result<T::Token> {
+        if state.spent {
+            return Err(Error::StateSpent);
+        }
         let evaluated = Element::from_bytes(&response.evaluate_msg)?;
         let proof = Proof::from_bytes(&response.evaluate_proof)?;
         let mut output = [<T::Suite as Suite>::Output::ZERO];

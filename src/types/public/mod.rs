@@ -19,7 +19,8 @@ use crate::challenge::TokenChallenge;
 use crate::codec::{Decode, Encode, Reader, Writer};
 use crate::error::{Error, Result};
 use crate::token::{Token, TokenInput};
-use crate::token_type::{KEY_ID_LEN, PublicRsa2048, TokenKind, TokenType};
+use crate::token_type::{KEY_ID_LEN, PublicRsa2048, TOKEN_INPUT_LEN, TokenKind, TokenType};
+use crate::types::state::{self, ExportedState, Shape};
 
 #[cfg(any(test, feature = "hazmat"))]
 pub mod hazmat;
@@ -95,9 +96,18 @@ impl Encode for TokenResponse {
 /// What the client keeps between [`Client::request`] and [`Client::finalize`]:
 /// the token input and the blind inverse (secret, wiped on drop). Not `Copy`;
 /// `Debug` shows only the token input.
+///
+/// A successful [`Client::finalize`] spends the state: it wipes the blind
+/// inverse, and a second finalize fails with [`Error::StateSpent`].
+///
+/// To keep it across a reset, [`RequestState::export`] it to
+/// [`RequestState::STATE_LEN`] bytes and [`RequestState::import`] them with
+/// the same issuer's client ([`crate::types::state`] has the layout and the
+/// rules for storing them).
 pub struct RequestState {
     input: TokenInput,
     blinding: BlindingState,
+    spent: bool,
 }
 
 impl core::fmt::Debug for RequestState {
@@ -110,9 +120,57 @@ impl core::fmt::Debug for RequestState {
 impl zeroize::ZeroizeOnDrop for RequestState {}
 
 impl RequestState {
+    /// The length of the exported state: 356 bytes (version, shape, token
+    /// input, blind inverse).
+    pub const STATE_LEN: usize = state::HEADER_LEN + TOKEN_INPUT_LEN + MODULUS_LEN;
+
     /// The token input the request covers.
     pub const fn input(&self) -> &TokenInput {
         &self.input
+    }
+
+    /// The state as [`Self::STATE_LEN`] bytes, to finalize after a reset with
+    /// [`Self::import`]. The bytes hold the blind inverse: store them as a
+    /// secret key ([`crate::types::state`]). A spent state is
+    /// [`Error::StateSpent`].
+    pub fn export(&self) -> Result<ExportedState<[u8; Self::STATE_LEN]>> {
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
+        state::export(Shape::One, |w| self.write(w))
+    }
+
+    /// The state [`Self::export`] wrote, for `client`: it finalizes exactly
+    /// as the original. Checks the length, the version, the token type, the
+    /// token key id against `client`'s and the blind inverse (in [1, n)),
+    /// each with its own error (listed in [`crate::types::state`]).
+    pub fn import(client: &Client, bytes: &[u8]) -> Result<Self> {
+        state::import(bytes, Self::STATE_LEN, Shape::One, |r| Self::read(client, r))
+    }
+
+    /// `token_input ‖ inv_mont`.
+    pub(crate) fn write(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.put(self.input.as_bytes())?;
+        self.blinding.write_stored(w.reserve(MODULUS_LEN)?);
+        Ok(())
+    }
+
+    /// Reads what [`Self::write`] wrote, for `client`.
+    pub(crate) fn read(client: &Client, r: &mut Reader<'_>) -> Result<Self> {
+        let input = state::read_input(r, TokenKind::PublicRsa2048, client.key_id())?;
+        let blinding = BlindingState::from_stored(&client.key, r.take(MODULUS_LEN)?)?;
+        Ok(Self { input, blinding, spent: false })
+    }
+
+    /// Whether a token was finalized with this state (its blind inverse is wiped).
+    pub const fn is_spent(&self) -> bool {
+        self.spent
+    }
+
+    /// Wipes the blind inverse and marks the state spent.
+    pub(crate) fn spend(&mut self) {
+        self.blinding.wipe();
+        self.spent = true;
     }
 }
 
@@ -152,7 +210,7 @@ impl Client {
         blinding: BlindingState,
     ) -> (TokenRequest, RequestState) {
         let request = TokenRequest { truncated_token_key_id: truncated_key_id(self.key.key_id()), blinded_msg };
-        (request, RequestState { input, blinding })
+        (request, RequestState { input, blinding, spent: false })
     }
 
     /// Builds a request for `challenge` with a fresh nonce, salt and blind.
@@ -166,11 +224,32 @@ impl Client {
         Ok(self.request_for(input, blinded, blinding))
     }
 
-    /// Unblinds the response and verifies the signature before returning the token.
-    pub fn finalize(&self, state: RequestState, response: &TokenResponse) -> Result<PublicToken> {
-        let RequestState { input, blinding } = state;
-        let sig = blind_rsa::finalize(&self.key, input.as_bytes(), blinding, &response.blind_sig)?;
-        Token::new(input, sig)
+    /// Unblinds the response and verifies the signature before returning the
+    /// token (RFC 9578 §6.3). A signature that does not verify is
+    /// [`Error::Verification`].
+    ///
+    /// The state is borrowed mutably, not consumed. A response that fails
+    /// (corrupted on the way, or from another key) returns the error and
+    /// leaves the state as it was, ready for the genuine response. Success
+    /// spends it: the blind inverse is wiped, and a second finalize (or an
+    /// export) fails with [`Error::StateSpent`], so one request gives one
+    /// token. It is `&mut` rather than `&` because the call changes the
+    /// state; a shared reference would hide that change behind interior
+    /// mutability.
+    pub fn finalize(&self, state: &mut RequestState, response: &TokenResponse) -> Result<PublicToken> {
+        let token = self.finalize_unspent(state, response)?;
+        state.spend();
+        Ok(token)
+    }
+
+    /// [`Client::finalize`] without spending the state (a generic batch
+    /// spends its entries only once all of them finalized).
+    pub(crate) fn finalize_unspent(&self, state: &RequestState, response: &TokenResponse) -> Result<PublicToken> {
+        if state.spent {
+            return Err(Error::StateSpent);
+        }
+        let sig = blind_rsa::finalize(&self.key, state.input.as_bytes(), &state.blinding, &response.blind_sig)?;
+        Token::new(state.input, sig)
     }
 }
 

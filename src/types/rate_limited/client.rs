@@ -11,34 +11,94 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 use super::{Config, HEADER_LEN, RESPONSE_LEN, RateLimitedToken, SIGNATURE_LEN, digest, request_len};
 use crate::blind_rsa::{self, BlindingState, MODULUS_LEN, PublicKey};
 use crate::challenge::TokenChallenge;
-use crate::codec::Writer;
+use crate::codec::{Reader, Writer};
 use crate::error::{Error, Field, Result};
-use crate::key_blinding::ecdsa_p384::{self as ecdsa, BlindKey};
+use crate::key_blinding::ecdsa_p384::{self as ecdsa, BlindKey, BlindKeyEncoding, SCALAR_LEN};
 use crate::rate_limited::TOKEN_TYPE;
 use crate::rate_limited::alias::{self, CTX_CLIENT};
 use crate::rate_limited::encap::{ENCAP_KEY_ID_LEN, EncapKey};
 use crate::rate_limited::inner_request::InnerTokenRequest;
-use crate::rate_limited::origin_encryption::{self, ENC_LEN, EncapSecret};
+use crate::rate_limited::origin_encryption::{self, ENC_LEN, EncapSecret, SECRET_LEN};
 use crate::rate_limited::response;
 use crate::token::{Token, TokenInput};
-use crate::token_type::{NONCE_LEN, TokenKind};
+use crate::token_type::{NONCE_LEN, TOKEN_INPUT_LEN, TokenKind};
 use crate::types::random_nonce;
+use crate::types::state::{self, ExportedState, Shape};
 
 /// What the client keeps between [`Client::request`] and [`Client::finalize`]:
 /// the token input, the RSA blind inverse, the HPKE response secret and
 /// `request_blind`. Every secret is wiped on drop; `Debug` shows only the
 /// token input.
+///
+/// A successful [`Client::finalize`] spends the state: it wipes every
+/// secret (`request_blind` included), and a second finalize fails with
+/// [`Error::StateSpent`].
+///
+/// To keep it across a reset, [`ClientState::export`] it to
+/// [`ClientState::STATE_LEN`] bytes and [`ClientState::import`] them with
+/// the same client ([`crate::types::state`] has the layout and the rules for
+/// storing them).
 pub struct ClientState {
     input: TokenInput,
     blinding: BlindingState,
     encap: EncapSecret,
     request_blind: BlindKey,
+    spent: bool,
 }
 
 impl ClientState {
+    /// The length of the exported state: 453 bytes (version, shape, token
+    /// input, blind inverse, `enc`, the response secret, `request_blind` and
+    /// its encoding).
+    pub const STATE_LEN: usize =
+        state::HEADER_LEN + TOKEN_INPUT_LEN + MODULUS_LEN + ENC_LEN + SECRET_LEN + SCALAR_LEN + 1;
+
     /// The token input the request covers.
     pub const fn input(&self) -> &TokenInput {
         &self.input
+    }
+
+    /// The state as [`Self::STATE_LEN`] bytes, to finalize after a reset with
+    /// [`Self::import`]. The bytes hold the blind inverse, the response
+    /// secret and `request_blind`: store them as a secret key
+    /// ([`crate::types::state`]). A spent state is [`Error::StateSpent`].
+    pub fn export(&self) -> Result<ExportedState<[u8; Self::STATE_LEN]>> {
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
+        state::export(Shape::One, |w| {
+            w.put(self.input.as_bytes())?;
+            self.blinding.write_stored(w.reserve(MODULUS_LEN)?);
+            w.put(self.encap.enc())?;
+            w.put(self.encap.secret())?;
+            w.put(self.request_blind.to_bytes().as_ref())?;
+            w.u8(match self.request_blind.encoding() {
+                BlindKeyEncoding::Minimal => 0,
+                BlindKeyEncoding::Fixed => 1,
+            })
+        })
+    }
+
+    /// The state [`Self::export`] wrote, for `client`: it finalizes exactly
+    /// as the original. Checks the length, the version, the token type, the
+    /// token key id against `client`'s token key, the blind inverse (in
+    /// [1, n)) and the blind encoding byte, each with its own error (listed
+    /// in [`crate::types::state`]).
+    pub fn import(client: &Client, bytes: &[u8]) -> Result<Self> {
+        state::import(bytes, Self::STATE_LEN, Shape::One, |r| Self::read(client, r))
+    }
+
+    fn read(client: &Client, r: &mut Reader<'_>) -> Result<Self> {
+        let input = state::read_input(r, TokenKind::RateLimitedRsa2048, client.token_key.key_id())?;
+        let blinding = BlindingState::from_stored(&client.token_key, r.take(MODULUS_LEN)?)?;
+        let encap = EncapSecret::from_parts(r.array::<ENC_LEN>()?, r.array::<SECRET_LEN>()?);
+        let blind = r.array::<SCALAR_LEN>()?;
+        let encoding = match r.u8()? {
+            0 => BlindKeyEncoding::Minimal,
+            1 => BlindKeyEncoding::Fixed,
+            _ => return Err(Error::InvalidValue(Field::State)),
+        };
+        Ok(Self { input, blinding, encap, request_blind: BlindKey::with_encoding(blind, encoding), spent: false })
     }
 
     /// `request_blind`, which the client sends to its attester with the
@@ -46,6 +106,19 @@ impl ClientState {
     /// else: with it and the client key, the request links to the client.
     pub const fn request_blind(&self) -> &BlindKey {
         &self.request_blind
+    }
+
+    /// Whether a token was finalized with this state (its secrets are wiped).
+    pub const fn is_spent(&self) -> bool {
+        self.spent
+    }
+
+    /// Wipes every secret and marks the state spent.
+    fn spend(&mut self) {
+        self.blinding.wipe();
+        self.encap.wipe();
+        self.request_blind.wipe();
+        self.spent = true;
     }
 }
 
@@ -173,7 +246,7 @@ impl Client {
     ) -> Result<(usize, ClientState)> {
         let total = out.len();
         match self.fill(blinded, &request_blind, origin_name, ikm_e, out, rng) {
-            Ok(encap) => Ok((total, ClientState { input, blinding, encap, request_blind })),
+            Ok(encap) => Ok((total, ClientState { input, blinding, encap, request_blind, spent: false })),
             Err(e) => {
                 out.zeroize();
                 Err(e)
@@ -225,13 +298,25 @@ impl Client {
     /// "Attester-to-Client Response", RFC 9474 §4.4). A wrong length is
     /// [`Error::InvalidLength`]; a response that does not decrypt or a
     /// signature that does not verify is [`Error::Verification`].
-    pub fn finalize(&self, state: ClientState, encrypted_token_response: &[u8]) -> Result<RateLimitedToken> {
+    ///
+    /// The state is borrowed mutably, not consumed. A response that fails
+    /// (corrupted on the way, or for another request) returns the error and
+    /// leaves the state as it was, ready for the genuine response. Success
+    /// spends it: every secret is wiped, and a second finalize (or an
+    /// export) fails with [`Error::StateSpent`], so one request gives one
+    /// token. It is `&mut` rather than `&` because the call changes the
+    /// state; a shared reference would hide that change behind interior
+    /// mutability.
+    pub fn finalize(&self, state: &mut ClientState, encrypted_token_response: &[u8]) -> Result<RateLimitedToken> {
+        if state.spent {
+            return Err(Error::StateSpent);
+        }
         let response = <&[u8; RESPONSE_LEN]>::try_from(encrypted_token_response)
             .map_err(|_| Error::InvalidLength(Field::Message))?;
-        let ClientState { input, blinding, encap, request_blind } = state;
-        drop(request_blind);
-        let blind_sig = Zeroizing::new(response::decrypt_response(&encap, response)?);
-        let sig = blind_rsa::finalize(&self.token_key, input.as_bytes(), blinding, blind_sig.as_slice())?;
-        Token::new(input, sig)
+        let blind_sig = Zeroizing::new(response::decrypt_response(&state.encap, response)?);
+        let sig = blind_rsa::finalize(&self.token_key, state.input.as_bytes(), &state.blinding, blind_sig.as_slice())?;
+        let token = Token::new(state.input, sig)?;
+        state.spend();
+        Ok(token)
     }
 }

@@ -125,9 +125,9 @@ pub fn main() -> Result<(), Error> {
     let client = Client::<PrivateRistretto255>::from_token_key(issuer.token_key())?;
     let challenge = TokenChallenge::new(0x0005, b"issuer.example", &[], b"origin.example")?;
 
-    let (request, state) = client.request(&challenge, &mut trng)?;
+    let (request, mut state) = client.request(&challenge, &mut trng)?;
     let response = issuer.evaluate(&request, &mut trng)?;
-    client.finalize(state, &response)?;
+    client.finalize(&mut state, &response)?;
     println!("working TRNG: request and token made");
 
     trng.0.fail();

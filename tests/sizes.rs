@@ -116,32 +116,32 @@ fn fixed_types_match_fresh_messages() {
     let mut rng = TestRng::new(1);
     let c1 = TokenChallenge::new(1, b"issuer.example", &[], b"origin.example").unwrap();
     let issuer = private::Issuer::<PrivateP384>::generate(&mut rng).unwrap();
-    let (req, state) = issuer.client().request(&c1, &mut rng).unwrap();
+    let (req, mut state) = issuer.client().request(&c1, &mut rng).unwrap();
     let resp = issuer.evaluate(&req, &mut rng).unwrap();
     assert_eq!(encode(&req).len(), PrivateP384::REQUEST_MAX_LEN);
     assert_eq!(encode(&resp).len(), PrivateP384::RESPONSE_MAX_LEN);
-    let token = encode(&issuer.client().finalize(state, &resp).unwrap());
+    let token = encode(&issuer.client().finalize(&mut state, &resp).unwrap());
     assert_eq!(token.len(), PrivateP384::TOKEN_LEN);
     check_authorization(&token, PrivateP384::AUTHORIZATION_LEN);
 
     let c5 = TokenChallenge::new(5, b"issuer.example", &[], b"origin.example").unwrap();
     let issuer = private::Issuer::<PrivateRistretto255>::generate(&mut rng).unwrap();
-    let (req, state) = issuer.client().request(&c5, &mut rng).unwrap();
+    let (req, mut state) = issuer.client().request(&c5, &mut rng).unwrap();
     let resp = issuer.evaluate(&req, &mut rng).unwrap();
     assert_eq!(encode(&req).len(), PrivateRistretto255::REQUEST_MAX_LEN);
     assert_eq!(encode(&resp).len(), PrivateRistretto255::RESPONSE_MAX_LEN);
-    let token = encode(&issuer.client().finalize(state, &resp).unwrap());
+    let token = encode(&issuer.client().finalize(&mut state, &resp).unwrap());
     assert_eq!(token.len(), PrivateRistretto255::TOKEN_LEN);
     check_authorization(&token, PrivateRistretto255::AUTHORIZATION_LEN);
 
     let c2 = TokenChallenge::new(2, b"issuer.example", &[], b"origin.example").unwrap();
     let issuer = public::Issuer::new(rsa_secret_key());
     let client = public::Client::from_token_key(&issuer.token_key()).unwrap();
-    let (req, state) = client.request(&c2, &mut rng).unwrap();
+    let (req, mut state) = client.request(&c2, &mut rng).unwrap();
     let resp = issuer.evaluate(&req).unwrap();
     assert_eq!(encode(&req).len(), PublicRsa2048::REQUEST_MAX_LEN);
     assert_eq!(encode(&resp).len(), PublicRsa2048::RESPONSE_MAX_LEN);
-    let token = encode(&client.finalize(state, &resp).unwrap());
+    let token = encode(&client.finalize(&mut state, &resp).unwrap());
     assert_eq!(token.len(), PublicRsa2048::TOKEN_LEN);
     check_authorization(&token, PublicRsa2048::AUTHORIZATION_LEN);
     assert_eq!(issuer.token_key().len(), MAX_TOKEN_KEY_LEN);
@@ -167,7 +167,7 @@ fn rate_limited_sizes_match_fresh_messages() {
         assert!(RateLimitedRsa2048::REQUEST_LEN.admits(expected));
         // A buffer of exactly that length takes the request; one byte less does not.
         let mut out = vec![0u8; expected];
-        let (len, state) = client.request(&challenge, name, &mut rng, &mut out).unwrap();
+        let (len, mut state) = client.request(&challenge, name, &mut rng, &mut out).unwrap();
         assert_eq!(len, expected);
         let mut short = vec![0u8; expected - 1];
         assert_eq!(client.request(&challenge, name, &mut rng, &mut short).err(), Some(Error::BufferTooSmall));
@@ -177,7 +177,7 @@ fn rate_limited_sizes_match_fresh_messages() {
         let mut scratch = vec![0u8; t3::scratch_len(&request)];
         let response = issuer.evaluate(&request, &mut scratch, &mut rng).unwrap();
         assert_eq!(response.encrypted_token_response.len(), RateLimitedRsa2048::RESPONSE_MAX_LEN);
-        let token = encode(&client.finalize(state, &response.encrypted_token_response).unwrap());
+        let token = encode(&client.finalize(&mut state, &response.encrypted_token_response).unwrap());
         assert_eq!(token.len(), RateLimitedRsa2048::TOKEN_LEN);
         check_authorization(&token, RateLimitedRsa2048::AUTHORIZATION_LEN);
     }

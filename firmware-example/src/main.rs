@@ -95,24 +95,46 @@ mod storage {
     use super::Kind;
 
     /// One record: the token key the request was made for and the exported
-    /// request state.
+    /// request state. Wiped when dropped: the state holds the secret blind.
+    #[derive(zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
     pub struct Record {
         pub token_key: [u8; MAX_TOKEN_KEY_LEN],
         pub token_key_len: usize,
         pub state: [u8; RequestState::<Kind>::STATE_LEN],
     }
 
-    static NVM: Mutex<RefCell<Option<Record>>> = Mutex::new(RefCell::new(None));
-
-    /// Writes the record.
-    pub fn save(record: Record) {
-        critical_section::with(|cs| *NVM.borrow(cs).borrow_mut() = Some(record));
+    impl Record {
+        const EMPTY: Self =
+            Self { token_key: [0; MAX_TOKEN_KEY_LEN], token_key_len: 0, state: [0; RequestState::<Kind>::STATE_LEN] };
     }
 
-    /// Reads the record and erases it: a state must not be finalized twice
-    /// from stored copies.
+    /// The storage cell and whether it holds a record.
+    static NVM: Mutex<RefCell<(bool, Record)>> = Mutex::new(RefCell::new((false, Record::EMPTY)));
+
+    /// Writes the record (a real firmware encrypts it first).
+    pub fn save(record: &Record) {
+        critical_section::with(|cs| {
+            let mut cell = NVM.borrow(cs).borrow_mut();
+            cell.1.token_key = record.token_key;
+            cell.1.token_key_len = record.token_key_len;
+            cell.1.state = record.state;
+            cell.0 = true;
+        });
+    }
+
+    /// Reads the record and wipes the stored copy: a state must not be
+    /// finalized twice from stored copies.
     pub fn take() -> Option<Record> {
-        critical_section::with(|cs| NVM.borrow(cs).borrow_mut().take())
+        critical_section::with(|cs| {
+            let mut cell = NVM.borrow(cs).borrow_mut();
+            if !core::mem::take(&mut cell.0) {
+                return None;
+            }
+            let record =
+                Record { token_key: cell.1.token_key, token_key_len: cell.1.token_key_len, state: cell.1.state };
+            zeroize::Zeroize::zeroize(&mut cell.1);
+            Some(record)
+        })
     }
 }
 
@@ -209,7 +231,8 @@ mod device {
         let (request, state) = client.request(&challenge, rng)?;
         let mut out = Outgoing { request: [0; <Kind as TokenType>::REQUEST_MAX_LEN], len: 0 };
         out.len = request.encode(&mut out.request)?;
-        storage::save(Record { token_key, token_key_len, state: *state.export()?.as_bytes() });
+        let exported = state.export()?;
+        storage::save(&Record { token_key, token_key_len, state: *exported.as_bytes() });
         hprintln!("device: request of {} bytes sent; state ({} bytes) and token key saved", out.len, {
             RequestState::<Kind>::STATE_LEN
         });
@@ -228,7 +251,7 @@ mod device {
         let client =
             Client::<Kind>::from_token_key(record.token_key.get(..record.token_key_len).ok_or(Error::BufferTooSmall)?)?;
         let mut state = RequestState::<Kind>::import(&client, &record.state)?;
-        drop(record);
+        drop(record); // wiped
         hprintln!("device: state restored after the reset");
 
         // A response damaged on the way fails to verify, and the state stays

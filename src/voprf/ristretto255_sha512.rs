@@ -288,15 +288,19 @@ mod straus {
     }
 
     /// `[P, 3P, 5P, …]`.
-    fn odd_multiples(p: &RistrettoPoint) -> [RistrettoPoint; TABLE] {
+    ///
+    /// Written in place and out of line: returned by value, the table was
+    /// built in a temporary and copied, and both sat in the caller's frame.
+    #[inline(never)]
+    fn odd_multiples(p: &RistrettoPoint, table: &mut [RistrettoPoint; TABLE]) {
         let double = p + p;
-        let mut table = [*p; TABLE];
         let mut acc = *p;
-        for entry in table.iter_mut().skip(1) {
-            acc += double;
+        for (i, entry) in table.iter_mut().enumerate() {
+            if i > 0 {
+                acc += double;
+            }
             *entry = acc;
         }
-        table
     }
 
     /// `Σ s_i·P_i` for at most [`MAX_TERMS`] pairs; `None` if there are more.
@@ -308,7 +312,7 @@ mod straus {
         let mut tables = [[RistrettoPoint::identity(); TABLE]; MAX_TERMS];
         for ((naf_slot, table), (p, s)) in nafs.iter_mut().zip(tables.iter_mut()).zip(pairs) {
             *naf_slot = naf_vartime(s)?;
-            *table = odd_multiples(p);
+            odd_multiples(p, table);
         }
         let terms = pairs.len();
         let top = (0..DIGITS).rev().find(|&i| nafs.iter().take(terms).any(|n| n.get(i).is_some_and(|d| *d != 0)));

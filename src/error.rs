@@ -12,6 +12,7 @@ use core::fmt;
 /// The enum is `Copy`, carries no dependency error types and never holds
 /// secret data, so it can be logged freely.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum Error {
     // ---- wire format -------------------------------------------------------
@@ -171,8 +172,22 @@ impl fmt::Display for RngCode {
 
 impl core::error::Error for RngCode {}
 
+/// The fixed codes by name, any other code in hex.
+#[cfg(feature = "defmt")]
+impl defmt::Format for RngCode {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        match *self {
+            RngCode::UNKNOWN => defmt::write!(f, "RngCode::UNKNOWN"),
+            RngCode::EXHAUSTED => defmt::write!(f, "RngCode::EXHAUSTED"),
+            RngCode::INTERNAL => defmt::write!(f, "RngCode::INTERNAL"),
+            RngCode(code) => defmt::write!(f, "RngCode({=u32:#x})", code),
+        }
+    }
+}
+
 /// Names the field an [`Error`] refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum Field {
     /// `TokenChallenge.issuer_name`.
@@ -302,6 +317,7 @@ pub type Result<T> = core::result::Result<T, Error>;
 /// failed gives an attacker nothing; unlike [`Error::Verification`], which
 /// stays opaque because it answers for inputs an attacker chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum SelfTestKind {
     /// Type 0x0001, VOPRF(P-384, SHA-384): the request half.

@@ -61,7 +61,10 @@
 //!
 //! Each function and its known answer are items of their own: the data are
 //! `const` items (no `static`, nothing registered in a table), so the linker
-//! keeps only the self-tests a firmware calls. A self-test shares its
+//! keeps only the self-tests a firmware calls. The functions are `#[inline]`
+//! (or generic), so the library's own object code holds none of them: they
+//! are compiled only into a firmware that calls them, and cannot change how
+//! the client code is optimized in one that does not. A self-test shares its
 //! arithmetic with the client of its type; what it adds is its constants and
 //! the code that compares (see `docs/embedded.md`, "Power-on self-test").
 //!
@@ -92,6 +95,7 @@ use known_answers::{PrivateAnswer, PublicAnswer};
 /// pat-go's `private/type1-issuance-test-vectors.json`. A failure is
 /// [`Error::SelfTest`] with [`SelfTestKind::PrivateP384Request`] or
 /// [`SelfTestKind::PrivateP384Token`].
+#[inline]
 pub fn type1() -> Result<()> {
     check_private::<PrivateP384>(
         &known_answers::TYPE1,
@@ -104,6 +108,7 @@ pub fn type1() -> Result<()> {
 /// `type2/type2-issuance-test-vectors.json`. A failure is
 /// [`Error::SelfTest`] with [`SelfTestKind::PublicRsa2048Request`] or
 /// [`SelfTestKind::PublicRsa2048Token`].
+#[inline]
 pub fn type2() -> Result<()> {
     check_public(&known_answers::TYPE2)
 }
@@ -112,6 +117,7 @@ pub fn type2() -> Result<()> {
 /// 3 of pat-go's `private/type5-issuance-test-vectors.json`. A failure is
 /// [`Error::SelfTest`] with [`SelfTestKind::PrivateRistretto255Request`] or
 /// [`SelfTestKind::PrivateRistretto255Token`].
+#[inline]
 pub fn type5() -> Result<()> {
     check_private::<PrivateRistretto255>(
         &known_answers::TYPE5,
@@ -123,6 +129,7 @@ pub fn type5() -> Result<()> {
 /// [`type1`], [`type2`] and [`type5`], in that order; the first failure is
 /// returned. It links the code of all three types: a firmware with fewer
 /// calls only the functions of its own.
+#[inline]
 pub fn all() -> Result<()> {
     type1()?;
     type2()?;
@@ -165,6 +172,7 @@ fn check_private<T: PrivateTokenType>(
 
 /// Runs the type-0x0002 client on `answer`, then verifies the token as an
 /// origin does.
+#[inline]
 fn check_public(answer: &PublicAnswer<'_>) -> Result<()> {
     let failed = Error::SelfTest(SelfTestKind::PublicRsa2048Request);
     let client = public::Client::from_token_key(answer.token_key).map_err(|_| failed)?;

@@ -39,7 +39,9 @@ pub fn request_with(
 
 /// [`request_with`] through [`blind_with_vartime`](blind_rsa::hazmat::blind_with_vartime):
 /// the inversion every real request runs, for the public blind of a known
-/// answer (the power-on self-test, [`crate::self_test`]).
+/// answer (the power-on self-test, [`crate::self_test`]). `#[inline]`, as the
+/// self-test is: compiled only into a firmware that calls it.
+#[inline]
 pub(crate) fn request_with_vartime(
     client: &Client,
     challenge: &TokenChallenge<'_>,

@@ -12,6 +12,7 @@ use core::fmt;
 /// The enum is `Copy`, carries no dependency error types and never holds
 /// secret data, so it can be logged freely.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum Error {
     // ---- wire format -------------------------------------------------------
@@ -112,6 +113,11 @@ pub enum Error {
     /// An exported client state has a format version this crate does not
     /// read (its first byte; see [`crate::types::state`]).
     UnknownStateVersion(u8),
+
+    // ---- power-on self-test ------------------------------------------------
+    /// A known-answer test of [`crate::self_test`] did not give its known
+    /// answer: the code or the flash it runs from is broken.
+    SelfTest(SelfTestKind),
 }
 
 /// Why the random number generator failed: a small code carried by
@@ -174,8 +180,22 @@ impl fmt::Display for RngCode {
 
 impl core::error::Error for RngCode {}
 
+/// The fixed codes by name, any other code in hex.
+#[cfg(feature = "defmt")]
+impl defmt::Format for RngCode {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        match *self {
+            RngCode::UNKNOWN => defmt::write!(f, "RngCode::UNKNOWN"),
+            RngCode::EXHAUSTED => defmt::write!(f, "RngCode::EXHAUSTED"),
+            RngCode::INTERNAL => defmt::write!(f, "RngCode::INTERNAL"),
+            RngCode(code) => defmt::write!(f, "RngCode({=u32:#x})", code),
+        }
+    }
+}
+
 /// Names the field an [`Error`] refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum Field {
     /// `TokenChallenge.issuer_name`.
@@ -291,6 +311,7 @@ impl fmt::Display for Error {
             Error::OriginIdConflict => f.write_str("issuer-origin alias seen with another anonymous origin id"),
             Error::StateSpent => f.write_str("client state already finalized"),
             Error::UnknownStateVersion(v) => write!(f, "unknown client state version {v}"),
+            Error::SelfTest(kind) => write!(f, "self-test failed: {kind}"),
         }
     }
 }
@@ -299,3 +320,47 @@ impl core::error::Error for Error {}
 
 /// The crate's result type.
 pub type Result<T> = core::result::Result<T, Error>;
+
+/// Which known-answer test of [`crate::self_test`] failed, carried by
+/// [`Error::SelfTest`]: the token type and the half of the client flow.
+///
+/// The "request" half parses the token key and the challenge and builds the
+/// request from the vector's nonce and blind (hash to the group or PSS
+/// encoding, then blinding). The "token" half parses the vector's response,
+/// finalizes it (the issuer's proof or signature checked, the result
+/// unblinded) and compares the token; for type 0x0002 it also verifies the
+/// token as an origin would.
+///
+/// The self-test's inputs are public constants, so naming the step that
+/// failed gives an attacker nothing; unlike [`Error::Verification`], which
+/// stays opaque because it answers for inputs an attacker chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum SelfTestKind {
+    /// Type 0x0001, VOPRF(P-384, SHA-384): the request half.
+    PrivateP384Request,
+    /// Type 0x0001: the token half.
+    PrivateP384Token,
+    /// Type 0x0002, blind RSA-2048: the request half.
+    PublicRsa2048Request,
+    /// Type 0x0002: the token half.
+    PublicRsa2048Token,
+    /// Type 0x0005, VOPRF(ristretto255, SHA-512): the request half.
+    PrivateRistretto255Request,
+    /// Type 0x0005: the token half.
+    PrivateRistretto255Token,
+}
+
+impl fmt::Display for SelfTestKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SelfTestKind::PrivateP384Request => "type 0x0001 request",
+            SelfTestKind::PrivateP384Token => "type 0x0001 token",
+            SelfTestKind::PublicRsa2048Request => "type 0x0002 request",
+            SelfTestKind::PublicRsa2048Token => "type 0x0002 token",
+            SelfTestKind::PrivateRistretto255Request => "type 0x0005 request",
+            SelfTestKind::PrivateRistretto255Token => "type 0x0005 token",
+        })
+    }
+}

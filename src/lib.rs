@@ -25,6 +25,7 @@ pub mod keyset;
 pub mod rate_limited;
 pub mod replay;
 mod rng;
+pub mod self_test;
 pub mod token;
 pub mod token_type;
 pub mod types;
@@ -32,7 +33,7 @@ pub mod voprf;
 
 pub use challenge::TokenChallenge;
 pub use codec::{Decode, Encode};
-pub use error::{Error, Field, Result, RngCode};
+pub use error::{Error, Field, Result, RngCode, SelfTestKind};
 pub use token::{Token, TokenInput, TokenRef};
 pub use token_type::{TokenKind, TokenType};
 

@@ -20,6 +20,7 @@ pub const TOKEN_INPUT_LEN: usize = 2 + NONCE_LEN + CHALLENGE_DIGEST_LEN + KEY_ID
 
 /// The size of a message on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum MessageLen {
     /// Always exactly this many bytes.
     Fixed(usize),
@@ -100,6 +101,7 @@ pub trait TokenType {
 
 /// Type 0x0001: VOPRF(P-384, SHA-384), privately verifiable (RFC 9578 §5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct PrivateP384;
 
 impl TokenType for PrivateP384 {
@@ -114,6 +116,7 @@ impl TokenType for PrivateP384 {
 
 /// Type 0x0002: Blind RSA (2048-bit), publicly verifiable (RFC 9578 §6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct PublicRsa2048;
 
 impl TokenType for PublicRsa2048 {
@@ -129,6 +132,7 @@ impl TokenType for PublicRsa2048 {
 ///
 /// Nk is 256 as in pat-go (an RSA-2048 signature), not the draft table's 512.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RateLimitedRsa2048;
 
 impl RateLimitedRsa2048 {
@@ -178,6 +182,7 @@ impl TokenType for RateLimitedRsa2048 {
 /// Type 0x0005: VOPRF(ristretto255, SHA-512), privately verifiable
 /// (draft-ietf-privacypass-batched-tokens, RFC 9578 §5 protocol).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct PrivateRistretto255;
 
 impl TokenType for PrivateRistretto255 {
@@ -190,6 +195,7 @@ impl TokenType for PrivateRistretto255 {
 
 /// The token types this crate knows, as a runtime value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum TokenKind {
     /// 0x0001, see [`PrivateP384`].

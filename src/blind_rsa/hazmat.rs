@@ -14,8 +14,12 @@
 //! generator, and also blind the inversion of `r` (see `blind_core`), which
 //! these functions do in constant time without that extra blind.
 //!
-//! This module exists only with the `hazmat` feature.
+//! This module is public only with the `hazmat` feature. Without it, the
+//! module stays inside the crate, where only the power-on self-test
+//! ([`self_test`](crate::self_test)) reaches it, with the public inputs of a
+//! vector case.
 
+use crypto_bigint::Uint;
 use zeroize::Zeroize as _;
 
 use super::{PreparedMessage, RsaBlindingState, RsaPublicKey, SALT_LEN, Variant, blind_core, monty};
@@ -55,4 +59,25 @@ pub fn blind_with<const L: usize, const B: usize>(
     r: &[u8; B],
 ) -> Result<([u8; B], RsaBlindingState<L>)> {
     blind_variant_with(Variant::Sha384PssDeterministic, pk, &PreparedMessage::identity(msg), salt, r)
+}
+
+/// [`blind_with`] through the variable-time inversion that the randomized
+/// [`blind_rsa::blind`](super::blind) runs, for a public blind r. The
+/// power-on self-test ([`crate::self_test`]) blinds this way, so that its
+/// known answer covers the inversion every real request goes through rather
+/// than the constant-time one of [`blind_with`]. The inversion blind is
+/// u = 1, so m·r itself reaches variable-time code: `r` must be public.
+pub(crate) fn blind_with_vartime<const L: usize, const B: usize>(
+    pk: &RsaPublicKey<L, B>,
+    msg: &[u8],
+    salt: &[u8; SALT_LEN],
+    r: &[u8; B],
+) -> Result<([u8; B], RsaBlindingState<L>)> {
+    let r = pk.integer(r).ok_or(Error::InvalidValue(Field::Message))?;
+    let m = Variant::Sha384PssDeterministic.encode::<L, B>(&PreparedMessage::identity(msg), salt)?;
+    let params = pk.params();
+    let r_mont = monty::mul(&r, params.r2(), params);
+    // u = 1 in Montgomery form: 1·R²·R⁻¹ = R mod n.
+    let one_mont = monty::mul(&Uint::ONE, params.r2(), params);
+    blind_core(pk, &m, &r_mont, Some(&one_mont)).ok_or(Error::InvalidValue(Field::Message))
 }

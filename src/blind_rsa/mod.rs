@@ -45,8 +45,13 @@
 //! No function here allocates, panics or uses `unsafe`.
 
 mod der;
-#[cfg(any(test, feature = "hazmat"))]
+#[cfg(feature = "hazmat")]
 pub mod hazmat;
+// Without the feature the deterministic entry points stay inside the crate,
+// for the power-on self-test (`crate::self_test`).
+#[cfg(not(feature = "hazmat"))]
+#[allow(dead_code)]
+pub(crate) mod hazmat;
 #[cfg(feature = "keygen")]
 mod keygen;
 #[cfg(feature = "keygen")]

@@ -12,7 +12,10 @@
 //! key `skS` from the two responses (RFC 9497 §2.2.1). The randomized
 //! functions in [`voprf`](super) draw both from a cryptographic generator.
 //!
-//! This module exists only with the `hazmat` feature.
+//! This module is public only with the `hazmat` feature. Without it, the
+//! module stays inside the crate, where only the power-on self-test
+//! ([`self_test`](crate::self_test)) reaches it, with the public inputs of a
+//! vector case.
 
 use super::protocol::{blind_in, check_batch, evaluate_and_prove};
 use super::suite::{Mode, Suite};

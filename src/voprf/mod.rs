@@ -39,8 +39,13 @@
 #[doc(hidden)]
 pub mod bench;
 mod dleq;
-#[cfg(any(test, feature = "hazmat"))]
+#[cfg(feature = "hazmat")]
 pub mod hazmat;
+// Without the feature the deterministic entry points stay inside the crate,
+// for the power-on self-test (`crate::self_test`).
+#[cfg(not(feature = "hazmat"))]
+#[allow(dead_code)]
+pub(crate) mod hazmat;
 pub mod oprf;
 mod p384_jacobian;
 mod p384_sha384;

@@ -11,7 +11,10 @@
 //! makes two tokens for the same challenge identical, so the second is a
 //! replay. [`Client::request`] draws both from a cryptographic generator.
 //!
-//! This module exists only with the `hazmat` feature.
+//! This module is public only with the `hazmat` feature. Without it, the
+//! module stays inside the crate, where only the power-on self-test
+//! ([`self_test`](crate::self_test)) reaches it, with the public inputs of a
+//! vector case.
 
 use super::{Client, PrivateTokenType, RequestState, TokenRequest};
 use crate::challenge::TokenChallenge;

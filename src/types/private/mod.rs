@@ -30,8 +30,13 @@ use crate::token_type::{
 use crate::types::state::{self, ExportedState, Shape};
 use crate::voprf::{self, Blind, ByteArray, Element, KeyPair, P384Sha384, Proof, PublicKey, Ristretto255Sha512, Suite};
 
-#[cfg(any(test, feature = "hazmat"))]
+#[cfg(feature = "hazmat")]
 pub mod hazmat;
+// Without the feature the deterministic entry points stay inside the crate,
+// for the power-on self-test (`crate::self_test`).
+#[cfg(not(feature = "hazmat"))]
+#[allow(dead_code)]
+pub(crate) mod hazmat;
 
 mod sealed {
     pub trait Sealed {}

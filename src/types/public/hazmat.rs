@@ -12,7 +12,10 @@
 //! so the second is a replay. [`Client::request`] draws all three from a
 //! cryptographic generator.
 //!
-//! This module exists only with the `hazmat` feature.
+//! This module is public only with the `hazmat` feature. Without it, the
+//! module stays inside the crate, where only the power-on self-test
+//! ([`self_test`](crate::self_test)) reaches it, with the public inputs of a
+//! vector case.
 
 use super::{Client, RequestState, TokenRequest};
 use crate::blind_rsa::{self, MODULUS_LEN};
@@ -31,5 +34,22 @@ pub fn request_with(
 ) -> Result<(TokenRequest, RequestState)> {
     let input = client.input(challenge, nonce)?;
     let (blinded, blinding) = blind_rsa::hazmat::blind_with(&client.key, input.as_bytes(), salt, blind)?;
+    Ok(client.request_for(input, blinded, blinding))
+}
+
+/// [`request_with`] through [`blind_with_vartime`](blind_rsa::hazmat::blind_with_vartime):
+/// the inversion every real request runs, for the public blind of a known
+/// answer (the power-on self-test, [`crate::self_test`]). `#[inline]`, as the
+/// self-test is: compiled only into a firmware that calls it.
+#[inline]
+pub(crate) fn request_with_vartime(
+    client: &Client,
+    challenge: &TokenChallenge<'_>,
+    nonce: &[u8; NONCE_LEN],
+    salt: &[u8; blind_rsa::SALT_LEN],
+    blind: &[u8; MODULUS_LEN],
+) -> Result<(TokenRequest, RequestState)> {
+    let input = client.input(challenge, nonce)?;
+    let (blinded, blinding) = blind_rsa::hazmat::blind_with_vartime(&client.key, input.as_bytes(), salt, blind)?;
     Ok(client.request_for(input, blinded, blinding))
 }

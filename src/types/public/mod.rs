@@ -22,8 +22,13 @@ use crate::token::{Token, TokenInput};
 use crate::token_type::{KEY_ID_LEN, PublicRsa2048, TOKEN_INPUT_LEN, TokenKind, TokenType};
 use crate::types::state::{self, ExportedState, Shape};
 
-#[cfg(any(test, feature = "hazmat"))]
+#[cfg(feature = "hazmat")]
 pub mod hazmat;
+// Without the feature the deterministic entry points stay inside the crate,
+// for the power-on self-test (`crate::self_test`).
+#[cfg(not(feature = "hazmat"))]
+#[allow(dead_code)]
+pub(crate) mod hazmat;
 
 /// A type 0x0002 token.
 pub type PublicToken = Token<MODULUS_LEN>;

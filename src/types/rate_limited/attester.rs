@@ -74,6 +74,9 @@ impl<const N: usize> Attester<N> {
     /// attester wrongly accepts a bad signature), and the client must not
     /// already have used up the current window for `anonymous_origin_id`
     /// ([`Error::RateLimited`]). Changes no state.
+    ///
+    /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 55.71 M instructions, 10.0–13.8 KB of stack.
     pub fn process(
         &self,
         request: &TokenRequest<'_>,
@@ -105,6 +108,9 @@ impl<const N: usize> Attester<N> {
     ///
     /// One anonymous origin id may map to several aliases (an issuer rotating
     /// its origin key gives the same origin a new alias), as in pat-go.
+    ///
+    /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 27.90 M instructions, 4.1–4.4 KB of stack.
     pub fn finalize_index(
         &mut self,
         client_key: &ecdsa::PublicKey,

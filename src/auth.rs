@@ -266,6 +266,89 @@ pub fn parse_authorization(value: &str) -> Result<ParamValue<'_>> {
     token.ok_or(Error::MissingParameter(Field::Token))
 }
 
+/// `, extensions="` and the closing `"`.
+const EXTENSIONS_PARAM_OVERHEAD: usize = 15;
+
+/// The parameters of an `Authorization: PrivateToken` value with token
+/// extensions (draft-ietf-privacypass-auth-scheme-extensions §3):
+/// `token="…"` and, optionally, `extensions="…"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AuthorizationParams<'a> {
+    /// The `token` parameter (base64url of an encoded token).
+    pub token: ParamValue<'a>,
+    /// The `extensions` parameter (base64url of an encoded `Extensions`
+    /// list), if present.
+    pub extensions: Option<ParamValue<'a>>,
+}
+
+impl AuthorizationParams<'_> {
+    /// Decodes the `extensions` parameter into `out` and parses it
+    /// ([`crate::extensions::Extensions`]); the empty list when the
+    /// parameter is absent. A list that does not fill the decoded bytes
+    /// exactly is [`Error::TrailingBytes`].
+    pub fn decode_extensions<'o>(&self, out: &'o mut [u8]) -> Result<crate::extensions::Extensions<'o>> {
+        use crate::codec::Decode as _;
+        match &self.extensions {
+            None => Ok(crate::extensions::Extensions::EMPTY),
+            Some(v) => crate::extensions::Extensions::decode(v.decode_base64url(out)?),
+        }
+    }
+}
+
+/// Parses an `Authorization` value `PrivateToken token="...",
+/// extensions="..."` (RFC 9577 §2.2 with
+/// draft-ietf-privacypass-auth-scheme-extensions §3). The rules of
+/// [`parse_authorization`] apply, and a repeated `extensions` parameter is
+/// [`Error::DuplicateParameter`]`(`[`Field::Extensions`]`)`; other
+/// parameters are ignored.
+pub fn parse_authorization_with_extensions(value: &str) -> Result<AuthorizationParams<'_>> {
+    let mut lex = Lexer::new(value.as_bytes());
+    let Some((scheme, body)) = lex.next_challenge()? else {
+        return Err(Error::MalformedHeader);
+    };
+    if !scheme.eq_ignore_ascii_case(SCHEME.as_bytes()) || lex.next_challenge()?.is_some() {
+        return Err(Error::MalformedHeader);
+    }
+    let Body::Params(params) = body else {
+        return Err(Error::MalformedHeader);
+    };
+    let mut token = None;
+    let mut extensions = None;
+    for param in params {
+        let (name, value) = param?;
+        if name.eq_ignore_ascii_case(b"token") && token.replace(value).is_some() {
+            return Err(Error::DuplicateParameter(Field::Token));
+        }
+        if name.eq_ignore_ascii_case(b"extensions") && extensions.replace(value).is_some() {
+            return Err(Error::DuplicateParameter(Field::Extensions));
+        }
+    }
+    Ok(AuthorizationParams { token: token.ok_or(Error::MissingParameter(Field::Token))?, extensions })
+}
+
+/// The length of the value [`write_authorization_with_extensions`] writes
+/// for a token of `token_len` bytes and extensions of `extensions_len`
+/// bytes: [`authorization_len`] plus `, extensions="` ‖ base64url ‖ `"`.
+pub const fn authorization_with_extensions_len(token_len: usize, extensions_len: usize) -> usize {
+    authorization_len(token_len).saturating_add(EXTENSIONS_PARAM_OVERHEAD).saturating_add(base64url_len(extensions_len))
+}
+
+/// Writes `PrivateToken token="...", extensions="..."` for an encoded token
+/// and its encoded extensions (draft-ietf-privacypass-auth-scheme-extensions
+/// §3) into `out` and returns it. Both values are padded base64url, as the
+/// token is in [`write_authorization`].
+pub fn write_authorization_with_extensions<'o>(token: &[u8], extensions: &[u8], out: &'o mut [u8]) -> Result<&'o str> {
+    let mut w = Writer::new(out);
+    w.put(SCHEME.as_bytes())?;
+    w.put(b" token=\"")?;
+    put_base64url(&mut w, token)?;
+    w.put(b"\", extensions=\"")?;
+    put_base64url(&mut w, extensions)?;
+    w.put(b"\"")?;
+    let n = w.finish();
+    ascii_str(out, n)
+}
+
 /// Writes one `PrivateToken` challenge (the `WWW-Authenticate` value of RFC 9577
 /// §2.1) into `out` and returns it. `challenge` is an encoded TokenChallenge and
 /// `token_key` the issuer's encoded public key. To offer several challenges, join

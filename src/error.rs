@@ -85,13 +85,22 @@ pub enum Error {
     InvalidKey,
     /// A proof, signature or authentication tag did not verify.
     Verification,
-    /// Key derivation exhausted its counter (RFC 9497 `DeriveKeyPairError`).
+    /// Key derivation failed: the counter of RFC 9497's `DeriveKeyPair` ran
+    /// out (`DeriveKeyPairError`), or a partially blind RSA derived exponent
+    /// is not invertible modulo p − 1 or q − 1 (a key without safe primes;
+    /// [`crate::blind_rsa::partial`]).
     DeriveKeyPair,
     /// The random number generator failed, or its output was rejected too
     /// often (see [`RngCode`] for what the code says).
     Rng(RngCode),
     /// A caller-provided capacity (batch size, state table) is exhausted.
     CapacityExceeded,
+    /// An `Extensions` list is not sorted by extension type
+    /// (draft-ietf-privacypass-auth-scheme-extensions; [`crate::extensions`]).
+    UnsortedExtensions,
+    /// A type 0xDA7A client state is finalized with other extensions than
+    /// the request carried ([`crate::types::metadata`]).
+    ExtensionsMismatch,
     /// A rate-limited request's `request_key` is not the client's key blinded
     /// with the request blind (draft-ietf-privacypass-rate-limit-tokens,
     /// attester checks).
@@ -242,6 +251,11 @@ pub enum Field {
     /// An RSA blind inverse r⁻¹ (RFC 9474 §4.2 `inv`) in an exported client
     /// state, which must lie in [1, n).
     BlindInverse,
+    /// An `Extensions` list (draft-ietf-privacypass-auth-scheme-extensions):
+    /// its length prefix, or the `extensions` parameter of `Authorization`.
+    Extensions,
+    /// One `Extension` of a list: its type and length header or its data.
+    Extension,
 }
 
 impl fmt::Display for Field {
@@ -268,6 +282,8 @@ impl fmt::Display for Field {
             Field::Validity => "validity",
             Field::State => "client state",
             Field::BlindInverse => "blind inverse",
+            Field::Extensions => "extensions",
+            Field::Extension => "extension",
         })
     }
 }
@@ -303,6 +319,8 @@ impl fmt::Display for Error {
             Error::InvalidKey => f.write_str("invalid key"),
             Error::Verification => f.write_str("verification failed"),
             Error::DeriveKeyPair => f.write_str("key derivation failed"),
+            Error::UnsortedExtensions => f.write_str("extensions are not sorted by type"),
+            Error::ExtensionsMismatch => f.write_str("extensions differ from the request's"),
             Error::Rng(code) => write!(f, "random number generator failed (code 0x{:08x})", code.get()),
             Error::CapacityExceeded => f.write_str("capacity exceeded"),
             Error::RequestKeyMismatch => f.write_str("request key is not the blinded client key"),

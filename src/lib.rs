@@ -18,6 +18,7 @@ pub mod codec;
 mod ct;
 pub mod directory;
 pub mod error;
+pub mod extensions;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod key_blinding;

@@ -193,6 +193,24 @@ impl TokenType for PrivateRistretto255 {
     const RESPONSE_LEN: MessageLen = MessageLen::Fixed(32 + 32 + 32);
 }
 
+/// Token type 0xDA7A, Partially Blind RSA (2048-bit) with public metadata
+/// (draft-ietf-privacypass-public-metadata-issuance; [`crate::types::metadata`]).
+///
+/// The request is the type 0x0002 request followed by an `Extensions` list
+/// of 2 to 65,537 bytes; the response and the token have the type 0x0002
+/// sizes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PublicMetadataRsa2048;
+
+impl TokenType for PublicMetadataRsa2048 {
+    const CODE: u16 = 0xDA7A;
+    const NAME: &'static str = "Partially Blind RSA (2048-bit)";
+    const NK: usize = 256;
+    const REQUEST_LEN: MessageLen = MessageLen::Range { min: 2 + 1 + 256 + 2, max: 2 + 1 + 256 + 2 + 0xffff };
+    const RESPONSE_LEN: MessageLen = MessageLen::Fixed(256);
+}
+
 /// The token types this crate knows, as a runtime value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -206,6 +224,8 @@ pub enum TokenKind {
     RateLimitedRsa2048,
     /// 0x0005, see [`PrivateRistretto255`].
     PrivateRistretto255,
+    /// 0xDA7A, see [`PublicMetadataRsa2048`].
+    PublicMetadataRsa2048,
 }
 
 /// Expands to a `match` on a [`TokenKind`] that reads one associated const of
@@ -217,17 +237,19 @@ macro_rules! per_kind {
             TokenKind::PublicRsa2048 => <PublicRsa2048 as TokenType>::$konst,
             TokenKind::RateLimitedRsa2048 => <RateLimitedRsa2048 as TokenType>::$konst,
             TokenKind::PrivateRistretto255 => <PrivateRistretto255 as TokenType>::$konst,
+            TokenKind::PublicMetadataRsa2048 => <PublicMetadataRsa2048 as TokenType>::$konst,
         }
     };
 }
 
 impl TokenKind {
     /// Every known kind, in code-point order.
-    pub const ALL: [TokenKind; 4] = [
+    pub const ALL: [TokenKind; 5] = [
         TokenKind::PrivateP384,
         TokenKind::PublicRsa2048,
         TokenKind::RateLimitedRsa2048,
         TokenKind::PrivateRistretto255,
+        TokenKind::PublicMetadataRsa2048,
     ];
 
     /// Looks up a code point; unknown codes are [`Error::UnknownTokenType`].
@@ -237,6 +259,7 @@ impl TokenKind {
             PublicRsa2048::CODE => Ok(TokenKind::PublicRsa2048),
             RateLimitedRsa2048::CODE => Ok(TokenKind::RateLimitedRsa2048),
             PrivateRistretto255::CODE => Ok(TokenKind::PrivateRistretto255),
+            PublicMetadataRsa2048::CODE => Ok(TokenKind::PublicMetadataRsa2048),
             other => Err(Error::UnknownTokenType(other)),
         }
     }
@@ -318,6 +341,9 @@ mod tests {
             (0x0001, 48, MessageLen::Fixed(52), MessageLen::Fixed(145), 146),
             (0x0002, 256, MessageLen::Fixed(259), MessageLen::Fixed(256), 354),
             (0x0005, 64, MessageLen::Fixed(35), MessageLen::Fixed(96), 162),
+            // draft-ietf-privacypass-public-metadata-issuance: the type
+            // 0x0002 request and an Extensions list of 2..=65,537 bytes.
+            (0xDA7A, 256, MessageLen::Range { min: 261, max: 65_796 }, MessageLen::Fixed(256), 354),
         ];
         for (code, nk, req, resp, tok) in table {
             let kind = TokenKind::from_code(code).unwrap_or(TokenKind::RateLimitedRsa2048);
@@ -339,7 +365,7 @@ mod tests {
 
     #[test]
     fn unknown_codes_are_errors() {
-        for code in [0x0000, 0x0004, 0x0006, 0xf91a, 0xffff] {
+        for code in [0x0000, 0x0004, 0x0006, 0xda7b, 0xf91a, 0xffff] {
             assert_eq!(TokenKind::from_code(code), Err(Error::UnknownTokenType(code)));
         }
         for kind in TokenKind::ALL {

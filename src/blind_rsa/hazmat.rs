@@ -22,7 +22,7 @@
 use crypto_bigint::Uint;
 use zeroize::Zeroize as _;
 
-use super::{PreparedMessage, RsaBlindingState, RsaPublicKey, SALT_LEN, Variant, blind_core, monty};
+use super::{PreparedMessage, RsaBlindingState, RsaPublicKey, SALT_LEN, Variant, blind_core, monty, pow_65537_mont};
 use crate::error::{Error, Field, Result};
 
 /// [`Variant::blind`] (RFC 9474 §4.2) with an explicit salt (sLen bytes) and
@@ -43,7 +43,8 @@ pub fn blind_variant_with<const L: usize, const B: usize>(
     let mut m = variant.encode::<L, B>(input, salt)?;
     let mut r_mont = monty::mul(&r, pk.params().r2(), pk.params());
     // Without an inversion blind: the constant-time inversion of m·r.
-    let out = blind_core(pk, &m, &r_mont, None).ok_or(Error::InvalidValue(Field::Message));
+    let out = blind_core(pk, &m, &r_mont, None, &|x: &Uint<L>| pow_65537_mont(x, pk.params()))
+        .ok_or(Error::InvalidValue(Field::Message));
     for x in [&mut r, &mut m, &mut r_mont] {
         x.zeroize();
     }
@@ -79,5 +80,20 @@ pub(crate) fn blind_with_vartime<const L: usize, const B: usize>(
     let r_mont = monty::mul(&r, params.r2(), params);
     // u = 1 in Montgomery form: 1·R²·R⁻¹ = R mod n.
     let one_mont = monty::mul(&Uint::ONE, params.r2(), params);
-    blind_core(pk, &m, &r_mont, Some(&one_mont)).ok_or(Error::InvalidValue(Field::Message))
+    blind_core(pk, &m, &r_mont, Some(&one_mont), &|x: &Uint<L>| pow_65537_mont(x, params))
+        .ok_or(Error::InvalidValue(Field::Message))
+}
+
+/// Partially blind RSA `Blind` ([`RsaDerivedPublicKey::blind`](super::partial::RsaDerivedPublicKey::blind),
+/// draft-irtf-cfrg-partially-blind-rsa §4.3) with an explicit salt and
+/// blind r (big-endian, in [1, n) and invertible), through the
+/// constant-time inversion: the draft's known answers.
+pub fn partial_blind_with<const L: usize, const H: usize, const B: usize>(
+    pk: &super::partial::RsaDerivedPublicKey<'_, '_, L, H, B>,
+    variant: Variant,
+    input: &PreparedMessage<'_>,
+    salt: &[u8],
+    r: &[u8],
+) -> Result<([u8; B], RsaBlindingState<L>)> {
+    pk.blind_with(variant, input, salt, r)
 }

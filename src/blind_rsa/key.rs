@@ -425,8 +425,15 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     /// calls, before and after run alternately, each printed by
     /// `cargo bench --bench rsa_sign`.
     pub(crate) fn rsasp1_crt(&self, m: &Uint<L>) -> Uint<L> {
-        let mut s_p = self.half_power(m, &self.p, &self.r3_p, &self.d_p);
-        let mut s_q_mont = self.half_power(m, &self.q, &self.r3_q, &self.d_q);
+        self.rsasp1_crt_with(m, &self.d_p, &self.d_q)
+    }
+
+    /// [`Self::rsasp1_crt`] with other CRT exponents `d_p` < p − 1 and
+    /// `d_q` < q − 1 (those of a partially blind RSA derived key, `partial`):
+    /// `m^d mod n` for the d with d ≡ `d_p` (mod p − 1), d ≡ `d_q` (mod q − 1).
+    pub(crate) fn rsasp1_crt_with(&self, m: &Uint<L>, d_p: &Uint<H>, d_q: &Uint<H>) -> Uint<L> {
+        let mut s_p = self.half_power(m, &self.p, &self.r3_p, d_p);
+        let mut s_q_mont = self.half_power(m, &self.q, &self.r3_q, d_q);
         let mut s_q = monty::redc::<H, L>(&s_q_mont.resize::<L>(), &self.q);
         // h = qInv·(s_p − s_q) mod p, from Montgomery forms to a plain value.
         let mut s_q_mod_p = monty::mul(&s_q, self.p.r2(), &self.p);

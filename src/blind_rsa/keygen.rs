@@ -76,11 +76,26 @@ impl SecretKey {
     /// few hundred milliseconds to seconds. Never use a key for anything but
     /// Privacy Pass token issuance (RFC 9474 §7.6).
     pub fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> Result<Self> {
+        Self::generate_flavor(rng, Flavor::Any)
+    }
+
+    /// Generates a fresh RSA-2048 key whose primes are safe primes (p = 2p′ + 1
+    /// with p′ prime), as partially blind RSA requires of the key of token
+    /// type 0xDA7A (draft-irtf-cfrg-partially-blind-rsa §4.1;
+    /// [`crate::blind_rsa::partial`]). Much slower than [`Self::generate`]:
+    /// safe primes are rare (see docs/performance.md for measured times).
+    /// Never use the key for anything else, type 0x0002 included
+    /// (draft §5.2).
+    pub fn generate_safe<R: CryptoRng + ?Sized>(rng: &mut R) -> Result<Self> {
+        Self::generate_flavor(rng, Flavor::Safe)
+    }
+
+    fn generate_flavor<R: CryptoRng + ?Sized>(rng: &mut R, flavor: Flavor) -> Result<Self> {
         // A handful of attempts suffices (most fail only the 2048-bit check);
         // the bound keeps a broken RNG from looping forever.
         for _ in 0..64 {
-            let p = Zeroizing::new(random_prime::<U1024, R>(rng, Flavor::Any, 1024));
-            let q = Zeroizing::new(random_prime::<U1024, R>(rng, Flavor::Any, 1024));
+            let p = Zeroizing::new(random_prime::<U1024, R>(rng, flavor, 1024));
+            let q = Zeroizing::new(random_prime::<U1024, R>(rng, flavor, 1024));
             let (lo, hi) = p.widening_mul(&q);
             let n: U2048 = lo.concat(&hi);
             if n.bit_width_vartime() != 2048 || p == q {

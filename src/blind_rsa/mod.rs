@@ -58,6 +58,7 @@ mod keygen;
 pub use keygen::{PKCS8_MAX_LEN, PKCS8_PEM_MAX_LEN};
 mod key;
 mod monty;
+pub mod partial;
 mod pss;
 mod uint;
 mod vartime_inv;
@@ -271,33 +272,7 @@ impl Variant {
         let salt = salt.get_mut(..self.salt_len()).ok_or(Error::InvalidKey)?;
         crate::rng::fill(rng, salt)?;
         let mut m = self.encode::<L, B>(input, salt)?;
-        let mut result = Err(Error::Rng(RngCode::EXHAUSTED));
-        // One round unless m·r·u is not invertible: never for honest keys
-        // unless m shares a factor with n (then the error below).
-        for _ in 0..MAX_BLIND_ATTEMPTS {
-            let (mut r, mut u) = match (random_residue(pk, rng), random_residue(pk, rng)) {
-                (Ok(r), Ok(u)) => (r, u),
-                (Err(e), _) | (_, Err(e)) => {
-                    result = Err(e);
-                    break;
-                }
-            };
-            let blinded = blind_core(pk, &m, &r, Some(&u));
-            r.zeroize();
-            u.zeroize();
-            if let Some(out) = blinded {
-                result = Ok(out);
-                break;
-            }
-            // RFC 9474 §4.2 step 3: m must be coprime to n; otherwise r or u
-            // was not (a factor of n found by chance) and new ones are drawn.
-            let mut coprime = key::choice(FixedMontyForm::new(&m, pk.params()).invert().is_some());
-            crate::ct::declassify(&mut coprime); // verdict only: a message sharing a factor with n aborts
-            if !bool::from(coprime) {
-                result = Err(Error::InvalidValue(Field::Message));
-                break;
-            }
-        }
+        let result = blind_encoded(pk, &m, rng, |r_mont| pow_65537_mont(r_mont, pk.params()));
         m.zeroize();
         result
     }
@@ -305,12 +280,7 @@ impl Variant {
     /// `m = OS2IP(EMSA-PSS-ENCODE(input, salt))` (RFC 9474 §4.2 steps 1–2).
     fn encode<const L: usize, const B: usize>(self, input: &PreparedMessage<'_>, salt: &[u8]) -> Result<Uint<L>> {
         self.check_input(input)?;
-        let mut em = [0u8; B];
-        pss::encode(&input.parts(), salt, 8 * B - 1, &mut em)?;
-        // emBits = modBits − 1, so m < 2^(8B−1) < n.
-        let m = uint::from_be::<L>(&em).ok_or(Error::InvalidKey);
-        em.zeroize();
-        m
+        encode_parts::<L, B>(&input.parts(), salt)
     }
 
     /// `Finalize` (RFC 9474 §4.4): `sig = blind_sig·r⁻¹ mod n`, returned only
@@ -367,6 +337,68 @@ impl Variant {
     }
 }
 
+/// `m = OS2IP(EMSA-PSS-ENCODE(M, salt))` for `M = parts[0] ‖ parts[1] ‖ …`
+/// (RFC 9474 §4.2 steps 1–2), with emBits = modBits − 1.
+pub(crate) fn encode_parts<const L: usize, const B: usize>(parts: &[&[u8]], salt: &[u8]) -> Result<Uint<L>> {
+    let mut em = [0u8; B];
+    pss::encode(parts, salt, 8 * B - 1, &mut em)?;
+    // emBits = modBits − 1, so m < 2^(8B−1) < n.
+    let m = uint::from_be::<L>(&em).ok_or(Error::InvalidKey);
+    em.zeroize();
+    m
+}
+
+/// rᵉ·R for r·R with e = 65537: sixteen squarings and one product.
+fn pow_65537_mont<const L: usize>(r_mont: &Uint<L>, params: &crypto_bigint::modular::FixedMontyParams<L>) -> Uint<L> {
+    let r_65536 = Zeroizing::new(monty::pow_65536_mont(r_mont, params));
+    monty::mul(&r_65536, r_mont, params)
+}
+
+/// The blinding loop of `Blind` (RFC 9474 §4.2 steps 3–6) for the encoded
+/// message `m`: draws r and the inversion blind u, and returns
+/// `blinded_msg = m·rᵉ mod n` with the state r⁻¹. `pow_e` maps r·R to rᵉ·R
+/// for the public exponent e in use (65537, or a partially blind RSA
+/// exponent e′ from `partial`).
+pub(crate) fn blind_encoded<const L: usize, const B: usize, R, F>(
+    pk: &RsaPublicKey<L, B>,
+    m: &Uint<L>,
+    rng: &mut R,
+    pow_e: F,
+) -> Result<([u8; B], RsaBlindingState<L>)>
+where
+    R: TryCryptoRng<Error: 'static> + ?Sized,
+    F: Fn(&Uint<L>) -> Uint<L>,
+{
+    let mut result = Err(Error::Rng(RngCode::EXHAUSTED));
+    // One round unless m·r·u is not invertible: never for honest keys
+    // unless m shares a factor with n (then the error below).
+    for _ in 0..MAX_BLIND_ATTEMPTS {
+        let (mut r, mut u) = match (random_residue(pk, rng), random_residue(pk, rng)) {
+            (Ok(r), Ok(u)) => (r, u),
+            (Err(e), _) | (_, Err(e)) => {
+                result = Err(e);
+                break;
+            }
+        };
+        let blinded = blind_core(pk, m, &r, Some(&u), &pow_e);
+        r.zeroize();
+        u.zeroize();
+        if let Some(out) = blinded {
+            result = Ok(out);
+            break;
+        }
+        // RFC 9474 §4.2 step 3: m must be coprime to n; otherwise r or u
+        // was not (a factor of n found by chance) and new ones are drawn.
+        let mut coprime = key::choice(FixedMontyForm::new(m, pk.params()).invert().is_some());
+        crate::ct::declassify(&mut coprime); // verdict only: a message sharing a factor with n aborts
+        if !bool::from(coprime) {
+            result = Err(Error::InvalidValue(Field::Message));
+            break;
+        }
+    }
+    result
+}
+
 /// A uniformly random nonzero residue x·R mod n, read directly as the
 /// Montgomery form of x: since x·R ↦ x is a bijection of [1, n), x is uniform
 /// in [1, n) as well and no conversion product is needed. Rejection sampling
@@ -399,8 +431,9 @@ fn random_residue<const L: usize, const B: usize, R: TryCryptoRng<Error: 'static
 /// for the plain m and the blind in Montgomery form `r_mont` = r·R, or `None`
 /// if m·r is not invertible mod n.
 ///
-/// - rᵉ·R is sixteen squarings of r·R and one product with it; one product
-///   with the plain m then leaves Montgomery form: m·rᵉ.
+/// - rᵉ·R is `pow_e(r·R)` (for e = 65537, sixteen squarings of r·R and one
+///   product with it); one product with the plain m then leaves Montgomery
+///   form: m·rᵉ.
 /// - r⁻¹ and the check that m is coprime to n (step 3) share one inversion,
 ///   of m·r: r⁻¹ = m·(m·r)⁻¹.
 /// - With an inversion blind `u_mont` (u·R for a fresh secret u, uniformly
@@ -410,18 +443,17 @@ fn random_residue<const L: usize, const B: usize, R: TryCryptoRng<Error: 'static
 ///
 /// The state keeps r⁻¹ in Montgomery form, r⁻¹·R, so that `Finalize` is one
 /// Montgomery product with the plain blind signature.
-fn blind_core<const L: usize, const B: usize>(
+fn blind_core<const L: usize, const B: usize, F: Fn(&Uint<L>) -> Uint<L>>(
     pk: &RsaPublicKey<L, B>,
     m: &Uint<L>,
     r_mont: &Uint<L>,
     u_mont: Option<&Uint<L>>,
+    pow_e: &F,
 ) -> Option<([u8; B], RsaBlindingState<L>)> {
     let params = pk.params();
     // Every secret intermediate is wrapped, so that it is wiped on every path,
     // the early returns of a failed inversion included.
-    let r_65536 = Zeroizing::new(monty::pow_65536_mont(r_mont, params));
-    let r_e = Zeroizing::new(monty::mul(&r_65536, r_mont, params));
-    drop(r_65536);
+    let r_e = Zeroizing::new(pow_e(r_mont));
     let mut z = monty::mul(&r_e, m, params);
     crate::ct::declassify(&mut z); // the blinded message is sent to the signer
     drop(r_e);

@@ -433,6 +433,18 @@ pub(crate) fn pow<const N: usize, const L: usize, const T: usize>(
     e: &Uint<N>,
     params: &FixedMontyParams<N>,
 ) -> Uint<N> {
+    pow_exp::<N, N, T>(x_mont, e, params)
+}
+
+/// [`pow`] with an exponent of `E` limbs, whatever the modulus size: the
+/// `E·Word::BITS` bits of `e` are scanned from the top. The partially blind
+/// RSA exponents e′ (`partial`) are half the modulus length, so a power of
+/// a 2048-bit residue scans 1024 exponent bits instead of 2048.
+pub(crate) fn pow_exp<const N: usize, const E: usize, const T: usize>(
+    x_mont: &Uint<N>,
+    e: &Uint<E>,
+    params: &FixedMontyParams<N>,
+) -> Uint<N> {
     const { assert!(T.is_power_of_two() && T >= 2 && T <= 1 << 8, "window table size must be 2^w, 1 ≤ w ≤ 8") };
     let w = T.trailing_zeros();
 
@@ -457,7 +469,7 @@ pub(crate) fn pow<const N: usize, const L: usize, const T: usize>(
     }
 
     let e = e.as_words();
-    let windows = Uint::<N>::BITS.div_ceil(w);
+    let windows = Uint::<E>::BITS.div_ceil(w);
     let mut acc = lookup(&table, window(e, (windows - 1) * w, w));
     for j in (0..windows - 1).rev() {
         for _ in 0..w {

@@ -15,6 +15,7 @@ use crate::token_type::NONCE_LEN;
 
 pub mod amortized;
 pub mod batched;
+pub mod metadata;
 pub mod private;
 pub mod public;
 pub mod rate_limited;

@@ -20,6 +20,7 @@ use pat::token_type::{PrivateP384, PrivateRistretto255};
 
 mod amortized;
 mod batched;
+mod metadata;
 mod private;
 mod token;
 mod type2;
@@ -51,11 +52,17 @@ pub enum Kind {
     Type3OriginEncryption,
     /// `tokens/type3/type3-anon-origin-id-*`.
     Type3AnonOriginId,
+    /// Partially blind RSA known answers (draft-irtf-cfrg-partially-blind-rsa,
+    /// blindrsa-ts `test_vectors_partially_blind_rsa_draft_2.json`).
+    Pbrsa,
+    /// Type 0xDA7A issuance with extensions (privacypass-ts
+    /// `pub_verif_with_metadata_v3.json`).
+    TypeDa7a,
 }
 
 impl Kind {
     /// Every kind, in command-line order.
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 13] = [
         Kind::Token,
         Kind::Type1,
         Kind::Type2,
@@ -67,6 +74,8 @@ impl Kind {
         Kind::Type3Ed25519Blinding,
         Kind::Type3OriginEncryption,
         Kind::Type3AnonOriginId,
+        Kind::Pbrsa,
+        Kind::TypeDa7a,
     ];
 
     /// The command-line name.
@@ -83,6 +92,8 @@ impl Kind {
             Kind::Type3Ed25519Blinding => "type3-ed25519-blinding",
             Kind::Type3OriginEncryption => "type3-origin-encryption",
             Kind::Type3AnonOriginId => "type3-anon-origin-id",
+            Kind::Pbrsa => "pbrsa",
+            Kind::TypeDa7a => "type-da7a",
         }
     }
 
@@ -102,7 +113,9 @@ impl Kind {
         let first = file.as_array()?.first()?.as_object()?;
         let has = |k: &str| first.contains_key(k);
         let type_of = |field: &str| first.get(field).and_then(Value::as_str).and_then(|h| h.get(..4)).map(String::from);
-        if has("token_authenticator_input") {
+        if has("eprime") {
+            Some(Kind::Pbrsa)
+        } else if has("token_authenticator_input") {
             Some(Kind::Token)
         } else if has("issuance") {
             Some(Kind::Batched)
@@ -125,6 +138,7 @@ impl Kind {
                 Some("0001") => Some(Kind::Type1),
                 Some("0002") => Some(Kind::Type2),
                 Some("0005") => Some(Kind::Type5),
+                Some("da7a" | "DA7A") => Some(Kind::TypeDa7a),
                 _ => None,
             }
         } else {
@@ -238,6 +252,8 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
             Kind::Type3OriginEncryption => type3::verify_origin_encryption(&case)?,
             Kind::Type3AnonOriginId => type3::verify_anon_origin_id(&case)?,
             Kind::Batched => batched::verify(&case)?,
+            Kind::Pbrsa => metadata::verify_pbrsa(&case)?,
+            Kind::TypeDa7a => metadata::verify_type_da7a(&case)?,
         };
         report.record(i, outcome);
     }
@@ -266,6 +282,8 @@ pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
         Kind::Type3OriginEncryption => type3::generate_origin_encryption(count)?,
         Kind::Type3AnonOriginId => type3::generate_anon_origin_id(count)?,
         Kind::Batched => batched::generate(count)?,
+        Kind::Pbrsa => metadata::generate_pbrsa(count)?,
+        Kind::TypeDa7a => metadata::generate_type_da7a(count)?,
     };
     Ok(Value::Array(cases))
 }
@@ -297,6 +315,11 @@ impl<'a> Case<'a> {
         value.as_str().ok_or_else(|| self.error(first, "not a string"))
     }
 
+    /// Whether the case has the field `name`.
+    pub(crate) fn has(&self, name: &str) -> bool {
+        self.fields.contains_key(name)
+    }
+
     /// A hex field of any length.
     pub(crate) fn hex(&self, names: &[&str]) -> Result<Vec<u8>, VectorError> {
         let first = names.first().copied().unwrap_or_default();
@@ -322,6 +345,15 @@ impl<'a> Case<'a> {
     pub(crate) fn num(&self, name: &str) -> Result<u64, VectorError> {
         let value = self.fields.get(name).ok_or_else(|| self.error(name, "missing"))?;
         value.as_u64().ok_or_else(|| self.error(name, "not a non-negative integer"))
+    }
+
+    /// A hex field of exactly `N` bytes that may start with `0x`.
+    pub(crate) fn hex_array_0x<const N: usize>(&self, name: &str) -> Result<[u8; N], VectorError> {
+        let s = self.str(&[name])?;
+        let digits = s.strip_prefix("0x").unwrap_or(s);
+        let bytes = decode_hex(digits).map_err(|why| self.error(name, why))?;
+        <[u8; N]>::try_from(bytes.as_slice())
+            .map_err(|_| self.error(name, std::format!("expected {N} bytes, found {}", bytes.len())))
     }
 
     /// A hex field of exactly `N` bytes.

@@ -4,6 +4,8 @@
 //! `token_type` is a 4-digit string ("0002"). pat-go reads it as a decimal
 //! number; it is read here as the 2-byte hex code, which agrees for every
 //! assigned type (1, 2, 3, 5), and the generator only writes those.
+//! privacypass-ts's `auth_scheme_token_with_extensions_v1.json` writes
+//! "0xda7a", read as hex after the prefix.
 
 use std::format;
 use std::string::String;
@@ -16,7 +18,8 @@ use pat::token::TokenInput;
 use pat::token_type::TokenKind;
 
 pub(crate) fn verify(case: &Case<'_>) -> Result<Result<(), String>, VectorError> {
-    let type_bytes = case.hex_array::<2>(&["token_type"])?;
+    // "0002" in pat-go's files, "0xda7a" in privacypass-ts's.
+    let type_bytes = case.hex_array_0x::<2>("token_type")?;
     let issuer_name = case.hex(&["issuer_name"])?;
     let redemption_context = case.hex(&["redemption_context"])?;
     let origin_info = case.hex(&["origin_info"])?;

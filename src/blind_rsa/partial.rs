@@ -1,0 +1,396 @@
+//! Partially blind RSA signatures (draft-amjad-cfrg-partially-blind-rsa,
+//! RSAPBSSA), the primitive of Privacy Pass token type 0xDA7A.
+//!
+//! The signer's key pair (n, e, d) is turned, for every public metadata
+//! string `info`, into a derived pair (n, e′, d′): e′ comes from HKDF over n
+//! and `info` (`DerivePublicKey`), d′ = e′⁻¹ mod φ(n) from the primes
+//! (`DeriveKeyPair`). The client blinds under (n, e′) a PSS encoding of
+//! `msg_prime = "msg" ‖ len(info) (4 bytes) ‖ info ‖ input_msg`, the signer
+//! signs with d′ without seeing the message, and a signature verifies only
+//! with the same `info`.
+//!
+//! ```text
+//! client                                   signer
+//! pk′ = RsaDerivedPublicKey::new(pk, info)  sk′ = RsaDerivedSecretKey::new(sk, info)
+//! (blinded, state) = pk′.blind(variant, input, rng)
+//!                  ── blinded ──▶
+//!                                          blind_sig = sk′.blind_sign(blinded)
+//!                  ◀── blind_sig ─
+//! sig = pk′.finalize(variant, input, &state, blind_sig)      pk′.verify(variant, input, sig)
+//! ```
+//!
+//! The four variants of [`Variant`] carry over with their RSAPBSSA names
+//! (RSAPBSSA-SHA384-PSS-Deterministic and so on). Token type 0xDA7A uses
+//! RSAPBSSA-SHA384-PSS-Deterministic.
+//!
+//! # Keys
+//!
+//! The draft requires the signer's primes to be safe primes (p = 2p′ + 1
+//! with p′ prime): then every derived e′ (odd, below 2^(λ−2) where λ is the
+//! bit length of p, hence below p′ and q′) is invertible modulo p − 1 and
+//! q − 1. [`RsaSecretKey::generate_safe`](super::SecretKey::generate_safe)
+//! (feature `keygen`) makes such a key. A parsed key is not checked for safe
+//! primes (that costs several exponentiations); with ordinary primes most
+//! derivations fail with [`Error::DeriveKeyPair`].
+//!
+//! # Constant time
+//!
+//! - e′ is public (it depends only on n and `info`), so the powers with it
+//!   may scan its bits; they still use the fixed-window [`monty::pow_exp`],
+//!   which is constant time in the base (the client's blind r is secret).
+//! - `DeriveKeyPair` inverts e′ modulo the secret p − 1 and q − 1 with
+//!   crypto-bigint's constant-time `invert_mod` (safegcd for the odd part,
+//!   a Newton iteration for the power of two); only whether both inverses
+//!   exist is branched on.
+//! - Signing is [`RsaSecretKey`]'s CRT private operation with the derived
+//!   exponents, then the fault check s^e′ = m with the public e′.
+//! - The client's inversion of r is the blinded variable-time one of type
+//!   0x0002 (see `blind_core`).
+//!
+//! No function here allocates, panics or uses `unsafe`.
+
+use crypto_bigint::{NonZero, Uint};
+use hkdf::HkdfExtract;
+use rand_core::TryCryptoRng;
+use sha2::Sha384;
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::uint::{self, Sizes};
+use super::{
+    PreparedMessage, RsaBlindingState, RsaPublicKey, RsaSecretKey, SALT_LEN, Variant, blind_encoded, encode_parts, key,
+    monty, pss,
+};
+use crate::error::{Error, Field, Result};
+
+/// The HKDF `info` of `DerivePublicKey`.
+const HKDF_INFO: &[u8] = b"PBRSA";
+/// The prefix of the HKDF input keying material: `"key" ‖ info ‖ 0x00`.
+const IKM_PREFIX: &[u8] = b"key";
+/// The prefix of `msg_prime`.
+const MSG_PREFIX: &[u8] = b"msg";
+/// HKDF expands 16 bytes more than e′ needs (the draft's `hkdf_len = lambda_len + 16`).
+const HKDF_EXTRA: usize = 16;
+/// The largest `lambda_len + 16` of the supported key sizes (RSA-4096: 256 + 16).
+const MAX_EXPANDED: usize = 256 + HKDF_EXTRA;
+/// The window table of the powers with e′: 2^4 entries. A 2048-bit residue
+/// is 256 bytes, so the table takes 4 KiB of stack (8 KiB would be the 5-bit
+/// window of the private operation) for about 3 % more products.
+const PUBLIC_WINDOW_TABLE: usize = 16;
+
+/// `DerivePublicKey` (draft-amjad-cfrg-partially-blind-rsa §4.2): the
+/// derived public exponent e′ for n and `info`, as `H` limbs (half the
+/// modulus length, `lambda_len` bytes).
+///
+/// `expanded = HKDF-SHA384(IKM = "key" ‖ info ‖ 0x00, salt = I2OSP(n, B),
+/// info = "PBRSA", L = B/2 + 16)`; the two top bits of its first byte are
+/// cleared and the low bit of byte B/2 − 1 set; e′ is its first B/2 bytes.
+fn derive_exponent<const L: usize, const H: usize, const B: usize>(pk: &RsaPublicKey<L, B>, info: &[u8]) -> Uint<H> {
+    let () = Sizes::<L, H, B>::HALVES;
+    let mut salt = [0u8; B];
+    uint::to_be(pk.params().modulus().as_ref(), &mut salt);
+    let mut extract = HkdfExtract::<Sha384>::new(Some(&salt));
+    extract.input_ikm(IKM_PREFIX);
+    extract.input_ikm(info);
+    extract.input_ikm(&[0]);
+    let (_, hkdf) = extract.finalize();
+    let lambda_len = B / 2;
+    let mut expanded = [0u8; MAX_EXPANDED];
+    let mut e = Uint::ZERO;
+    // B/2 + 16 ≤ MAX_EXPANDED for every key size this module is built for
+    // (HALVES and the key types); HKDF-SHA384 expands up to 12,240 bytes.
+    if let Some(out) = expanded.get_mut(..lambda_len + HKDF_EXTRA)
+        && hkdf.expand(HKDF_INFO, out).is_ok()
+    {
+        if let Some(first) = out.first_mut() {
+            *first &= 0x3f;
+        }
+        if let Some(last) = out.get_mut(lambda_len.wrapping_sub(1)) {
+            *last |= 0x01;
+        }
+        if let Some(x) = out.get(..lambda_len).and_then(uint::from_be::<H>) {
+            e = x;
+        }
+    }
+    e
+}
+
+/// The 4-byte big-endian `len(info)` of `msg_prime`, or
+/// [`Error::InvalidLength`]`(`[`Field::Extensions`]`)` beyond 2^32 − 1 bytes.
+fn info_len(info: &[u8]) -> Result<[u8; 4]> {
+    u32::try_from(info.len()).map(u32::to_be_bytes).map_err(|_| Error::InvalidLength(Field::Extensions))
+}
+
+/// x^e′ mod n for plain x < n, plain in and out.
+fn pow_public<const L: usize, const H: usize, const B: usize>(
+    pk: &RsaPublicKey<L, B>,
+    e: &Uint<H>,
+    x: &Uint<L>,
+) -> Uint<L> {
+    let params = pk.params();
+    let x_mont = monty::mul(x, params.r2(), params);
+    let y_mont = monty::pow_exp::<L, H, PUBLIC_WINDOW_TABLE>(&x_mont, e, params);
+    // y·R · 1 · R⁻¹ = y.
+    monty::mul(&y_mont, &Uint::ONE, params)
+}
+
+/// The public key (n, e′) derived for one metadata string `info`
+/// (`DerivePublicKey`), together with `info` itself, which every message
+/// it signs or verifies is bound to.
+///
+/// Use the alias [`DerivedPublicKey`] for RSA-2048.
+#[derive(Clone)]
+pub struct RsaDerivedPublicKey<'k, 'i, const L: usize, const H: usize, const B: usize> {
+    key: &'k RsaPublicKey<L, B>,
+    info: &'i [u8],
+    info_len: [u8; 4],
+    e: Uint<H>,
+}
+
+/// An RSA-2048 derived public key (token type 0xDA7A).
+pub type DerivedPublicKey<'k, 'i> =
+    RsaDerivedPublicKey<'k, 'i, { crypto_bigint::U2048::LIMBS }, { crypto_bigint::U1024::LIMBS }, 256>;
+
+impl<const L: usize, const H: usize, const B: usize> core::fmt::Debug for RsaDerivedPublicKey<'_, '_, L, H, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RsaDerivedPublicKey").field("key", self.key).field("info_len", &self.info.len()).finish()
+    }
+}
+
+impl<'k, 'i, const L: usize, const H: usize, const B: usize> RsaDerivedPublicKey<'k, 'i, L, H, B> {
+    /// `DerivePublicKey(pk, info)`. [`Error::InvalidLength`] if `info` is
+    /// longer than 2^32 − 1 bytes (the 4-byte length of `msg_prime`).
+    pub fn new(key: &'k RsaPublicKey<L, B>, info: &'i [u8]) -> Result<Self> {
+        let info_len = info_len(info)?;
+        Ok(Self { key, info, info_len, e: derive_exponent::<L, H, B>(key, info) })
+    }
+
+    /// The signer's public key (n, e) this key was derived from.
+    pub const fn base(&self) -> &'k RsaPublicKey<L, B> {
+        self.key
+    }
+
+    /// The metadata `info`.
+    pub const fn info(&self) -> &'i [u8] {
+        self.info
+    }
+
+    /// The derived exponent e′, big-endian, `B/2` bytes, into `out` (which
+    /// must hold `B/2` bytes; [`Error::BufferTooSmall`] otherwise).
+    pub fn exponent_to_be(&self, out: &mut [u8]) -> Result<()> {
+        let out = out.get_mut(..B / 2).ok_or(Error::BufferTooSmall)?;
+        uint::to_be(&self.e, out);
+        Ok(())
+    }
+
+    /// `msg_prime`'s parts for `input`: `"msg" ‖ len(info) ‖ info ‖ input_msg`.
+    fn parts<'a>(&'a self, input: &'a PreparedMessage<'_>) -> [&'a [u8]; 5] {
+        let [prefix, msg] = input.parts();
+        [MSG_PREFIX, &self.info_len, self.info, prefix, msg]
+    }
+
+    /// `Blind` (draft §4.3): EMSA-PSS-encodes `msg_prime` with a fresh salt,
+    /// draws the blind r and returns `blinded_msg = m·r^e′ mod n` with the
+    /// secret state r⁻¹. Constant time in the message, the salt and r.
+    /// Errors as [`Variant::blind`].
+    pub fn blind<R: TryCryptoRng<Error: 'static> + ?Sized>(
+        &self,
+        variant: Variant,
+        input: &PreparedMessage<'_>,
+        rng: &mut R,
+    ) -> Result<([u8; B], RsaBlindingState<L>)> {
+        variant.check_input(input)?;
+        let mut salt = [0u8; SALT_LEN];
+        let salt = salt.get_mut(..variant.salt_len()).ok_or(Error::InvalidKey)?;
+        crate::rng::fill(rng, salt)?;
+        let mut m = encode_parts::<L, B>(&self.parts(input), salt)?;
+        salt.zeroize();
+        let result = blind_encoded(self.key, &m, rng, |r_mont| self.pow_mont(r_mont));
+        m.zeroize();
+        result
+    }
+
+    /// [`Self::blind`] with an explicit salt and blind r (big-endian, in
+    /// [1, n)), through the constant-time inversion: the known answers of the
+    /// draft (`hazmat`).
+    pub(crate) fn blind_with(
+        &self,
+        variant: Variant,
+        input: &PreparedMessage<'_>,
+        salt: &[u8],
+        r: &[u8],
+    ) -> Result<([u8; B], RsaBlindingState<L>)> {
+        variant.check_input(input)?;
+        if salt.len() != variant.salt_len() {
+            return Err(Error::InvalidLength(Field::Message));
+        }
+        let mut r = self.key.integer(r).ok_or(Error::InvalidValue(Field::Message))?;
+        let mut m = encode_parts::<L, B>(&self.parts(input), salt)?;
+        let params = self.key.params();
+        let mut r_mont = monty::mul(&r, params.r2(), params);
+        let out = super::blind_core(self.key, &m, &r_mont, None, &|x: &Uint<L>| self.pow_mont(x))
+            .ok_or(Error::InvalidValue(Field::Message));
+        for x in [&mut r, &mut m, &mut r_mont] {
+            x.zeroize();
+        }
+        out
+    }
+
+    /// x^e′·R for x·R: the fixed-window power over the B/2 bytes of e′.
+    fn pow_mont(&self, x_mont: &Uint<L>) -> Uint<L> {
+        monty::pow_exp::<L, H, PUBLIC_WINDOW_TABLE>(x_mont, &self.e, self.key.params())
+    }
+
+    /// `Finalize` (draft §4.5): `sig = blind_sig·r⁻¹ mod n`, returned only
+    /// if it verifies for `input` under this derived key. The state is
+    /// borrowed and stays usable if `blind_sig` fails. Errors as
+    /// [`Variant::finalize`].
+    pub fn finalize(
+        &self,
+        variant: Variant,
+        input: &PreparedMessage<'_>,
+        state: &RsaBlindingState<L>,
+        blind_sig: &[u8],
+    ) -> Result<[u8; B]> {
+        variant.check_input(input)?;
+        if blind_sig.len() != B {
+            return Err(Error::InvalidLength(Field::Message));
+        }
+        let z = self.key.integer(blind_sig).ok_or(Error::Verification)?;
+        let mut s = monty::mul(&z, &state.r_inv, self.key.params());
+        crate::ct::declassify(&mut s); // the signature is the token's authenticator, shown at redemption
+        let mut sig = [0u8; B];
+        uint::to_be(&s, &mut sig);
+        self.verify(variant, input, &sig)?;
+        Ok(sig)
+    }
+
+    /// `Verify` (draft §4.6): RSASSA-PSS-VERIFY of `sig` over `msg_prime`
+    /// under (n, e′), with SHA-384, MGF1-SHA-384 and the variant's salt
+    /// length. Every failure is [`Error::Verification`]. Constant time in
+    /// the signature and the message.
+    pub fn verify(&self, variant: Variant, input: &PreparedMessage<'_>, sig: &[u8]) -> Result<()> {
+        variant.check_input(input)?;
+        if sig.len() != B {
+            return Err(Error::Verification);
+        }
+        let s = self.key.integer(sig).ok_or(Error::Verification)?;
+        let m = pow_public(self.key, &self.e, &s);
+        let mut em = [0u8; B];
+        uint::to_be(&m, &mut em);
+        let mut ok = pss::verify(&self.parts(input), &mut em, 8 * B - 1, variant.salt_len());
+        crate::ct::declassify(&mut ok); // the verification verdict
+        if bool::from(ok) { Ok(()) } else { Err(Error::Verification) }
+    }
+}
+
+/// The signing key (n, e′, d′) derived for one metadata string
+/// (`DeriveKeyPair`): the signer's primes with the CRT exponents
+/// d′ mod (p − 1) and d′ mod (q − 1). It does not keep `info`: signing
+/// needs only the exponents.
+///
+/// Deriving costs two constant-time inversions (a fraction of one
+/// signature); an issuer that signs for few distinct metadata strings can
+/// keep the derived keys. Not `Copy`, zeroized on drop, `Debug` shows only
+/// the public key.
+pub struct RsaDerivedSecretKey<'k, const L: usize, const H: usize, const B: usize> {
+    key: &'k RsaSecretKey<L, H, B>,
+    e: Uint<H>,
+    d_p: Uint<H>,
+    d_q: Uint<H>,
+}
+
+/// An RSA-2048 derived secret key (token type 0xDA7A).
+pub type DerivedSecretKey<'k> =
+    RsaDerivedSecretKey<'k, { crypto_bigint::U2048::LIMBS }, { crypto_bigint::U1024::LIMBS }, 256>;
+
+impl<const L: usize, const H: usize, const B: usize> core::fmt::Debug for RsaDerivedSecretKey<'_, L, H, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RsaDerivedSecretKey").field("key", self.key.public_key()).finish_non_exhaustive()
+    }
+}
+
+impl<const L: usize, const H: usize, const B: usize> Drop for RsaDerivedSecretKey<'_, L, H, B> {
+    fn drop(&mut self) {
+        self.d_p.zeroize();
+        self.d_q.zeroize();
+    }
+}
+
+impl<const L: usize, const H: usize, const B: usize> ZeroizeOnDrop for RsaDerivedSecretKey<'_, L, H, B> {}
+
+impl<'k, const L: usize, const H: usize, const B: usize> RsaDerivedSecretKey<'k, L, H, B> {
+    /// `DeriveKeyPair(sk, info)` (draft §4.2): e′ = `DerivePublicKey(pk,
+    /// info)`, then d′ mod (p − 1) = e′⁻¹ mod (p − 1) and the same for q, in
+    /// constant time. [`Error::DeriveKeyPair`] if e′ is not invertible
+    /// modulo p − 1 or q − 1 (impossible with safe primes).
+    pub fn new(key: &'k RsaSecretKey<L, H, B>, info: &[u8]) -> Result<Self> {
+        info_len(info)?;
+        let e = derive_exponent::<L, H, B>(key.public_key(), info);
+        let inv_p = invert_mod_minus_one(&e, key.p.modulus().as_ref());
+        let inv_q = invert_mod_minus_one(&e, key.q.modulus().as_ref());
+        let mut ok = key::choice(inv_p.is_some()) & key::choice(inv_q.is_some());
+        // Built before the verdict, so that the inverses are wiped on both paths.
+        let derived = Self { key, e, d_p: inv_p.to_inner_unchecked(), d_q: inv_q.to_inner_unchecked() };
+        crate::ct::declassify(&mut ok); // verdict only: with safe primes both inverses exist
+        if !bool::from(ok) {
+            return Err(Error::DeriveKeyPair);
+        }
+        Ok(derived)
+    }
+
+    /// The signer's key this key was derived from.
+    pub const fn base(&self) -> &'k RsaSecretKey<L, H, B> {
+        self.key
+    }
+
+    /// `BlindSign` (draft §4.4): `s = m^d′ mod n` with CRT for
+    /// `m = OS2IP(blinded_msg)`, then the fault check s^e′ = m before
+    /// anything is returned. Constant time in the key and the message.
+    /// Errors as [`super::blind_sign`].
+    pub fn blind_sign(&self, blinded_msg: &[u8]) -> Result<[u8; B]> {
+        if blinded_msg.len() != B {
+            return Err(Error::InvalidLength(Field::Message));
+        }
+        let pk = self.key.public_key();
+        let m = pk.integer(blinded_msg).ok_or(Error::InvalidValue(Field::Message))?;
+        let mut s = self.key.rsasp1_crt_with(&m, &self.d_p, &self.d_q);
+        crate::ct::declassify(&mut s); // the blind signature is sent to the client
+        let check = pow_public(pk, &self.e, &s).ct_eq(&m);
+        if !bool::from(check) {
+            return Err(Error::Verification);
+        }
+        let mut out = [0u8; B];
+        uint::to_be(&s, &mut out);
+        Ok(out)
+    }
+}
+
+/// e⁻¹ mod (x − 1) for an odd prime x, in constant time in x.
+fn invert_mod_minus_one<const H: usize>(e: &Uint<H>, x: &Uint<H>) -> crypto_bigint::CtOption<Uint<H>> {
+    // x is a prime of a validated key, so x − 1 ≥ 2: the branch is never taken.
+    match NonZero::new(x.wrapping_sub(&Uint::ONE)).into_option() {
+        Some(mut modulus) => {
+            let inv = e.invert_mod(&modulus);
+            modulus.zeroize();
+            inv
+        }
+        None => crypto_bigint::CtOption::new(Uint::ZERO, crypto_bigint::Choice::FALSE),
+    }
+}
+
+impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
+    /// `DeriveKeyPair` for `info`: see [`RsaDerivedSecretKey::new`].
+    pub fn derive(&self, info: &[u8]) -> Result<RsaDerivedSecretKey<'_, L, H, B>> {
+        RsaDerivedSecretKey::new(self, info)
+    }
+}
+
+impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
+    /// `DerivePublicKey` for `info`: see [`RsaDerivedPublicKey::new`]. The
+    /// prime size `H` (half of `L`) is named by the result type, as in
+    /// [`DerivedPublicKey`].
+    pub fn derive<'i, const H: usize>(&self, info: &'i [u8]) -> Result<RsaDerivedPublicKey<'_, 'i, L, H, B>> {
+        RsaDerivedPublicKey::new(self, info)
+    }
+}

@@ -14,8 +14,8 @@ use pat::types::private::PrivateTokenType;
 use pat::types::rate_limited as t3;
 
 use crate::demo::{
-    AmortizedFixture, BATCH, BATCH_WIRE, BatchedFixture, ORIGIN, PrivateFixture, PublicFixture, RateLimitedFixture,
-    Result, rng,
+    AmortizedFixture, BATCH, BATCH_WIRE, BatchedFixture, MetadataFixture, ORIGIN, PrivateFixture, PublicFixture,
+    RateLimitedFixture, Result, rng,
 };
 use pat_cli::cycles::{self, Config, Counter, Measurement};
 
@@ -74,6 +74,11 @@ const OPERATIONS: &[&str] = &[
     "type3/AttesterFinalize",
     "type3/ClientFinalize",
     "type3/OriginVerify",
+    "typeda7a/ClientRequest",
+    "typeda7a/IssuerEvaluate",
+    "typeda7a/IssuerEvaluateDerived",
+    "typeda7a/ClientFinalize",
+    "typeda7a/OriginVerify",
     "parse/TokenChallenge",
     "parse/Token",
     "parse/WwwAuthenticate",
@@ -156,6 +161,26 @@ fn public(r: &mut Runner<'_>) -> Result<()> {
     r.op("type2/IssuerEvaluate", || Ok(()), |()| f.issuer.evaluate(&parsed))?;
     r.op("type2/ClientFinalize", || f.exchange(), |(response, mut state)| f.client.finalize(&mut state, &response))?;
     r.op("type2/OriginVerify", || Ok(()), |()| f.origin.verify(&f.token, &f.challenge))
+}
+
+/// Type 0xDA7A: evaluate derives the key pair for the request's extensions
+/// and signs; `IssuerEvaluateDerived` signs with a key derived beforehand.
+fn metadata(r: &mut Runner<'_>) -> Result<()> {
+    if !r.wants_group("typeda7a/") {
+        return Ok(());
+    }
+    let f = MetadataFixture::new(ORIGIN)?;
+    let parsed = f.request()?;
+    let derived = f.issuer.derive(&f.extensions)?;
+    r.op("typeda7a/ClientRequest", || Ok(()), |()| f.client.request(&f.challenge, f.extensions, &mut rng()))?;
+    r.op("typeda7a/IssuerEvaluate", || Ok(()), |()| f.issuer.evaluate(&parsed))?;
+    r.op("typeda7a/IssuerEvaluateDerived", || Ok(()), |()| f.issuer.evaluate_with(&derived, &parsed))?;
+    r.op(
+        "typeda7a/ClientFinalize",
+        || f.exchange(),
+        |(response, mut state)| f.client.finalize(&mut state, &f.extensions, &response),
+    )?;
+    r.op("typeda7a/OriginVerify", || Ok(()), |()| f.origin.verify(&f.token, &f.challenge, &f.extensions))
 }
 
 fn amortized<T: PrivateTokenType>(r: &mut Runner<'_>, names: [&'static str; 4]) -> Result<()> {
@@ -273,6 +298,7 @@ fn run_all(r: &mut Runner<'_>) -> Result<()> {
     )?;
     batched(r)?;
     rate_limited(r)?;
+    metadata(r)?;
     parse(r)
 }
 

@@ -15,6 +15,10 @@
 //! behind a presence byte and the type. The varint is the byte length of what
 //! follows, minimally encoded (§4.2); a presence byte other than 0 or 1 is
 //! malformed (§4.1). Other token types are [`Error::UnknownTokenType`](crate::error::Error::UnknownTokenType) here.
+//! That includes type 0xDA7A ([`crate::types::metadata`]): the batched
+//! draft (draft-ietf-privacypass-batched-tokens-07) carries a plain
+//! TokenRequest per entry, with no place for the `Extensions` a 0xDA7A
+//! request is signed over, and never names the type.
 //!
 //! Messages are parsed without copying: [`GenericBatchTokenRequest`] and
 //! [`GenericBatchTokenResponse`] borrow the input, check the whole framing

@@ -12,6 +12,8 @@ fn sizes_follow_the_registry() {
     assert_eq!(sizes(2), Ok((259, 256)));
     assert_eq!(sizes(5), Ok((35, 96)));
     assert_eq!(sizes(3), Err(Error::UnknownTokenType(3)));
+    // Type 0xDA7A has no place for its extensions in a generic batch.
+    assert_eq!(sizes(0xDA7A), Err(Error::UnknownTokenType(0xDA7A)));
 }
 
 #[test]

@@ -55,7 +55,6 @@ use crypto_bigint::{NonZero, Uint};
 use hkdf::HkdfExtract;
 use rand_core::TryCryptoRng;
 use sha2::Sha384;
-use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::uint::{self, Sizes};

@@ -243,27 +243,11 @@ fn parse_delta_seconds(v: ParamValue<'_>) -> Result<u32> {
 
 /// Parses an `Authorization` value `PrivateToken token="..."` (RFC 9577 §2.2)
 /// and returns the `token` parameter. Any other scheme, a token68 form, or a
-/// missing or repeated `token` parameter is an error.
+/// missing or repeated `token` parameter is an error, and so is a repeated
+/// `extensions` parameter ([`parse_authorization_with_extensions`], whose
+/// `token` this is).
 pub fn parse_authorization(value: &str) -> Result<ParamValue<'_>> {
-    let mut lex = Lexer::new(value.as_bytes());
-    let Some((scheme, body)) = lex.next_challenge()? else {
-        return Err(Error::MalformedHeader);
-    };
-    // Credentials are a single item: nothing may follow.
-    if !scheme.eq_ignore_ascii_case(SCHEME.as_bytes()) || lex.next_challenge()?.is_some() {
-        return Err(Error::MalformedHeader);
-    }
-    let Body::Params(params) = body else {
-        return Err(Error::MalformedHeader);
-    };
-    let mut token = None;
-    for param in params {
-        let (name, value) = param?;
-        if name.eq_ignore_ascii_case(b"token") && token.replace(value).is_some() {
-            return Err(Error::DuplicateParameter(Field::Token));
-        }
-    }
-    token.ok_or(Error::MissingParameter(Field::Token))
+    parse_authorization_with_extensions(value).map(|params| params.token)
 }
 
 /// `, extensions="` and the closing `"`.
@@ -306,6 +290,7 @@ pub fn parse_authorization_with_extensions(value: &str) -> Result<AuthorizationP
     let Some((scheme, body)) = lex.next_challenge()? else {
         return Err(Error::MalformedHeader);
     };
+    // Credentials are a single item: nothing may follow.
     if !scheme.eq_ignore_ascii_case(SCHEME.as_bytes()) || lex.next_challenge()?.is_some() {
         return Err(Error::MalformedHeader);
     }

@@ -359,17 +359,8 @@ impl Origin {
         challenge: &TokenChallenge<'_>,
         extensions: &Extensions<'_>,
     ) -> Result<()> {
-        let kind = TokenKind::PublicMetadataRsa2048;
+        crate::types::public::check_token_input(&self.key, TokenKind::PublicMetadataRsa2048, token, challenge)?;
         let input = token.input();
-        if input.kind() != kind {
-            return Err(Error::WrongTokenType { expected: kind.code(), found: input.kind().code() });
-        }
-        if challenge.token_type() != kind.code() || input.challenge_digest() != &challenge.digest() {
-            return Err(Error::ChallengeMismatch);
-        }
-        if input.token_key_id() != self.key.key_id() {
-            return Err(Error::KeyIdMismatch);
-        }
         let derived: DerivedPublicKey<'_, '_> = DerivedPublicKey::new(&self.key, extensions.as_bytes())?;
         derived.verify(VARIANT, &PreparedMessage::identity(input.as_bytes()), token.authenticator())
     }

@@ -356,6 +356,20 @@ pub(crate) fn verify_token(
     token: &PublicToken,
     challenge: &TokenChallenge<'_>,
 ) -> Result<()> {
+    check_token_input(key, kind, token, challenge)?;
+    blind_rsa::verify(key, token.input().as_bytes(), token.authenticator())
+}
+
+/// The checks of an RSA token before its signature (types 0x0002, 0x0003 and
+/// 0xDA7A): its type ([`Error::WrongTokenType`]), the challenge's type and
+/// digest ([`Error::ChallengeMismatch`]) and its key id
+/// ([`Error::KeyIdMismatch`]).
+pub(crate) fn check_token_input(
+    key: &PublicKey,
+    kind: TokenKind,
+    token: &PublicToken,
+    challenge: &TokenChallenge<'_>,
+) -> Result<()> {
     let input = token.input();
     if input.kind() != kind {
         return Err(Error::WrongTokenType { expected: kind.code(), found: input.kind().code() });
@@ -366,5 +380,5 @@ pub(crate) fn verify_token(
     if input.token_key_id() != key.key_id() {
         return Err(Error::KeyIdMismatch);
     }
-    blind_rsa::verify(key, input.as_bytes(), token.authenticator())
+    Ok(())
 }

@@ -36,7 +36,7 @@
 //! # Constant time
 //!
 //! - e′ is public (it depends only on n and `info`), so the powers with it
-//!   may scan its bits; they still use the fixed-window [`monty::pow_exp`],
+//!   may scan its bits; they still use the fixed-window `monty::pow_exp`,
 //!   which is constant time in the base (the client's blind r is secret).
 //! - `DeriveKeyPair` inverts e′ modulo the secret p − 1 and q − 1 with
 //!   crypto-bigint's constant-time `invert_mod` (safegcd for the odd part,

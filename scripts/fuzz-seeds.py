@@ -15,7 +15,8 @@ def challenge(tt, issuer, ctx, origin):
 seeds = {k: [] for k in ["challenge", "token", "www_authenticate", "authorization", "varint",
                          "type3_request", "encap_key", "inner_request", "batch_request", "batch_response",
                          "rsa_spki", "rsa_pkcs8", "type1_request", "type5_request", "type2_request",
-                         "amortized_request", "encode_roundtrip", "differential"]}
+                         "amortized_request", "encode_roundtrip", "differential",
+                         "extensions", "type_da7a_request", "authorization_extensions"]}
 for case in json.load(open(vec / "token-test-vectors.json")):
     h = bytes.fromhex
     c = challenge(int(case["token_type"], 16), h(case["issuer_name"]), h(case["redemption_context"]), h(case["origin_info"]))
@@ -146,6 +147,30 @@ d("challenge", challenge(5, b"i", b"", b"a.example,\xc3"))
 d("a1req", bytes.fromhex("000107") + b"\0")
 d("a5resp", b"\0" + bytes(64))
 seeds["varint"] += [bytes.fromhex(x) for x in ["25", "7bbd", "9d7f3e7d", "c2197c5eff14e88c", "4025", "4137", "4197"]]
+# Type 0xDA7A (privacypass-ts's public-metadata vector): its Extensions list,
+# request (first byte 0) and response (first byte 1), and the Authorization
+# header with extensions around its token; plus lists with repeated types,
+# an empty entry and a large entry, and the two-extension list of
+# tests/public_metadata.rs.
+md = json.load(open(root / "tests" / "vectors" / "privacypass-ts" / "pub_verif_with_metadata_v3.json"))[0]
+def ext_list(entries):
+    body = b"".join(struct.pack(">HH", t, len(v)) + v for t, v in entries)
+    return struct.pack(">H", len(body)) + body
+md_ext = bytes.fromhex(md["extensions"])
+lists = [md_ext, ext_list([]), ext_list([(1, bytes(16)), (2, b"\x02US")]), ext_list([(5, b"ab"), (5, b""), (0xFFFF, b"z")]),
+         ext_list([(0, filler(b"ext", 600))])]
+seeds["extensions"] += lists
+md_req = bytes.fromhex(md["token_request"])
+seeds["type_da7a_request"] += [b"\x00" + md_req, b"\x01" + bytes.fromhex(md["token_response"]),
+                               b"\x00" + md_req[:259] + lists[3]]
+b64 = lambda b: base64.urlsafe_b64encode(b).decode()
+md_tok = bytes.fromhex(md["token"])
+seeds["authorization_extensions"] += [
+    f'PrivateToken token="{b64(md_tok)}", extensions="{b64(md_ext)}"'.encode(),
+    f'PrivateToken token="{b64(md_tok)}"'.encode(),
+    f'privatetoken extensions={b64(lists[2]).rstrip("=")}, token={b64(md_tok).rstrip("=")}'.encode(),
+    f'PrivateToken token="{b64(md_tok)}", extensions="{b64(lists[4])}", other="x"'.encode(),
+]
 
 for target, items in seeds.items():
     d = corpus / target

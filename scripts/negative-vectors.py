@@ -8,6 +8,7 @@ contract documented in the crate (a read past the end is `Truncated`, bytes
 after a complete message are `TrailingBytes`, a length prefix outside its
 bounds is `InvalidLength(field)`, ...): it is written here by hand, never by
 running the library. Deterministic: re-running gives the same file."""
+import base64
 import json
 import pathlib
 import struct
@@ -209,6 +210,93 @@ trailing("inner_request", inner_ok)
 add("inner_request", "padded origin of 31 bytes", inner_ok[:257] + struct.pack(">H", 31) + b"test.example" + bytes(19),
     "InvalidLength(OriginName)")
 add("inner_request", "padded origin of 0 bytes", inner_ok[:257] + struct.pack(">H", 0), "InvalidLength(OriginName)")
+
+# --- Type 0xDA7A (draft-ietf-privacypass-public-metadata-issuance) -------------
+# privacypass-ts's vector: ExtendedTokenRequest = type ‖ key id ‖ blinded_msg[256]
+# ‖ Extensions (here 00 07 | 0001 0003 010203).
+md = json.load(open(root / "tests" / "vectors" / "privacypass-ts" / "pub_verif_with_metadata_v3.json"))[0]
+md_req, md_resp, md_ext, md_tok = (h(md[k]) for k in ["token_request", "token_response", "extensions", "token"])
+assert md_req[259:] == md_ext
+DA7A = 0xDA7A
+
+
+def ext_list(entries):
+    body = b"".join(struct.pack(">HH", t, len(v)) + v for t, v in entries)
+    return struct.pack(">H", len(body)) + body
+
+
+# One cut inside or after each field: type, key id, blinded_msg, the
+# extensions' length prefix, an entry's header, an entry's data.
+truncations("type_da7a_request", md_req, [0, 1, 2, 3, 130, 258, 259, 260, 261, 263, 265, len(md_req) - 1])
+trailing("type_da7a_request", md_req)
+retyped("type_da7a_request", md_req, DA7A, [0x0001, 0x0002, 0x0005, 0xFFFF])
+head = md_req[:259]
+add("type_da7a_request", "extensions length one past the end", head + b"\x00\x08" + md_ext[2:], "Truncated")
+add("type_da7a_request", "extensions length 0xffff over 7 bytes", head + b"\xff\xff" + md_ext[2:], "Truncated")
+add("type_da7a_request", "entry data length past the list", head + b"\x00\x07\x00\x01\x00\x04\x01\x02\x03",
+    "InvalidLength(Extension)")
+add("type_da7a_request", "entry header cut by the list", head + b"\x00\x03\x00\x01\x00", "InvalidLength(Extension)")
+add("type_da7a_request", "unsorted types 2, 1", head + ext_list([(2, b""), (1, b"")]), "UnsortedExtensions")
+add("type_da7a_request", "unsorted types 5, 5, 4", head + ext_list([(5, b"a"), (5, b""), (4, b"")]), "UnsortedExtensions")
+add("type_da7a_request", "trailing byte after an empty list", head + b"\x00\x00\x00", "TrailingBytes")
+
+# Extensions alone.
+good = ext_list([(1, b"\x01\x02"), (2, b""), (0xFFFF, b"xyz")])
+truncations("extensions", good, [0, 1, 2, 3, 5, 7, len(good) - 1])
+trailing("extensions", good)
+add("extensions", "trailing byte after the empty list", b"\x00\x00\x00", "TrailingBytes")
+add("extensions", "length prefix 0xffff over 2 bytes", b"\xff\xff\x00\x01", "Truncated")
+add("extensions", "entry data length past the list", b"\x00\x05\x00\x01\x00\x02\x09", "InvalidLength(Extension)")
+add("extensions", "second entry's data past the list", b"\x00\x08\x00\x01\x00\x00\x00\x02\x00\x05",
+    "InvalidLength(Extension)")
+add("extensions", "entry header of 3 bytes", b"\x00\x03\x00\x01\x00", "InvalidLength(Extension)")
+add("extensions", "entry header of 1 byte", b"\x00\x01\x00", "InvalidLength(Extension)")
+add("extensions", "unsorted types 2, 1", ext_list([(2, b""), (1, b"")]), "UnsortedExtensions")
+add("extensions", "unsorted types 0xffff, 0", ext_list([(0xFFFF, b"a"), (0, b"b")]), "UnsortedExtensions")
+add("extensions", "unsorted third entry", ext_list([(1, b""), (3, b""), (2, b"")]), "UnsortedExtensions")
+
+# TokenResponse of 0xDA7A: blind_sig[256].
+truncations("type_da7a_response", md_resp, [0, 1, 2, 128, 254, 255])
+trailing("type_da7a_response", md_resp)
+add("type_da7a_response", "257 bytes (the signature and its first byte)", md_resp + md_resp[:1], "TrailingBytes")
+add("type_da7a_response", "a second signature appended", md_resp + md_resp, "TrailingBytes")
+add("type_da7a_response", "the whole ExtendedTokenRequest", md_req, "TrailingBytes")
+
+# Authorization with extensions: parse, then decode the token and the
+# extensions (tests/negative.rs, kind authorization_extensions).
+b64 = lambda b: base64.urlsafe_b64encode(b).decode()
+tok, ext = b64(md_tok), b64(md_ext)
+
+
+def auth(what, header, error):
+    add("authorization_extensions", what, header.encode(), error)
+
+
+auth("extensions parameter twice", f'PrivateToken token="{tok}", extensions="{ext}", extensions="{ext}"',
+     "DuplicateParameter(Extensions)")
+auth("extensions parameter twice, other case", f'PrivateToken extensions="{ext}", token="{tok}", Extensions=AAA',
+     "DuplicateParameter(Extensions)")
+auth("token parameter twice", f'PrivateToken token="{tok}", extensions="{ext}", token="{tok}"',
+     "DuplicateParameter(Token)")
+auth("missing token", f'PrivateToken extensions="{ext}"', "MissingParameter(Token)")
+auth("missing token, other parameter", f'PrivateToken tokens="{tok}", extensions="{ext}"', "MissingParameter(Token)")
+auth("other scheme", f'Bearer token="{tok}", extensions="{ext}"', "MalformedHeader")
+auth("token68 form", f'PrivateToken {tok}', "MalformedHeader")
+auth("two credentials", f'PrivateToken token="{tok}", extensions="{ext}", PrivateToken token="{tok}"',
+     "MalformedHeader")
+auth("standard base64 '+' in extensions", f'PrivateToken token="{tok}", extensions="AAcAAQADAQI+"', "InvalidBase64")
+auth("standard base64 '/' in extensions", f'PrivateToken token="{tok}", extensions="AAcAAQADAQI/"', "InvalidBase64")
+auth("padding inside extensions", f'PrivateToken token="{tok}", extensions="AA==AAEAAwECAw"', "InvalidBase64")
+auth("one dangling character in extensions", f'PrivateToken token="{tok}", extensions="AAcAAQADAQIDA"', "InvalidBase64")
+auth("bad base64 in the token", f'PrivateToken token="{tok[:-4]}*AAA", extensions="{ext}"', "InvalidBase64")
+auth("empty extensions", f'PrivateToken token="{tok}", extensions=""', "Truncated")
+auth("extensions cut by one byte", f'PrivateToken token="{tok}", extensions="{b64(md_ext[:-1])}"', "Truncated")
+auth("extensions with a trailing byte", f'PrivateToken token="{tok}", extensions="{b64(md_ext + bytes(1))}"',
+     "TrailingBytes")
+auth("extensions entry past the list", f'PrivateToken token="{tok}", extensions="{b64(bytes.fromhex("0007000100040102ff"))}"',
+     "InvalidLength(Extension)")
+auth("unsorted extensions", f'PrivateToken token="{tok}", extensions="{b64(ext_list([(2, b""), (1, b"")]))}"',
+     "UnsortedExtensions")
 
 out.parent.mkdir(parents=True, exist_ok=True)
 with open(out, "w") as f:

@@ -12,15 +12,17 @@
 
 use std::collections::BTreeMap;
 
+use pat::auth;
 use pat::blind_rsa::SecretKey;
 use pat::codec::Decode;
+use pat::extensions::{EXTENSIONS_MAX_LEN, Extensions};
 use pat::rate_limited::encap::EncapKey;
 use pat::rate_limited::inner_request::InnerTokenRequest;
 use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
 use pat::types::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse};
 use pat::types::private::{self, PrivateTokenType};
-use pat::types::{public, rate_limited};
+use pat::types::{metadata, public, rate_limited};
 use pat::voprf::{ByteArray, KeyPair, Suite};
 use pat::{Error, OsRng, TokenChallenge, TokenRef};
 use rand_core::UnwrapErr;
@@ -61,6 +63,17 @@ fn rsa_issuer() -> (public::Issuer, public::Client, Value) {
     let issuer = public::Issuer::new(SecretKey::from_pkcs8_pem(&pem).unwrap());
     let client = public::Client::new(issuer.public_key().clone());
     (issuer, client, case)
+}
+
+/// An `Authorization` value with extensions, parsed, its token and its
+/// extensions decoded (the first error of the three).
+fn authorization_extensions(bytes: &[u8]) -> pat::Result<()> {
+    let header = std::str::from_utf8(bytes).unwrap();
+    let params = auth::parse_authorization_with_extensions(header)?;
+    let mut token = [0u8; 512];
+    params.token.decode_base64url(&mut token)?;
+    let mut ext = vec![0u8; EXTENSIONS_MAX_LEN];
+    params.decode_extensions(&mut ext).map(drop)
 }
 
 fn check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
@@ -107,6 +120,10 @@ fn check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
         "type3_request" => rate_limited::TokenRequest::decode(bytes).map(drop),
         "encap_key" => EncapKey::decode(bytes).map(drop),
         "inner_request" => InnerTokenRequest::decode(bytes).map(drop),
+        "type_da7a_request" => metadata::TokenRequest::decode(bytes).map(drop),
+        "type_da7a_response" => metadata::TokenResponse::decode(bytes).map(drop),
+        "extensions" => Extensions::decode(bytes).map(drop),
+        "authorization_extensions" => authorization_extensions(bytes),
         other => panic!("unknown kind {other}"),
     }
 }
@@ -140,5 +157,5 @@ fn every_malformed_message_is_refused_with_its_error() {
     for (message, count) in &per_message {
         assert!(*count >= 10, "only {count} malformed {message} messages");
     }
-    assert_eq!(cases.len(), 199, "the committed file has 199 cases");
+    assert_eq!(cases.len(), 271, "the committed file has 271 cases");
 }

@@ -25,20 +25,26 @@ use std::convert::Infallible;
 use std::hint::black_box;
 
 use crabgrind::memcheck::{MemState, mark_memory};
+use pat::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
 use pat::blind_rsa::{self, SecretKey as RsaSecretKey};
 use pat::codec::{Decode, Encode};
+use pat::extensions::ExtensionsWriter;
 use pat::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
 use pat::rate_limited::encap::EncapSecretKey;
 use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
 use pat::types::private::{self, PrivateTokenType};
-use pat::types::{batched, public, rate_limited as t3};
+use pat::types::{batched, metadata, public, rate_limited as t3};
 use pat::voprf::{ByteArray, KeyPair, SecretKey as VoprfSecretKey, Suite};
 use pat::{OsRng, TokenChallenge};
 use rand_core::{TryCryptoRng, TryRng};
 
 /// The RFC 9578 Appendix A.2 issuer key (also in `tests/vectors/rfc/rfc9578-issuance.json`).
 const RSA_PEM: &str = include_str!("rsa2048.pem");
+
+/// The safe-prime key of the partially blind RSA draft and of privacypass-ts's
+/// `pub_verif_with_metadata_v3.json` (its `skS`), for type 0xDA7A.
+const RSA_SAFE_PEM: &str = include_str!("rsa2048-safe.pem");
 
 fn poison<T: ?Sized>(x: &T) {
     let _ = mark_memory((x as *const T).cast(), size_of_val(x), MemState::Undefined);
@@ -205,6 +211,61 @@ fn public_roles(role: Role) {
         public(&sig);
         public(&input);
         variant.verify(pk, &input, &sig).unwrap();
+    }
+}
+
+fn rsa_safe_key(poisoned: bool) -> RsaSecretKey {
+    let sk = RsaSecretKey::from_pkcs8_pem(RSA_SAFE_PEM).unwrap();
+    if poisoned {
+        sk.ctgrind_poison();
+    }
+    sk
+}
+
+/// Type 0xDA7A (partially blind RSA): the client's blind under the derived
+/// e′ (PSS encoding, rejection sampling of r, r^e′, r⁻¹), the issuer's
+/// `DeriveKeyPair` (e′⁻¹ mod p − 1 and q − 1) and CRT signing with the fault
+/// check (`evaluate`, and `evaluate_with` a key derived beforehand),
+/// finalize (unblinding, PSS verification) and the origin's check. Then the
+/// primitive directly: `DerivedSecretKey` for raw metadata, and the
+/// randomized variants.
+fn metadata_roles(role: Role) {
+    let issuer = metadata::Issuer::new(rsa_safe_key(role.issuer()));
+    let client = metadata::Client::from_token_key(&issuer.token_key()).unwrap();
+    let origin = metadata::Origin::new(issuer.public_key().clone());
+    let mut crng = rng(role.client());
+    let ch = challenge(0xDA7A);
+    let mut buf = [0u8; 64];
+    let mut w = ExtensionsWriter::new(&mut buf);
+    w.push(1, &[1, 2, 3]).unwrap();
+    w.push(2, b"\x02US").unwrap();
+    let extensions = w.finish().unwrap();
+    let derived = issuer.derive(&extensions).unwrap();
+    for i in 0..2 {
+        let (req, mut state) = client.request(&ch, extensions, &mut crng).unwrap();
+        let req_bytes = wire(&req);
+        let req = metadata::TokenRequest::decode(&req_bytes).unwrap();
+        let resp = if i == 0 { issuer.evaluate(&req) } else { issuer.evaluate_with(&derived, &req) }.unwrap();
+        let resp = metadata::TokenResponse::decode(&wire(&resp)).unwrap();
+        let token = client.finalize(&mut state, &req.extensions, &resp).unwrap();
+        let token = metadata::MetadataToken::decode(&wire(&token)).unwrap();
+        origin.verify(&token, &ch, &req.extensions).unwrap();
+    }
+    // The primitive with raw metadata and the randomized RSAPBSSA variants.
+    let sk = rsa_safe_key(role.issuer());
+    let info: &[u8] = b"metadata";
+    let sk_derived = DerivedSecretKey::new(&sk, info).unwrap();
+    let pk_derived: DerivedPublicKey<'_, '_> = DerivedPublicKey::new(sk.public_key(), info).unwrap();
+    for variant in [blind_rsa::Variant::Sha384PssRandomized, blind_rsa::Variant::Sha384PssZeroRandomized] {
+        let input = variant.prepare(b"message", &mut crng).unwrap();
+        let (blinded, state) = pk_derived.blind(variant, &input, &mut crng).unwrap();
+        public(&blinded);
+        let blind_sig = sk_derived.blind_sign(&blinded).unwrap();
+        public(&blind_sig);
+        let sig = pk_derived.finalize(variant, &input, &state, &blind_sig).unwrap();
+        public(&sig);
+        public(&input);
+        pk_derived.verify(variant, &input, &sig).unwrap();
     }
 }
 
@@ -388,6 +449,8 @@ const CASES: &[(&str, fn())] = &[
     ("type5-issuer", || private_roles::<PrivateRistretto255>(Role::Issuer)),
     ("type2-client", || public_roles(Role::Client)),
     ("type2-issuer", || public_roles(Role::Issuer)),
+    ("typeda7a-client", || metadata_roles(Role::Client)),
+    ("typeda7a-issuer", || metadata_roles(Role::Issuer)),
     ("type3-client", || rate_limited_roles("client", ecdsa::BlindKeyEncoding::Fixed)),
     ("type3-attester", || rate_limited_roles("attester", ecdsa::BlindKeyEncoding::Fixed)),
     ("type3-issuer", || rate_limited_roles("issuer", ecdsa::BlindKeyEncoding::Fixed)),

@@ -38,10 +38,13 @@
 //! - e′ is public (it depends only on n and `info`), so the powers with it
 //!   may scan its bits; they still use the fixed-window `monty::pow_exp`,
 //!   which is constant time in the base (the client's blind r is secret).
-//! - `DeriveKeyPair` inverts e′ modulo the secret p − 1 and q − 1 with
-//!   crypto-bigint's constant-time `invert_mod` (safegcd for the odd part,
-//!   a Newton iteration for the power of two); only whether both inverses
-//!   exist is branched on.
+//! - `DeriveKeyPair` inverts e′ modulo the secret p − 1 and q − 1 with the
+//!   roles swapped, so that only the public e′ is a modulus or divisor: the
+//!   secret p − 1 is inverted modulo e′ (crypto-bigint's constant-time
+//!   safegcd), and the inverse d with e′·d = 1 + k·(p − 1) is an exact
+//!   division by e′. Only whether both inverses exist is branched on.
+//!   (crypto-bigint's `invert_mod` with the even modulus p − 1 asserts on
+//!   its number of trailing zero bits; see `invert_mod_minus_one`.)
 //! - Signing is [`RsaSecretKey`]'s CRT private operation with the derived
 //!   exponents, then the fault check s^e′ = m, computed modulo p and modulo
 //!   q (two half-size powers, constant time in the primes; together they are
@@ -51,7 +54,7 @@
 //!
 //! No function here allocates, panics or uses `unsafe`.
 
-use crypto_bigint::{NonZero, Uint};
+use crypto_bigint::{Odd, Uint};
 use hkdf::HkdfExtract;
 use rand_core::TryCryptoRng;
 use sha2::Sha384;
@@ -328,8 +331,8 @@ impl<'k, const L: usize, const H: usize, const B: usize> RsaDerivedSecretKey<'k,
     pub fn new(key: &'k RsaSecretKey<L, H, B>, info: &[u8]) -> Result<Self> {
         info_len(info)?;
         let e = derive_exponent::<L, H, B>(key.public_key(), info);
-        let inv_p = invert_mod_minus_one(&e, key.p.modulus().as_ref());
-        let inv_q = invert_mod_minus_one(&e, key.q.modulus().as_ref());
+        let inv_p = invert_mod_minus_one::<H, L>(&e, key.p.modulus().as_ref());
+        let inv_q = invert_mod_minus_one::<H, L>(&e, key.q.modulus().as_ref());
         let mut ok = key::choice(inv_p.is_some()) & key::choice(inv_q.is_some());
         // Built before the verdict, so that the inverses are wiped on both paths.
         let derived = Self { key, e, d_p: inv_p.to_inner_unchecked(), d_q: inv_q.to_inner_unchecked() };
@@ -369,17 +372,50 @@ impl<'k, const L: usize, const H: usize, const B: usize> RsaDerivedSecretKey<'k,
     }
 }
 
-/// e⁻¹ mod (x − 1) for an odd prime x, in constant time in x.
-fn invert_mod_minus_one<const H: usize>(e: &Uint<H>, x: &Uint<H>) -> crypto_bigint::CtOption<Uint<H>> {
-    // x is a prime of a validated key, so x − 1 ≥ 2: the branch is never taken.
-    match NonZero::new(x.wrapping_sub(&Uint::ONE)).into_option() {
-        Some(mut modulus) => {
-            let inv = e.invert_mod(&modulus);
-            modulus.zeroize();
-            inv
-        }
-        None => crypto_bigint::CtOption::new(Uint::ZERO, crypto_bigint::Choice::FALSE),
+/// e⁻¹ mod (x − 1) for an odd prime x (≥ 3) and the public e, in constant
+/// time in x; none if e is even or shares a factor with x − 1.
+///
+/// The secret m = x − 1 is never a modulus or a divisor, only the public e
+/// is: e·d ≡ 1 (mod m) means e·d = 1 + k·m with k ≡ −m⁻¹ (mod e), 0 < k < e,
+/// so k comes from inverting m mod e (crypto-bigint's constant-time safegcd
+/// for an odd modulus) and d = (1 + k·m)/e from an exact division by e
+/// (variable time in the divisor only). d < m since k < e. m has an inverse
+/// mod e exactly when e has one mod m, so the verdict is the same as for
+/// crypto-bigint's `invert_mod(e, m)`, used before: that splits its modulus
+/// m = 2^t·s and shifts by the secret t through `Uint::shr`, whose
+/// assertions branch on t (crypto-bigint 0.7.11 `src/uint/ref_type/shr.rs`
+/// lines 51 and 258, `t < BITS` and a `NonZeroU32` `expect`). They always
+/// pass, so the time did not vary, but memcheck flags them (`scripts/ctgrind`
+/// case `typeda7a-issuer`) and nothing stops a later version from branching
+/// for real; here no secret reaches a branch or an assertion.
+fn invert_mod_minus_one<const H: usize, const L: usize>(e: &Uint<H>, x: &Uint<H>) -> crypto_bigint::CtOption<Uint<H>> {
+    // e is public (derived from n and info): branching on its parity is fine.
+    let Some(e_odd) = Odd::new(*e).into_option() else {
+        return crypto_bigint::CtOption::new(Uint::ZERO, crypto_bigint::Choice::FALSE);
+    };
+    // Modulo 1 there is no inverse of m mod e to compute (safegcd says none),
+    // but 1⁻¹ = 1 mod m. (A derived e′ is 1 with probability 2^-1021.)
+    if *e == Uint::ONE {
+        return crypto_bigint::CtOption::new(Uint::ONE, crypto_bigint::Choice::TRUE);
     }
+    let mut m = x.wrapping_sub(&Uint::ONE);
+    let mut m_mod_e = m.rem_vartime(e_odd.as_nz_ref());
+    let m_inv = m_mod_e.invert_odd_mod(&e_odd);
+    // k = e − m⁻¹ mod e; if m⁻¹ does not exist the verdict below is false.
+    let mut k = e.wrapping_sub(&m_inv.to_inner_unchecked());
+    let (mut lo, mut hi) = k.widening_mul(&m);
+    // k·m + 1 < e·m < 2^(2·bits of H): no overflow.
+    let mut t: Uint<L> = lo.concat_resize(&hi);
+    t = t.wrapping_add(&Uint::ONE);
+    let quotient = t.div_exact_vartime(e_odd.as_nz_ref());
+    let exists = m_inv.is_some().and(quotient.is_some());
+    // The quotient is below m, so it fits in H limbs.
+    let d = quotient.to_inner_unchecked().resize::<H>();
+    for x in [&mut m, &mut m_mod_e, &mut k, &mut lo, &mut hi] {
+        x.zeroize();
+    }
+    t.zeroize();
+    crypto_bigint::CtOption::new(d, exists)
 }
 
 impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
@@ -400,7 +436,7 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
-mod tests {
+mod crt_tests {
     use super::*;
     use crate::blind_rsa::SecretKey;
 
@@ -456,5 +492,85 @@ mod tests {
             assert_eq!(be[0] & 0xc0, 0);
             assert_eq!(be[127] & 1, 1);
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+mod tests {
+    extern crate std;
+
+    use std::vec::Vec;
+
+    use crypto_bigint::NonZero;
+
+    use super::*;
+    use crate::blind_rsa::test_rng::TestInts;
+    use crate::blind_rsa::{SecretKey, SecretKey4096};
+
+    /// The hex field `name` of a JSON object in a vector file, as bytes.
+    fn field(v: &serde_json::Value, name: &str) -> Vec<u8> {
+        let hex = v[name].as_str().unwrap();
+        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+    }
+
+    fn vector(file: &str) -> serde_json::Value {
+        let path = std::format!("{}/tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    fn components(v: &serde_json::Value) -> [Vec<u8>; 5] {
+        ["n", "e", "d", "p", "q"].map(|f| field(v, f))
+    }
+
+    /// The new inverse against crypto-bigint's `invert_mod`, the one used
+    /// before (`typeda7a-issuer` ctgrind finding), for both primes of `sk`
+    /// and many exponents: the derived e′ for 32 metadata strings, 65537
+    /// (whose inverses are the key's dP, dQ), small odd and even values, and
+    /// reproducible odd integers of every size up to the prime's. Returns how
+    /// many were not invertible.
+    fn same_as_invert_mod<const L: usize, const H: usize, const B: usize>(sk: &RsaSecretKey<L, H, B>) -> usize {
+        let mut es: Vec<Uint<H>> = (0u8..32).map(|i| derive_exponent::<L, H, B>(sk.public_key(), &[i])).collect();
+        es.extend([1u64, 2, 3, 5, 7, 15, 65536, 65537, 105].map(Uint::from_u64));
+        let mut ints = TestInts::new(0xda7a);
+        for bits in (8..Uint::<H>::BITS).step_by(61) {
+            let x: Uint<H> = ints.uint::<H>();
+            es.push(x.shr_vartime(Uint::<H>::BITS - bits).bitor(&Uint::ONE));
+        }
+        let mut failed = 0;
+        for e in &es {
+            for x in [&sk.p, &sk.q] {
+                let x = x.modulus().as_ref();
+                let old = e.invert_mod(&NonZero::new(x.wrapping_sub(&Uint::ONE)).unwrap()).into_option();
+                let new = invert_mod_minus_one::<H, L>(e, x).into_option();
+                assert_eq!(new, old, "e = {e}");
+                failed += usize::from(new.is_none());
+            }
+        }
+        let e = Uint::<H>::from_u32(super::super::PUBLIC_EXPONENT);
+        assert_eq!(invert_mod_minus_one::<H, L>(&e, sk.p.modulus().as_ref()).into_option(), Some(sk.d_p));
+        assert_eq!(invert_mod_minus_one::<H, L>(&e, sk.q.modulus().as_ref()).into_option(), Some(sk.d_q));
+        failed
+    }
+
+    #[test]
+    fn inverse_mod_p_minus_one_equals_crypto_bigints() {
+        // The draft's key (safe primes): only the even exponents fail (and
+        // 3, 5, 7, 15, 105 only if they divided p′ or q′, which they do not).
+        let v = vector("pbrsa/draft-irtf-cfrg-partially-blind-rsa-01.json");
+        let [n, e, d, p, q] = components(&v[0]);
+        let safe = SecretKey::from_components(&n, &e, &d, &p, &q).unwrap();
+        assert_eq!(same_as_invert_mod(&safe), 2 * 2);
+        // RFC 9474's RSA-4096 key: ordinary primes (3, 5 and 7 divide p − 1),
+        // so odd exponents fail too.
+        let v = vector("rfc/rfc9474-blind-rsa.json");
+        let [n, e, d, p, q] = components(&v["vectors"][0]);
+        let ordinary = SecretKey4096::from_components(&n, &e, &d, &p, &q).unwrap();
+        assert!(same_as_invert_mod(&ordinary) > 2 * 2 + 4);
+        // RFC 9578's RSA-2048 key (ordinary primes too).
+        let v = vector("rfc/rfc9578-issuance.json");
+        let pem = std::string::String::from_utf8(field(&v["type_0002_blind_rsa_2048"][0], "skS")).unwrap();
+        let rfc9578 = SecretKey::from_pkcs8_pem(&pem).unwrap();
+        assert!(same_as_invert_mod(&rfc9578) >= 2 * 2);
     }
 }

@@ -15,6 +15,17 @@
 //       privacypass-ts's fetchToken done with its exported pieces
 //       (WWWAuthenticateHeader, privateVerif/publicVerif Client,
 //       sendTokenRequest, AuthorizationHeader). For plain-HTTP peers.
+//   node ts-client.mjs --metadata EXTENSIONS_HEX [--issuer-url ISSUER_BASE_URL] ORIGIN_URL
+//       Type 0xDA7A (public metadata): the origin's 401 carries a 0xDA7A
+//       challenge; publicVerif.ClientWithMetadata with the Extensions
+//       EXTENSIONS_HEX (an encoded list, length prefix included; privacypass-ts
+//       parses it) obtains a token from the directory's issuer-request-uri at
+//       https://<issuer_name> (or ISSUER_BASE_URL) through privacypass-ts's
+//       fetchToken steps; the Authorization value is written here as
+//       `PrivateToken token="…", extensions="…"` (privacypass-ts's
+//       AuthorizationHeader.toString() leaves the extensions out). The token
+//       presented with other extensions is refused (401), with its own
+//       redeemed (200), replayed (401).
 //   node ts-client.mjs --batch ORIGIN_URL_TYPE1 ORIGIN_URL_TYPE2 ISSUER_NAME
 //       One generic batch (type 1 VOPRF + type 2 blind RSA) built with
 //       privacypass-ts's genericBatched classes, posted to the directory's
@@ -28,6 +39,8 @@
 
 import {
     AuthorizationHeader,
+    Extension,
+    Extensions,
     MediaType,
     WWWAuthenticateHeader,
     genericBatched,
@@ -258,9 +271,71 @@ async function batch(url1, url2, issuerName) {
     ]);
 }
 
+// Padded base64url (the auth-scheme-extensions draft and RFC 9577 ask for padding).
+function b64url(bytes) {
+    const s = Buffer.from(bytes).toString('base64url');
+    return s + '='.repeat((4 - (s.length % 4)) % 4);
+}
+
+async function metadata(url, extHex, issuerBase) {
+    const s = {};
+    const extensions = Extensions.deserialize(new Uint8Array(Buffer.from(extHex, 'hex')));
+    if (b64url(extensions.serialize()) !== b64url(Buffer.from(extHex, 'hex'))) {
+        throw new Error(`privacypass-ts re-encodes ${extHex} differently`);
+    }
+    // Other extensions: the first entry's data with one more byte (or one entry if empty).
+    const first = extensions.extensions[0];
+    const other = new Extensions(
+        first === undefined
+            ? [new Extension(1, new Uint8Array([1]))]
+            : [new Extension(first.extensionType, new Uint8Array([...first.extensionData, 0])), ...extensions.extensions.slice(1)],
+    );
+    const header = (token, ext) => `PrivateToken token="${b64url(token.serialize())}", extensions="${b64url(ext.serialize())}"`;
+    await runCases([
+        [
+            `${url}: GET without a token answers 401 with a type 0xDA7A challenge`,
+            async () => {
+                const res = await get(url);
+                expectStatus(res, 401);
+                const h = challengesOf(res).parsed[0];
+                if (h.challenge.tokenType !== 0xda7a) throw new Error(`token type ${h.challenge.tokenType}`);
+                s.h = h;
+            },
+        ],
+        [
+            `${url}: ClientWithMetadata gets a token for extensions ${extHex} (ExtendedTokenRequest)`,
+            async () => {
+                const base = issuerBase ?? `https://${s.h.challenge.issuerName}`;
+                const dirUrl = new URL(PRIVATE_TOKEN_ISSUER_DIRECTORY, base);
+                const res = await fetch(dirUrl, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+                if (res.status !== 200) throw new Error(`directory ${dirUrl}: status ${res.status}`);
+                const dir = await res.json();
+                if (!dir['token-keys'].some((k) => k['token-type'] === 0xda7a)) {
+                    throw new Error('the directory lists no key of type 0xDA7A (55930)');
+                }
+                const uri = new URL(dir['issuer-request-uri'], base);
+                const client = new publicVerif.ClientWithMetadata(publicVerif.PartiallyBlindRSAMode.PSS, extensions);
+                const tokReq = await client.createTokenRequest(s.h.challenge, s.h.tokenKey);
+                const tokRes = client.deserializeTokenResponse(await sendTokenRequest(tokReq.serialize(), uri.href));
+                s.token = await client.finalize(tokRes);
+            },
+        ],
+        [
+            `${url}: the token with other extensions is refused (401)`,
+            async () => expectStatus(await get(url, header(s.token, other)), 401),
+        ],
+        [`${url}: token redeemed with its extensions (200)`, async () => expectStatus(await get(url, header(s.token, extensions)), 200)],
+        [
+            `${url}: replayed token refused (401)`,
+            async () => expectStatus(await get(url, header(s.token, extensions)), 401),
+        ],
+    ]);
+}
+
 function usage() {
     console.error('usage: node ts-client.mjs ORIGIN_URL [ORIGIN_URL...]');
     console.error('       node ts-client.mjs --issuer-url ISSUER_BASE_URL ORIGIN_URL [ORIGIN_URL...]');
+    console.error('       node ts-client.mjs --metadata EXTENSIONS_HEX [--issuer-url ISSUER_BASE_URL] ORIGIN_URL');
     console.error('       node ts-client.mjs --batch ORIGIN_URL_TYPE1 ORIGIN_URL_TYPE2 ISSUER_NAME');
     process.exit(2);
 }
@@ -270,6 +345,10 @@ if (args.length === 0 || args.includes('-h') || args.includes('--help')) usage()
 if (args[0] === '--batch') {
     if (args.length !== 4) usage();
     await batch(args[1], args[2], args[3]);
+} else if (args[0] === '--metadata') {
+    if (args.length === 3) await metadata(args[2], args[1]);
+    else if (args.length === 5 && args[2] === '--issuer-url') await metadata(args[4], args[1], args[3]);
+    else usage();
 } else {
     let issuerBase;
     if (args[0] === '--issuer-url') {

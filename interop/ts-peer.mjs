@@ -3,14 +3,24 @@
 // live interop tests against pat (RFC 9576/9577/9578). Test-only.
 //
 // Usage:
-//   node ts-peer.mjs --port P [--token-type 1|2|1,2] [--tls] [--context random|empty]
-//                    [--origin-info NAME[,NAME...]]
+//   node ts-peer.mjs --port P [--token-type 1|2|1,2|0xda7a] [--tls] [--context random|empty]
+//                    [--origin-info NAME[,NAME...]] [--metadata-key PEM_FILE]
 //
 //   --port P         port to listen on (0: any free port); the port actually used
 //                    is printed on stdout as `listening <port>` once ready.
 //   --token-type T   token types served: 1 (VOPRF P-384), 2 (blind RSA 2048 PSS)
 //                    or 1,2 (both; also answers generic batches of both).
 //                    Default 1. GET /protected uses the first type listed.
+//                    0xda7a (or 55930): public metadata, publicVerif.IssuerWithMetadata
+//                    and OriginWithMetadata; requests are ExtendedTokenRequests,
+//                    any well-formed Extensions list is issued, and the origin
+//                    verifies a token with the `extensions` parameter of its
+//                    Authorization value (the empty list when absent).
+//   --metadata-key F the 0xDA7A issuer key, PKCS#8 PEM with safe primes. Default:
+//                    the key of privacypass-ts's own metadata test vector
+//                    (tests/vectors/privacypass-ts/pub_verif_with_metadata_v3.json):
+//                    blindrsa-ts's safe-prime key generation takes longer than
+//                    five minutes.
 //   --tls            HTTPS with certs/localhost.pem + certs/localhost-key.pem;
 //                    issuer_name is then `localhost:P` (privacypass-ts's client
 //                    always fetches https://<issuer_name>). Without --tls: plain
@@ -26,7 +36,7 @@
 //                           -> application/private-token-generic-batch-response
 //                         anything else -> 415
 //   GET  /protected       origin for the first token type listed
-//   GET  /protected/1, /protected/2   origin for one type (if served)
+//   GET  /protected/1, /protected/2, /protected/55930   origin for one type (if served)
 // The origin answers 401 + WWW-Authenticate (fresh challenge) without a valid
 // token, 200 for a valid unspent one, 401 for an invalid or replayed one.
 // One log line per request on stderr.
@@ -38,6 +48,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
     AuthorizationHeader,
+    Extensions,
     MediaType,
     PRIVATE_TOKEN_ISSUER_DIRECTORY,
     TOKEN_TYPES,
@@ -57,6 +68,7 @@ const { values: opts } = parseArgs({
         tls: { type: 'boolean', default: false },
         context: { type: 'string', default: 'random' },
         'origin-info': { type: 'string' },
+        'metadata-key': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -65,7 +77,7 @@ const { values: opts } = parseArgs({
 function usage(msg) {
     if (msg) console.error(`ts-peer: ${msg}`);
     console.error(
-        'usage: node ts-peer.mjs --port P [--token-type 1|2|1,2] [--tls] [--context random|empty] [--origin-info NAMES]',
+        'usage: node ts-peer.mjs --port P [--token-type 1|2|1,2|0xda7a] [--tls] [--context random|empty] [--origin-info NAMES] [--metadata-key PEM]',
     );
     process.exit(2);
 }
@@ -73,10 +85,12 @@ if (opts.help) usage();
 if (opts.port === undefined || !/^\d+$/.test(opts.port) || Number(opts.port) > 65535) {
     usage('--port P is required (0..65535)');
 }
-const types = opts['token-type'].split(',').map((t) => Number(t));
-if (types.length === 0 || types.some((t) => t !== 1 && t !== 2) || new Set(types).size !== types.length) {
-    usage('--token-type must be 1, 2, 1,2 or 2,1');
+const DA7A = 0xda7a;
+const types = opts['token-type'].split(',').map((t) => (/^(0x)?da7a$/i.test(t) ? DA7A : Number(t)));
+if (types.length === 0 || types.some((t) => t !== 1 && t !== 2 && t !== DA7A) || new Set(types).size !== types.length) {
+    usage('--token-type must be 1, 2, 1,2, 2,1 or 0xda7a (alone)');
 }
+if (types.includes(DA7A) && types.length !== 1) usage('0xda7a is served alone');
 if (opts.context !== 'random' && opts.context !== 'empty') usage('--context must be random or empty');
 const originInfo = opts['origin-info'] ? opts['origin-info'].split(',') : undefined;
 
@@ -153,15 +167,50 @@ async function makeType2() {
     };
 }
 
+async function makeTypeDA7A() {
+    const mode = publicVerif.PartiallyBlindRSAMode.PSS;
+    let pem;
+    if (opts['metadata-key'] !== undefined) {
+        pem = readFileSync(opts['metadata-key'], 'utf8');
+    } else {
+        const vector = JSON.parse(
+            readFileSync(`${here}../tests/vectors/privacypass-ts/pub_verif_with_metadata_v3.json`, 'utf8'),
+        );
+        pem = Buffer.from(vector[0].skS, 'hex').toString('utf8');
+    }
+    const der = Buffer.from(pem.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, ''), 'base64');
+    const alg = { name: 'RSA-PSS', hash: 'SHA-384' };
+    const privateKey = await crypto.subtle.importKey('pkcs8', der, alg, true, ['sign']);
+    const { kty, n, e } = await crypto.subtle.exportKey('jwk', privateKey);
+    const publicKey = await crypto.subtle.importKey('jwk', { kty, n, e }, alg, true, ['verify']);
+    const issuer = new publicVerif.IssuerWithMetadata(mode, '', privateKey, publicKey);
+    // The challenge's type comes from the origin; the extensions of each
+    // token come from its Authorization value.
+    const origin = new publicVerif.OriginWithMetadata(mode, new Extensions([]), originInfo);
+    return {
+        entry: TOKEN_TYPES.PARTIALLY_BLIND_RSA,
+        tokenKey: await publicVerif.getPublicKeyBytes(publicKey),
+        issuer,
+        origin,
+        verify: (token, extensions) =>
+            new publicVerif.OriginWithMetadata(mode, extensions ?? new Extensions([]), originInfo).verify(token, publicKey),
+        parseRequest: (bytes) => publicVerif.ExtendedTokenRequest.deserialize(bytes),
+    };
+}
+
 for (const t of types) {
-    const k = t === 1 ? await makeType1() : await makeType2();
+    const k = t === 1 ? await makeType1() : t === 2 ? await makeType2() : await makeTypeDA7A();
     k.tokenKeyId = await sha256(k.tokenKey);
+    // Type 0xDA7A: the request ends with an Extensions list (at least its 2-byte length).
     k.requestLength = 3 + (t === 1 ? privateVerif.VOPRF.Ne : TOKEN_TYPES.BLIND_RSA.Nk);
+    k.variableLength = t === DA7A;
     k.issued = new Set(); // hex challenge digests of the challenges sent
     k.spent = new Set(); // hex nonces of the tokens redeemed
     kinds.set(t, k);
 }
-const batchIssuer = new genericBatched.Issuer(...[...kinds.values()].map((k) => k.issuer));
+const batchIssuer = new genericBatched.Issuer(
+    ...[...kinds.values()].filter((k) => !k.variableLength).map((k) => k.issuer),
+);
 const notBefore = Math.floor(Date.now() / 1000) - 60;
 
 let issuerName = ''; // host:port, set after listen
@@ -187,7 +236,9 @@ function kindFor(bytes) {
     const t = (bytes[0] << 8) | bytes[1];
     const k = kinds.get(t);
     if (!k) return `token type ${t} not served`;
-    if (bytes.length !== k.requestLength) return `type ${t} request of ${bytes.length} bytes, want ${k.requestLength}`;
+    if (k.variableLength ? bytes.length < k.requestLength + 2 : bytes.length !== k.requestLength) {
+        return `type ${t} request of ${bytes.length} bytes, want ${k.variableLength ? 'at least ' : ''}${k.requestLength}`;
+    }
     if (bytes[2] !== k.tokenKeyId[31]) return `truncated_token_key_id ${bytes[2]} is not ${k.tokenKeyId[31]}`;
     return k;
 }
@@ -201,8 +252,15 @@ async function tokenRequest(req, res) {
     if (ct === MediaType.PRIVATE_TOKEN_REQUEST) {
         const k = kindFor(body);
         if (typeof k === 'string') return send(req, res, 400, 'text/plain', k + '\n');
-        const resp = await k.issuer.issue(k.parseRequest(body));
-        return send(req, res, 200, MediaType.PRIVATE_TOKEN_RESPONSE, resp.serialize(), `type ${k.entry.value}`);
+        let parsed;
+        try {
+            parsed = k.parseRequest(body);
+        } catch (e) {
+            return send(req, res, 400, 'text/plain', `bad token request: ${e.message}\n`);
+        }
+        const resp = await k.issuer.issue(parsed);
+        const note = parsed.extensions ? ` extensions ${hex(parsed.extensions.serialize())}` : '';
+        return send(req, res, 200, MediaType.PRIVATE_TOKEN_RESPONSE, resp.serialize(), `type ${k.entry.value}${note}`);
     }
     // Generic batch: privacypass-ts parses it and answers failed entries as absent.
     let batch;
@@ -230,10 +288,12 @@ async function challengeHeader(k) {
 // Returns null for a valid unspent token (and spends it), else the reason.
 async function checkToken(k, authorization) {
     let token;
+    let extensions;
     try {
         const parsed = AuthorizationHeader.parse(k.entry, authorization);
         if (parsed.length !== 1) return `${parsed.length} PrivateToken credentials`;
         token = parsed[0].token;
+        extensions = parsed[0].extensions;
     } catch (e) {
         return `unparsable Authorization: ${e.message}`;
     }
@@ -245,7 +305,7 @@ async function checkToken(k, authorization) {
     if (k.spent.has(nonce)) return 'replayed (nonce spent)';
     let ok = false;
     try {
-        ok = await k.verify(token);
+        ok = await k.verify(token, extensions);
     } catch (e) {
         return `verify threw: ${e.message}`;
     }
@@ -288,7 +348,7 @@ async function handle(req, res) {
         if (req.method !== 'POST') return send(req, res, 405, 'text/plain', 'POST only\n');
         return tokenRequest(req, res);
     }
-    const m = /^\/protected(?:\/([12]))?$/.exec(path);
+    const m = /^\/protected(?:\/(1|2|55930))?$/.exec(path);
     if (m) {
         const k = kinds.get(m[1] ? Number(m[1]) : types[0]);
         if (!k) return send(req, res, 404, 'text/plain', `token type ${m[1]} not served\n`);

@@ -26,8 +26,9 @@ pub(crate) struct IssuerServe {
     /// The issuer name clients see (host, or host:port).
     #[arg(long)]
     name: String,
-    /// Token types to issue.
-    #[arg(long, value_delimiter = ',', default_value = "1,2,5")]
+    /// Token types to issue (decimal, or hex as 0xDA7A; type 0xDA7A makes a
+    /// safe-prime RSA key on first start, which takes seconds).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,5", value_parser = parse_token_type)]
     token_types: Vec<u16>,
     /// Folder of the keys (created if absent).
     #[arg(long)]
@@ -44,6 +45,48 @@ pub(crate) struct IssuerServe {
     /// Lifetime of keys made on first start, in seconds.
     #[arg(long, default_value_t = keys::DEFAULT_LIFETIME)]
     lifetime: u64,
+    /// Type 0xDA7A: the only extension types issued (decimal or 0x hex,
+    /// comma-separated; default: any well-formed list). Others get 400.
+    #[arg(long, value_delimiter = ',', value_parser = parse_token_type)]
+    allowed_extensions: Option<Vec<u16>>,
+}
+
+/// A token or extension type: decimal, or hex with `0x`.
+fn parse_token_type(s: &str) -> Result<u16, String> {
+    let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u16::from_str_radix(hex, 16),
+        None => s.parse::<u16>(),
+    };
+    parsed.map_err(|e| format!("`{s}`: {e}"))
+}
+
+/// One `--extension TYPE:HEX`: its type and data.
+fn parse_extension(s: &str) -> Result<(u16, Vec<u8>), String> {
+    let (ty, hex) = s.split_once(':').ok_or_else(|| format!("`{s}`: expected TYPE:HEX"))?;
+    let ty = parse_token_type(ty)?;
+    if !hex.len().is_multiple_of(2) {
+        return Err(format!("`{hex}`: an odd number of hex digits"));
+    }
+    let data = (0..hex.len())
+        .step_by(2)
+        .map(|i| hex.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok()))
+        .collect::<Option<Vec<u8>>>()
+        .ok_or_else(|| format!("`{hex}`: not hex"))?;
+    Ok((ty, data))
+}
+
+/// The Extensions list of `--extension` values, sorted by type (stable).
+fn encode_extensions(mut list: Vec<(u16, Vec<u8>)>) -> Result<Vec<u8>, BoxError> {
+    list.sort_by_key(|(t, _)| *t);
+    let len = 2 + list.iter().map(|(_, d)| 4 + d.len()).sum::<usize>();
+    let mut buf = vec![0u8; len];
+    let mut w = pat::extensions::ExtensionsWriter::new(&mut buf);
+    for (t, d) in &list {
+        w.push(*t, d)?;
+    }
+    let n = w.finish()?.as_bytes().len();
+    buf.truncate(n);
+    Ok(buf)
 }
 
 #[derive(Args)]
@@ -58,7 +101,7 @@ pub(crate) struct IssuerRotate {
     #[arg(long, default_value_t = keys::DEFAULT_LIFETIME)]
     lifetime: u64,
     /// Only these token types (default: every type the folder has).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = parse_token_type)]
     token_types: Option<Vec<u16>>,
 }
 
@@ -79,9 +122,13 @@ pub(crate) struct OriginServe {
     /// Where the issuer directory is (default: https://ISSUER).
     #[arg(long)]
     issuer_url: Option<String>,
-    /// The token type asked for (1, 2 or 5).
-    #[arg(long)]
+    /// The token type asked for (1, 2, 5 or 0xDA7A).
+    #[arg(long, value_parser = parse_token_type)]
     token_type: u16,
+    /// Type 0xDA7A: the only extension types a redeemed token may carry
+    /// (decimal or 0x hex, comma-separated; default: any).
+    #[arg(long, value_delimiter = ',', value_parser = parse_token_type)]
+    allowed_extensions: Option<Vec<u16>>,
     /// Replay store in Redis (redis://HOST:PORT); in memory when omitted.
     #[arg(long)]
     redis: Option<String>,
@@ -115,6 +162,10 @@ pub(crate) struct Fetch {
     /// Extra root certificate (PEM), beside the system's.
     #[arg(long)]
     ca_cert: Option<PathBuf>,
+    /// Type 0xDA7A: an extension of the token, TYPE:HEXDATA (repeatable;
+    /// sorted by type; none: the empty list).
+    #[arg(long = "extension", value_parser = parse_extension)]
+    extensions: Vec<(u16, Vec<u8>)>,
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, BoxError> {
@@ -154,6 +205,7 @@ fn issuer_serve(args: IssuerServe) -> Result<ExitCode, BoxError> {
         state_dir: args.state,
         token_types: args.token_types,
         lifetime: args.lifetime,
+        extensions: args.allowed_extensions.map_or(issuer::ExtensionsPolicy::Any, issuer::ExtensionsPolicy::Only),
     };
     let (listener, addr) = pat_http::bind(args.listen)?;
     runtime()?.block_on(async move {
@@ -192,6 +244,7 @@ fn origin_serve(args: OriginServe) -> Result<ExitCode, BoxError> {
         issuer_name: args.issuer,
         issuer_url,
         token_type: args.token_type,
+        extensions: args.allowed_extensions,
         origin_info: args.origin_info,
         max_age: args.max_age,
         issuer_state: args.issuer_state,
@@ -215,7 +268,15 @@ fn origin_serve(args: OriginServe) -> Result<ExitCode, BoxError> {
 }
 
 pub(crate) fn fetch(args: Fetch) -> ExitCode {
-    let config = client::FetchConfig { url: args.url, issuer_url: args.issuer_url, ca_cert: args.ca_cert };
+    let extensions = if args.extensions.is_empty() {
+        None
+    } else {
+        match encode_extensions(args.extensions) {
+            Ok(e) => Some(e),
+            Err(e) => return exit(Err(e)),
+        }
+    };
+    let config = client::FetchConfig { url: args.url, issuer_url: args.issuer_url, ca_cert: args.ca_cert, extensions };
     exit(runtime().and_then(|rt| {
         rt.block_on(async {
             let status = client::fetch(&config, &mut |line| eprintln!("{line}")).await?;
@@ -223,4 +284,32 @@ pub(crate) fn fetch(args: Fetch) -> ExitCode {
             Ok(if (200..300).contains(&status) { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         })
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::{encode_extensions, parse_extension, parse_token_type};
+
+    #[test]
+    fn types_are_decimal_or_hex() {
+        assert_eq!(parse_token_type("2").unwrap(), 2);
+        assert_eq!(parse_token_type("55930").unwrap(), 0xDA7A);
+        assert_eq!(parse_token_type("0xda7a").unwrap(), 0xDA7A);
+        assert_eq!(parse_token_type("0XDA7A").unwrap(), 0xDA7A);
+        assert!(parse_token_type("0x10000").is_err());
+        assert!(parse_token_type("da7a").is_err());
+    }
+
+    #[test]
+    fn extensions_are_parsed_sorted_and_encoded() {
+        assert_eq!(parse_extension("2:0002").unwrap(), (2, vec![0, 2]));
+        assert_eq!(parse_extension("0x1:").unwrap(), (1, vec![]));
+        assert!(parse_extension("2").is_err());
+        assert!(parse_extension("2:abc").is_err());
+        assert!(parse_extension("2:zz").is_err());
+        let list = vec![(2, vec![0xaa]), (1, vec![]), (2, vec![0xbb])];
+        assert_eq!(encode_extensions(list).unwrap(), [0, 14, 0, 1, 0, 0, 0, 2, 0, 1, 0xaa, 0, 2, 0, 1, 0xbb]);
+    }
 }

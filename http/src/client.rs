@@ -8,6 +8,11 @@
 //! `token-key`, the newest key whose `not-before` has passed; it obtains a
 //! token from the directory's `issuer-request-uri`, and retries with
 //! `Authorization: PrivateToken token=...`.
+//!
+//! For type 0xDA7A (public metadata) the token request carries the
+//! client's Extensions ([`FetchConfig::extensions`], the empty list by
+//! default) and the retry sends them beside the token:
+//! `Authorization: PrivateToken token="...", extensions="..."`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,9 +21,10 @@ use axum::http::header;
 use pat::challenge::TokenChallenge;
 use pat::codec::Decode;
 use pat::directory::IssuerDirectory;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
+use pat::extensions::Extensions;
+use pat::token_type::{PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, TokenType as _};
 use pat::types::private::{self, PrivateTokenType};
-use pat::types::public;
+use pat::types::{metadata, public};
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject as _;
 use sha2::{Digest as _, Sha256};
@@ -41,6 +47,9 @@ pub struct FetchConfig {
     pub issuer_url: Option<String>,
     /// An extra root certificate (PEM), beside the system's.
     pub ca_cert: Option<PathBuf>,
+    /// The encoded Extensions list (length prefix included) a type-0xDA7A
+    /// token is requested with; `None` is the empty list.
+    pub extensions: Option<Vec<u8>>,
 }
 
 /// An HTTP client with rustls (ring), the system's roots and `ca_cert`.
@@ -100,7 +109,12 @@ pub async fn fetch(config: &FetchConfig, log: &mut dyn FnMut(&str)) -> Result<u1
     if first.status() != reqwest::StatusCode::UNAUTHORIZED {
         return Ok(first.status().as_u16());
     }
-    let authorization = authorize(&http, first.headers(), config.issuer_url.as_deref(), log).await?;
+    let extensions = match &config.extensions {
+        Some(bytes) => Extensions::decode(bytes).map_err(|e| format!("the extensions: {e}"))?,
+        None => Extensions::EMPTY,
+    };
+    let authorization =
+        authorize_with_extensions(&http, first.headers(), config.issuer_url.as_deref(), &extensions, log).await?;
     let last = http.get(&config.url).header(header::AUTHORIZATION, authorization).send().await?;
     log(&format!("GET {} with a token: {}", config.url, last.status().as_u16()));
     Ok(last.status().as_u16())
@@ -113,6 +127,19 @@ pub async fn authorize(
     http: &reqwest::Client,
     headers: &header::HeaderMap,
     issuer_url: Option<&str>,
+    log: &mut dyn FnMut(&str),
+) -> Result<String, BoxError> {
+    authorize_with_extensions(http, headers, issuer_url, &Extensions::EMPTY, log).await
+}
+
+/// [`authorize`], with the Extensions a type-0xDA7A token is requested with
+/// (ignored for the other types); the `Authorization` value then carries
+/// them (`extensions="..."`).
+pub async fn authorize_with_extensions(
+    http: &reqwest::Client,
+    headers: &header::HeaderMap,
+    issuer_url: Option<&str>,
+    extensions: &Extensions<'_>,
     log: &mut dyn FnMut(&str),
 ) -> Result<String, BoxError> {
     let values: Vec<String> =
@@ -164,6 +191,17 @@ pub async fn authorize(
             encoded(&client.finalize(&mut state, &public::TokenResponse::decode(&response)?)?)?
         }
         5 => private_token::<PrivateRistretto255>(http, &request_uri, token_key, &challenge).await?,
+        PublicMetadataRsa2048::CODE => {
+            log(&format!("extensions: {} bytes, {} entries", extensions.as_bytes().len(), extensions.len()));
+            let client = metadata::Client::from_token_key(token_key)?;
+            let (request, mut state) = client.request(&challenge, *extensions, &mut rng())?;
+            let response = post(http, &request_uri, encoded(&request)?).await?;
+            let token = client.finalize(&mut state, extensions, &metadata::TokenResponse::decode(&response)?)?;
+            let token = encoded(&token)?;
+            let ext = extensions.as_bytes();
+            let mut out = vec![0u8; pat::auth::authorization_with_extensions_len(token.len(), ext.len())];
+            return Ok(pat::auth::write_authorization_with_extensions(&token, ext, &mut out)?.to_owned());
+        }
         t => return Err(format!("token type {t} is not supported").into()),
     };
     let mut out = vec![0u8; token.len() * 2 + 64];
@@ -181,7 +219,7 @@ fn pick_challenge(values: &[String]) -> Result<(Vec<u8>, Option<Vec<u8>>), BoxEr
             let mut bytes = vec![0u8; challenge.challenge.decoded_len_bound()];
             let Ok(decoded) = challenge.decode_challenge(&mut bytes) else { continue };
             let Some(token_type) = decoded.first_chunk::<2>().map(|b| u16::from_be_bytes(*b)) else { continue };
-            if !matches!(token_type, 1 | 2 | 5) {
+            if !matches!(token_type, 1 | 2 | 5 | PublicMetadataRsa2048::CODE) {
                 continue;
             }
             let decoded = decoded.to_vec();
@@ -195,7 +233,7 @@ fn pick_challenge(values: &[String]) -> Result<(Vec<u8>, Option<Vec<u8>>), BoxEr
             return Ok((decoded, key));
         }
     }
-    Err("no PrivateToken challenge of a supported type (1, 2, 5) in the 401 response".into())
+    Err("no PrivateToken challenge of a supported type (1, 2, 5, 0xDA7A) in the 401 response".into())
 }
 
 async fn post(http: &reqwest::Client, url: &str, body: Vec<u8>) -> Result<Vec<u8>, BoxError> {

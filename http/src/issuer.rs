@@ -16,7 +16,14 @@
 //! token type it does not serve, a blinded message of the wrong size or not a
 //! group element, a truncated key id no key has, a batch over [`MAX_BATCH`];
 //! 206 for a generic batch with some entries absent, 400 when none could be
-//! issued. Error bodies are fixed texts: they never carry key material. At
+//! issued.
+//!
+//! Type 0xDA7A (public metadata, draft-ietf-privacypass-public-metadata-issuance
+//! §5): an ExtendedTokenRequest on `application/private-token-request`. The
+//! draft answers 400 to every refusal of one: a malformed request or
+//! Extensions list, a truncated key id no key has, extensions the policy
+//! ([`ExtensionsPolicy`]) does not permit. The signing key pair is derived
+//! for each request's extensions. Error bodies are fixed texts: they never carry key material. At
 //! most [`max_concurrent`] evaluations run at once; further requests wait.
 
 use std::path::PathBuf;
@@ -32,11 +39,11 @@ use axum::routing::{get, post};
 use pat::codec::Decode;
 use pat::directory::{DirectoryEntry, write_directory};
 use pat::keyset::{KeySet, Validity};
-use pat::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenType as _};
+use pat::token_type::{PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, PublicRsa2048, TokenType as _};
 use pat::types::amortized::AmortizedTokenRequest;
 use pat::types::batched::{self, GenericBatchTokenRequest};
 use pat::types::private::{self, PrivateTokenType};
-use pat::types::public;
+use pat::types::{metadata, public};
 use pat::voprf::Suite as _;
 use sha2::{Digest as _, Sha256};
 use tokio::sync::Semaphore;
@@ -46,8 +53,10 @@ use crate::{BoxError, media, rng, unix_now};
 
 /// Where requests are posted.
 pub const REQUEST_PATH: &str = "/token-request";
-/// The largest request body accepted (413 above).
-pub const MAX_BODY: usize = 64 * 1024;
+/// The largest request body accepted (413 above): the longest type-0xDA7A
+/// ExtendedTokenRequest (259 bytes and a full 65,537-byte Extensions list)
+/// fits.
+pub const MAX_BODY: usize = 3 + 256 + pat::extensions::EXTENSIONS_MAX_LEN;
 /// The most tokens in one amortized or generic batch.
 pub const MAX_BATCH: usize = 100;
 /// Keys held at once (current and next for each type, and old ones still in their window).
@@ -68,6 +77,31 @@ pub struct IssuerConfig {
     pub token_types: Vec<u16>,
     /// Lifetime of keys made on first start.
     pub lifetime: u64,
+    /// Which type-0xDA7A extensions are issued.
+    pub extensions: ExtensionsPolicy,
+}
+
+/// Which public metadata (Extensions of a type-0xDA7A request) the issuer
+/// signs. Every list that reaches the policy is well formed (sorted, lengths
+/// consistent): the decoder refused the others.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ExtensionsPolicy {
+    /// Any well-formed list, the empty one included.
+    #[default]
+    Any,
+    /// Only lists whose every extension has one of these types (the empty
+    /// list included).
+    Only(Vec<u16>),
+}
+
+impl ExtensionsPolicy {
+    /// Whether `extensions` may be issued.
+    pub fn permits(&self, extensions: &pat::extensions::Extensions<'_>) -> bool {
+        match self {
+            Self::Any => true,
+            Self::Only(types) => extensions.iter().all(|e| types.contains(&e.extension_type)),
+        }
+    }
 }
 
 /// The keys in use, by type, with the directory they publish.
@@ -75,6 +109,7 @@ struct Loaded {
     p384: Vec<private::Issuer<PrivateP384>>,
     rsa: Vec<public::Issuer>,
     r255: Vec<private::Issuer<PrivateRistretto255>>,
+    metadata: Vec<metadata::Issuer>,
     index: KeySet<KeyRef, MAX_KEYS>,
     directory: Bytes,
     etag: HeaderValue,
@@ -90,7 +125,7 @@ impl Loaded {
         now: u64,
         mtime: Option<std::time::SystemTime>,
     ) -> Result<Self, BoxError> {
-        let (mut p384, mut rsa, mut r255) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut p384, mut rsa, mut r255, mut metadata) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut index = KeySet::new();
         let mut entries = Vec::new();
         let mut next_expiry = u64::MAX;
@@ -115,6 +150,10 @@ impl Loaded {
                 IssuerKey::R255(k) => {
                     r255.push(k);
                     r255.len() - 1
+                }
+                IssuerKey::Metadata(k) => {
+                    metadata.push(*k);
+                    metadata.len() - 1
                 }
             };
             index
@@ -141,6 +180,7 @@ impl Loaded {
             p384,
             rsa,
             r255,
+            metadata,
             index,
             mtime,
             next_expiry,
@@ -296,8 +336,9 @@ async fn token_request(State(service): State<Arc<IssuerService>>, headers: Heade
     };
     let loaded = service.current();
     let now = unix_now();
+    let policy = service.config.extensions.clone();
     let work = move || {
-        let result = evaluate(&loaded, kind, &body, now);
+        let result = evaluate(&loaded, &policy, kind, &body, now);
         drop(permit);
         result
     };
@@ -322,6 +363,7 @@ fn encoded(m: &impl pat::Encode) -> Result<Vec<u8>, Failure> {
 
 fn evaluate(
     loaded: &Loaded,
+    policy: &ExtensionsPolicy,
     kind: Kind,
     body: &[u8],
     now: u64,
@@ -338,6 +380,7 @@ fn evaluate(
                     encoded(&issuer.evaluate(&request).map_err(|_| UNPROCESSABLE)?)?
                 }
                 5 => single_private(&loaded.r255, loaded, body, now)?,
+                PublicMetadataRsa2048::CODE => single_metadata(loaded, policy, body, now)?,
                 _ => return Err(UNSERVED),
             };
             Ok((StatusCode::OK, media::TOKEN_RESPONSE, bytes))
@@ -367,6 +410,22 @@ fn evaluate(
             Ok((status, media::GENERIC_RESPONSE, out))
         }
     }
+}
+
+/// Type 0xDA7A: every refusal is 400 (draft-ietf-privacypass-public-metadata-issuance §5.1).
+fn single_metadata(loaded: &Loaded, policy: &ExtensionsPolicy, body: &[u8], now: u64) -> Result<Vec<u8>, Failure> {
+    let request = metadata::TokenRequest::decode(body)
+        .map_err(|_| Failure(StatusCode::BAD_REQUEST, "malformed extended token request"))?;
+    if !policy.permits(&request.extensions) {
+        return Err(Failure(StatusCode::BAD_REQUEST, "extensions not permitted"));
+    }
+    let slot = loaded
+        .slot(PublicMetadataRsa2048::CODE, request.truncated_token_key_id, now)
+        .map_err(|Failure(_, text)| Failure(StatusCode::BAD_REQUEST, text))?;
+    let issuer = loaded.metadata.get(slot).ok_or(UNPROCESSABLE)?;
+    let response =
+        issuer.evaluate(&request).map_err(|_| Failure(StatusCode::BAD_REQUEST, "token request cannot be processed"))?;
+    encoded(&response)
 }
 
 fn single_private<T: PrivateTokenType>(
@@ -399,4 +458,31 @@ fn amortized<T: PrivateTokenType>(
     let n = issuer.evaluate_batch::<MAX_BATCH, _>(&request, &mut out, &mut rng()).map_err(|_| UNPROCESSABLE)?;
     out.truncate(n);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use pat::codec::Decode as _;
+    use pat::extensions::Extensions;
+
+    use super::ExtensionsPolicy;
+
+    #[test]
+    fn the_extensions_policy_permits_listed_types_only() {
+        // [(1, 01), (2, -)] and the empty list.
+        let both = [0, 9, 0, 1, 0, 1, 1, 0, 2, 0, 0];
+        let both = Extensions::decode(&both[..]).unwrap();
+        let two = [0, 4, 0, 2, 0, 0];
+        let two = Extensions::decode(&two[..]).unwrap();
+        assert!(ExtensionsPolicy::Any.permits(&both));
+        assert!(ExtensionsPolicy::Any.permits(&Extensions::EMPTY));
+        let only2 = ExtensionsPolicy::Only(vec![2]);
+        assert!(only2.permits(&two));
+        assert!(only2.permits(&Extensions::EMPTY));
+        assert!(!only2.permits(&both));
+        assert!(ExtensionsPolicy::Only(vec![1, 2]).permits(&both));
+        assert!(!ExtensionsPolicy::Only(Vec::new()).permits(&two));
+    }
 }

@@ -5,7 +5,11 @@
 //! and one file per key, readable by its owner only:
 //! - types 0x0001 and 0x0005: `typeN-<id>.seed`, 32 random bytes in hex, from
 //!   which the VOPRF key pair is derived (RFC 9497 §3.2.1, `DeriveKeyPair`);
-//! - type 0x0002: `type2-<id>.pem`, the RSA key as PKCS#8 PEM.
+//! - type 0x0002: `type2-<id>.pem`, the RSA key as PKCS#8 PEM;
+//! - type 0xDA7A: `type55930-<id>.pem`, the RSA key as PKCS#8 PEM, whose
+//!   primes are safe primes (draft-irtf-cfrg-partially-blind-rsa §4.1), made
+//!   with `SecretKey::generate_safe` (seconds) on first start, or any such
+//!   key put in the folder (a key made elsewhere, e.g. by another issuer).
 //!
 //! The manifest is replaced atomically (written beside, then renamed), so a
 //! server that re-reads it while `pat issuer rotate` runs sees either the old
@@ -17,15 +21,21 @@ use std::path::{Path, PathBuf};
 
 use pat::blind_rsa::{self, PKCS8_PEM_MAX_LEN};
 use pat::keyset::{KeyEntry, Validity};
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::{private, public};
+use pat::token_type::{PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, TokenType as _};
+use pat::types::{metadata, private, public};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
 use crate::{BoxError, hex, rng};
 
 /// The token types an issuer can serve.
-pub const SUPPORTED_TYPES: [u16; 3] = [1, 2, 5];
+pub const SUPPORTED_TYPES: [u16; 4] = [1, 2, 5, METADATA];
+
+/// Token type 0xDA7A (partially blind RSA 2048 with public metadata).
+pub const METADATA: u16 = PublicMetadataRsa2048::CODE;
+
+/// The supported types as error messages name them.
+const SUPPORTED_TEXT: &str = "supported: 1, 2, 5, 0xDA7A";
 
 /// How long a new key stays valid by default: 30 days.
 pub const DEFAULT_LIFETIME: u64 = 30 * 24 * 3600;
@@ -44,6 +54,8 @@ pub enum IssuerKey {
     Rsa(Box<public::Issuer>),
     /// Type 0x0005 (VOPRF ristretto255).
     R255(private::Issuer<PrivateRistretto255>),
+    /// Type 0xDA7A (partially blind RSA 2048, public metadata; safe primes).
+    Metadata(Box<metadata::Issuer>),
 }
 
 impl IssuerKey {
@@ -53,6 +65,7 @@ impl IssuerKey {
             Self::P384(_) => 1,
             Self::Rsa(_) => 2,
             Self::R255(_) => 5,
+            Self::Metadata(_) => METADATA,
         }
     }
 
@@ -62,6 +75,7 @@ impl IssuerKey {
             Self::P384(k) => k.key_id(),
             Self::Rsa(k) => k.key_id(),
             Self::R255(k) => k.key_id(),
+            Self::Metadata(k) => k.key_id(),
         }
     }
 
@@ -71,6 +85,7 @@ impl IssuerKey {
             Self::P384(k) => k.token_key().as_ref().to_vec(),
             Self::Rsa(k) => k.token_key().to_vec(),
             Self::R255(k) => k.token_key().as_ref().to_vec(),
+            Self::Metadata(k) => k.token_key().to_vec(),
         }
     }
 }
@@ -214,16 +229,33 @@ fn generate(dir: &Path, token_type: u16, taken: &[u8]) -> Result<(IssuerKey, Str
                 let text = Zeroizing::new(secret.to_pkcs8_pem(pem.as_mut())?.as_bytes().to_vec());
                 (IssuerKey::Rsa(Box::new(public::Issuer::new(secret))), text)
             }
-            t => return Err(format!("token type {t} is not served (supported: 1, 2, 5)").into()),
+            METADATA => {
+                let secret = blind_rsa::SecretKey::generate_safe(&mut rng())?;
+                let mut pem = Zeroizing::new([0u8; PKCS8_PEM_MAX_LEN]);
+                let text = Zeroizing::new(secret.to_pkcs8_pem(pem.as_mut())?.as_bytes().to_vec());
+                (metadata_key(secret)?, text)
+            }
+            t => return Err(format!("token type {t} is not served ({SUPPORTED_TEXT})").into()),
         };
         if !taken.contains(&truncated(key.key_id())) {
             break (key, contents);
         }
     };
-    let ext = if token_type == 2 { "pem" } else { "seed" };
+    let ext = if matches!(token_type, 2 | METADATA) { "pem" } else { "seed" };
     let file = format!("type{token_type}-{}.{ext}", short_id(key.key_id()));
     write_private(&dir.join(&file), &contents)?;
     Ok((key, file))
+}
+
+/// A type-0xDA7A issuer for `secret`, refused if a key pair cannot be
+/// derived from it (a key whose primes are not safe primes fails for most
+/// metadata; this catches many such keys at load instead of per request).
+fn metadata_key(secret: blind_rsa::SecretKey) -> Result<IssuerKey, BoxError> {
+    let issuer = metadata::Issuer::new(secret);
+    issuer
+        .derive(&pat::extensions::Extensions::EMPTY)
+        .map_err(|e| format!("type 0xDA7A: the RSA key does not derive key pairs (not safe primes?): {e}"))?;
+    Ok(IssuerKey::Metadata(Box::new(issuer)))
 }
 
 fn truncated(key_id: &[u8; 32]) -> u8 {
@@ -260,6 +292,11 @@ fn load_key(dir: &Path, record: &KeyRecord) -> Result<IssuerKey, BoxError> {
             let secret = blind_rsa::SecretKey::from_pkcs8_pem(text).map_err(|e| bad(&format!("{e}")))?;
             Ok(IssuerKey::Rsa(Box::new(public::Issuer::new(secret))))
         }
+        METADATA => {
+            let text = core::str::from_utf8(&contents).map_err(|_| bad("not PEM text"))?;
+            let secret = blind_rsa::SecretKey::from_pkcs8_pem(text).map_err(|e| bad(&format!("{e}")))?;
+            metadata_key(secret).map_err(|e| bad(&format!("{e}")))
+        }
         t => Err(format!("{MANIFEST}: token type {t} is not served").into()),
     }
 }
@@ -291,7 +328,7 @@ pub fn open_or_init(dir: &Path, token_types: &[u16], now: u64, lifetime: u64) ->
     let mut changed = false;
     for &t in token_types {
         if !SUPPORTED_TYPES.contains(&t) {
-            return Err(format!("token type {t} is not served (supported: 1, 2, 5)").into());
+            return Err(format!("token type {t} is not served ({SUPPORTED_TEXT})").into());
         }
         if manifest.keys.iter().any(|r| r.token_type == t && r.not_before <= now && now < r.not_after) {
             continue;

@@ -16,7 +16,13 @@
 //! Every replica of an origin computes the same challenges, so origins that
 //! share one replay store (Redis) ask for, and accept, the same tokens.
 //!
-//! Keys: for type 0x0002 the origin reads the issuer directory
+//! Type 0xDA7A (public metadata): the client sends the token with its
+//! Extensions, `Authorization: PrivateToken token="…", extensions="…"`
+//! (draft-ietf-privacypass-auth-scheme-extensions §3; an absent `extensions`
+//! is the empty list), and the token verifies only with the extensions it
+//! was issued for. Which extensions an origin accepts is [`OriginConfig::extensions`].
+//!
+//! Keys: for types 0x0002 and 0xDA7A the origin reads the issuer directory
 //! (`--issuer-url`) and refreshes it; for the privately verifiable types it
 //! runs joined with the issuer and reads the issuer's state folder (RFC 9576
 //! §4.1 allows that deployment), re-reading it when it changes.
@@ -33,11 +39,12 @@ use pat::auth;
 use pat::challenge::TokenChallenge;
 use pat::codec::{Decode, Encode};
 use pat::directory::IssuerDirectory;
+use pat::extensions::Extensions;
 use pat::keyset::{KeyEntry, KeySet, Validity};
 use pat::replay::Spend;
 use pat::token::TokenRef;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::{private, public};
+use pat::token_type::{PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, TokenType as _};
+use pat::types::{metadata, private, public};
 
 use sha2::{Digest as _, Sha256};
 
@@ -50,6 +57,8 @@ use crate::{BoxError, unix_now};
 pub const MAX_KEYS: usize = 32;
 /// The longest `Authorization` value read (a type-2 token is 354 bytes, 472 in base64).
 pub const MAX_AUTHORIZATION: usize = 2048;
+/// Token type 0xDA7A.
+const METADATA: u16 = PublicMetadataRsa2048::CODE;
 /// The label of the redemption context derivation.
 const CONTEXT_LABEL: &[u8] = b"pat-http redemption context v1";
 
@@ -60,8 +69,11 @@ pub struct OriginConfig {
     pub issuer_name: String,
     /// Where the issuer directory is (`https://NAME` by default).
     pub issuer_url: String,
-    /// The token type asked for: 1, 2 or 5.
+    /// The token type asked for: 1, 2, 5 or 0xDA7A.
     pub token_type: u16,
+    /// Type 0xDA7A: the extension types a redeemed token's extensions may
+    /// have (`None`: any well-formed list).
+    pub extensions: Option<Vec<u16>>,
     /// The challenge's origin_info (empty: any origin).
     pub origin_info: String,
     /// `max-age` of the challenge, in seconds: also the length of the time
@@ -82,6 +94,7 @@ enum Verifier {
     P384(private::Issuer<PrivateP384>),
     R255(private::Issuer<PrivateRistretto255>),
     Rsa(Box<public::Origin>, [u8; 32], Vec<u8>),
+    Metadata(Box<metadata::Origin>, [u8; 32], Vec<u8>),
 }
 
 impl KeyEntry for Verifier {
@@ -90,6 +103,7 @@ impl KeyEntry for Verifier {
             Self::P384(_) => 1,
             Self::Rsa(..) => 2,
             Self::R255(_) => 5,
+            Self::Metadata(..) => METADATA,
         }
     }
 
@@ -97,7 +111,7 @@ impl KeyEntry for Verifier {
         match self {
             Self::P384(k) => k.key_id(),
             Self::R255(k) => k.key_id(),
-            Self::Rsa(_, id, _) => id,
+            Self::Rsa(_, id, _) | Self::Metadata(_, id, _) => id,
         }
     }
 }
@@ -107,11 +121,11 @@ impl Verifier {
         match self {
             Self::P384(k) => k.token_key().as_ref().to_vec(),
             Self::R255(k) => k.token_key().as_ref().to_vec(),
-            Self::Rsa(_, _, spki) => spki.clone(),
+            Self::Rsa(_, _, spki) | Self::Metadata(_, _, spki) => spki.clone(),
         }
     }
 
-    fn verify(&self, token: &[u8], challenge: &TokenChallenge<'_>) -> bool {
+    fn verify(&self, token: &[u8], challenge: &TokenChallenge<'_>, extensions: &Extensions<'_>) -> bool {
         match self {
             Self::P384(k) => <PrivateP384 as private::PrivateTokenType>::Token::decode(token)
                 .is_ok_and(|t| k.verify(&t, challenge).is_ok()),
@@ -119,6 +133,9 @@ impl Verifier {
                 .is_ok_and(|t| k.verify(&t, challenge).is_ok()),
             Self::Rsa(origin, ..) => {
                 public::PublicToken::decode(token).is_ok_and(|t| origin.verify(&t, challenge).is_ok())
+            }
+            Self::Metadata(origin, ..) => {
+                metadata::MetadataToken::decode(token).is_ok_and(|t| origin.verify(&t, challenge, extensions).is_ok())
             }
         }
     }
@@ -140,10 +157,10 @@ pub struct OriginService {
 impl OriginService {
     /// Loads the keys and builds the challenge.
     pub async fn new(config: OriginConfig, replay: Replay) -> Result<Arc<Self>, BoxError> {
-        if !matches!(config.token_type, 1 | 2 | 5) {
-            return Err(format!("token type {} is not served (supported: 1, 2, 5)", config.token_type).into());
+        if !matches!(config.token_type, 1 | 2 | 5 | METADATA) {
+            return Err(format!("token type {} is not served (supported: 1, 2, 5, 0xDA7A)", config.token_type).into());
         }
-        if config.token_type != 2 && config.issuer_state.is_none() {
+        if !matches!(config.token_type, 2 | METADATA) && config.issuer_state.is_none() {
             return Err(
                 "types 1 and 5 are privately verifiable: give the issuer's state folder (--issuer-state)".into()
             );
@@ -209,6 +226,11 @@ impl OriginService {
                         let spki = k.token_key().to_vec();
                         Verifier::Rsa(Box::new(public::Origin::new(k.public_key().clone())), *k.key_id(), spki)
                     }
+                    IssuerKey::Metadata(k) => {
+                        let spki = k.token_key().to_vec();
+                        let origin = metadata::Origin::new(k.public_key().clone());
+                        Verifier::Metadata(Box::new(origin), *k.key_id(), spki)
+                    }
                 };
                 if verifier.token_type() == self.config.token_type {
                     set.insert(verifier, loaded.validity)?;
@@ -220,7 +242,8 @@ impl OriginService {
             let mut scratch = vec![0u8; json.len()];
             let directory = IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?;
             let mut buf = [0u8; pat::directory::MAX_TOKEN_KEY_LEN];
-            for key in directory.keys().iter().filter(|k| k.token_type() == 2) {
+            let wanted = if self.config.token_type == METADATA { METADATA } else { 2 };
+            for key in directory.keys().iter().filter(|k| k.token_type() == wanted) {
                 // One bad key does not take the others down.
                 let parsed = key.decode_token_key(&mut buf).and_then(|spki| {
                     pat::blind_rsa::PublicKey::from_spki(spki).map(|public_key| (spki.to_vec(), public_key))
@@ -228,15 +251,19 @@ impl OriginService {
                 let (spki, public_key) = match parsed {
                     Ok(k) => k,
                     Err(e) => {
-                        eprintln!("origin: skipping a type-2 key of the directory at {url}: {e}");
+                        eprintln!("origin: skipping a type-{wanted} key of the directory at {url}: {e}");
                         continue;
                     }
                 };
                 let key_id = *public_key.key_id();
                 // A key the directory lists is valid from its not-before for as long as it is listed.
                 let validity = Validity { not_before: key.not_before().unwrap_or(0), not_after: u64::MAX };
-                let origin = Box::new(public::Origin::new(public_key));
-                set.insert(Verifier::Rsa(origin, key_id, spki), validity)?;
+                let verifier = if wanted == METADATA {
+                    Verifier::Metadata(Box::new(metadata::Origin::new(public_key)), key_id, spki)
+                } else {
+                    Verifier::Rsa(Box::new(public::Origin::new(public_key)), key_id, spki)
+                };
+                set.insert(verifier, validity)?;
             }
         }
         self.install(Keys { set, mtime });
@@ -279,9 +306,25 @@ impl OriginService {
     /// the challenge of this window or the one before; it is spent until the
     /// end of the window after its own, or its key's end if sooner.
     async fn redeem(&self, authorization: &str) -> Result<Outcome, Failure> {
-        let Ok(param) = auth::parse_authorization(authorization) else { return Ok(Outcome::Invalid) };
         let mut buf = [0u8; MAX_AUTHORIZATION];
-        let Ok(token) = param.decode_base64url(&mut buf) else { return Ok(Outcome::Invalid) };
+        let mut ext_buf = Vec::new();
+        let (token, extensions) = if self.config.token_type == METADATA {
+            let Ok(params) = auth::parse_authorization_with_extensions(authorization) else {
+                return Ok(Outcome::Invalid);
+            };
+            let Ok(token) = params.token.decode_base64url(&mut buf) else { return Ok(Outcome::Invalid) };
+            ext_buf.resize(params.extensions.map_or(0, |e| e.decoded_len_bound()), 0);
+            let Ok(extensions) = params.decode_extensions(&mut ext_buf) else { return Ok(Outcome::Invalid) };
+            if !self.config.extensions.as_ref().is_none_or(|t| extensions.iter().all(|e| t.contains(&e.extension_type)))
+            {
+                return Ok(Outcome::Invalid);
+            }
+            (token, extensions)
+        } else {
+            let Ok(param) = auth::parse_authorization(authorization) else { return Ok(Outcome::Invalid) };
+            let Ok(token) = param.decode_base64url(&mut buf) else { return Ok(Outcome::Invalid) };
+            (token, Extensions::EMPTY)
+        };
         let Ok(parsed) = TokenRef::decode(token) else { return Ok(Outcome::Invalid) };
         if parsed.kind().code() != self.config.token_type {
             return Ok(Outcome::Invalid);
@@ -304,7 +347,7 @@ impl OriginService {
         let Some((verifier, validity)) = keys.set.by_key_id(self.config.token_type, input.token_key_id(), now) else {
             return Ok(Outcome::Invalid);
         };
-        if !verifier.verify(token, &challenge) {
+        if !verifier.verify(token, &challenge, &extensions) {
             return Ok(Outcome::Invalid);
         }
         // Accepted until the end of the next window: spent until then.

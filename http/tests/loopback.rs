@@ -1,6 +1,7 @@
 //! The issuer, the origin and the client as HTTP services on loopback, in one
-//! process: issuance and redemption of types 1, 2 and 5, replay refusal,
-//! batches, rotation and the status codes of bad input.
+//! process: issuance and redemption of types 1, 2, 5 and 0xDA7A (with
+//! extensions), replay refusal, batches, rotation and the status codes of
+//! bad input.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::std_instead_of_core)]
 
@@ -13,7 +14,7 @@ use pat::codec::{Decode, Encode};
 use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::batched::{BatchState, GenericBatchTokenResponse};
 use pat::types::{private, public};
-use pat_http::issuer::{IssuerConfig, IssuerService};
+use pat_http::issuer::{ExtensionsPolicy, IssuerConfig, IssuerService};
 use pat_http::origin::{OriginConfig, OriginService};
 use pat_http::replay::Replay;
 use pat_http::{client, issuer, keys, media, origin, unix_now};
@@ -22,8 +23,19 @@ use reqwest::StatusCode;
 /// The pat-go type-2 vector key (a PKCS#8 PEM, hex in the file): RSA key
 /// generation at opt-level 0 would dominate the test's time.
 fn vector_rsa_pem() -> String {
-    let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/pat-go/tokens/type2/type2-issuance-test-vectors.json");
+    vector_pem(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/vectors/pat-go/tokens/type2/type2-issuance-test-vectors.json"
+    ))
+}
+
+/// The privacypass-ts type-0xDA7A vector key (safe primes; safe-prime key
+/// generation would take far longer than the test).
+fn vector_metadata_pem() -> String {
+    vector_pem(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/privacypass-ts/pub_verif_with_metadata_v3.json"))
+}
+
+fn vector_pem(path: &str) -> String {
     let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let hex = cases[0]["skS"].as_str().unwrap();
     let bytes: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
@@ -31,14 +43,18 @@ fn vector_rsa_pem() -> String {
 }
 
 /// A state folder with a type-1 and a type-5 key made by the issuer and the
-/// vector RSA key for type 2.
+/// vector RSA keys for types 2 and 0xDA7A.
 fn state_dir(dir: &Path, now: u64) {
     keys::open_or_init(dir, &[1, 5], now, 3600).unwrap();
     let manifest_path = dir.join(keys::MANIFEST);
     let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
     std::fs::write(dir.join("type2-vector.pem"), vector_rsa_pem()).unwrap();
+    std::fs::write(dir.join("type55930-vector.pem"), vector_metadata_pem()).unwrap();
     manifest["keys"].as_array_mut().unwrap().push(serde_json::json!({
         "token_type": 2, "file": "type2-vector.pem", "not_before": now, "not_after": now + 3600
+    }));
+    manifest["keys"].as_array_mut().unwrap().push(serde_json::json!({
+        "token_type": keys::METADATA, "file": "type55930-vector.pem", "not_before": now, "not_after": now + 3600
     }));
     std::fs::write(&manifest_path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
 }
@@ -59,6 +75,10 @@ async fn spawn(router: axum::Router) -> std::net::SocketAddr {
 }
 
 async fn deployment() -> Deployment {
+    deployment_with(ExtensionsPolicy::Any).await
+}
+
+async fn deployment_with(extensions: ExtensionsPolicy) -> Deployment {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("issuer");
     std::fs::create_dir_all(&state).unwrap();
@@ -71,8 +91,9 @@ async fn deployment() -> Deployment {
         name: issuer_name.clone(),
         request_uri: format!("{issuer_url}{}", issuer::REQUEST_PATH),
         state_dir: state.clone(),
-        token_types: vec![1, 2, 5],
+        token_types: vec![1, 2, 5, keys::METADATA],
         lifetime: 3600,
+        extensions,
     })
     .unwrap();
     tokio::spawn(pat_http::serve(issuer::router(Arc::clone(&issuer)), listener, None));
@@ -86,9 +107,10 @@ impl Deployment {
             issuer_name: self.issuer_name.clone(),
             issuer_url: self.issuer_url.clone(),
             token_type,
+            extensions: None,
             origin_info: String::new(),
             max_age: 60,
-            issuer_state: (token_type != 2).then(|| self.state.clone()),
+            issuer_state: (token_type != 2 && token_type != keys::METADATA).then(|| self.state.clone()),
             send_token_key: true,
             refresh: Duration::from_secs(3600),
             ca_cert: None,
@@ -124,7 +146,12 @@ async fn every_type_is_issued_redeemed_once_and_refused_when_replayed() {
     for token_type in [1u16, 2, 5] {
         let (_, url) = d.origin(d.origin_config(token_type)).await;
         let status = client::fetch(
-            &client::FetchConfig { url: url.clone(), issuer_url: Some(d.issuer_url.clone()), ca_cert: None },
+            &client::FetchConfig {
+                url: url.clone(),
+                issuer_url: Some(d.issuer_url.clone()),
+                ca_cert: None,
+                extensions: None,
+            },
             &mut |_| {},
         )
         .await
@@ -166,8 +193,8 @@ async fn directory_has_media_type_cache_control_and_etag() {
     assert_eq!(json["issuer-request-uri"], format!("{}{}", d.issuer_url, issuer::REQUEST_PATH));
     let types: Vec<u64> =
         json["token-keys"].as_array().unwrap().iter().map(|k| k["token-type"].as_u64().unwrap()).collect();
-    assert_eq!(types.len(), 3);
-    for t in [1, 2, 5] {
+    assert_eq!(types.len(), 4);
+    for t in [1, 2, 5, 0xDA7A] {
         assert!(types.contains(&t));
     }
     for key in json["token-keys"].as_array().unwrap() {
@@ -479,4 +506,132 @@ async fn the_challenge_changes_with_the_window_and_binds_the_token() {
 fn filetime_touch(path: &Path) {
     let f = std::fs::File::options().append(true).open(path).unwrap();
     f.set_modified(std::time::SystemTime::now()).unwrap();
+}
+
+/// An Extensions list of `(type, data)` entries.
+fn extensions_of(entries: &[(u16, &[u8])]) -> Vec<u8> {
+    let mut buf = vec![0u8; 2 + entries.iter().map(|(_, d)| 4 + d.len()).sum::<usize>()];
+    let mut w = pat::extensions::ExtensionsWriter::new(&mut buf);
+    for (t, d) in entries {
+        w.push(*t, d).unwrap();
+    }
+    w.finish().unwrap();
+    buf
+}
+
+impl Deployment {
+    /// A 401's challenge answered with a type-0xDA7A token for `extensions`.
+    async fn authorization_with(&self, url: &str, extensions: &[u8]) -> String {
+        let first = self.http.get(url).send().await.unwrap();
+        assert_eq!(first.status(), StatusCode::UNAUTHORIZED);
+        let ext = pat::extensions::Extensions::decode(extensions).unwrap();
+        client::authorize_with_extensions(&self.http, first.headers(), Some(&self.issuer_url), &ext, &mut |_| {})
+            .await
+            .unwrap()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metadata_tokens_are_issued_and_redeemed_with_their_extensions() {
+    let d = deployment().await;
+    let (_, url) = d.origin(d.origin_config(keys::METADATA)).await;
+    let first = d.http.get(&url).send().await.unwrap();
+    let www = first.headers()["www-authenticate"].to_str().unwrap().to_owned();
+    let c = pat::auth::parse_www_authenticate(&www).next().unwrap().unwrap();
+    let mut buf = [0u8; 512];
+    assert_eq!(TokenChallenge::decode(c.decode_challenge(&mut buf).unwrap()).unwrap().token_type(), 0xDA7A);
+
+    // pat fetch's flow, with extensions and without.
+    let ext =
+        extensions_of(&[(1, &[0, 0, 0, 0, 0, 0, 0x0e, 0x10, 0, 0, 0, 0, 0x64, 0xa5, 0xbd, 0xb0]), (2, b"\x00\x02US")]);
+    for extensions in [None, Some(ext.clone())] {
+        let config =
+            client::FetchConfig { url: url.clone(), issuer_url: Some(d.issuer_url.clone()), ca_cert: None, extensions };
+        assert_eq!(client::fetch(&config, &mut |_| {}).await.unwrap(), 200);
+    }
+
+    let authorization = d.authorization_with(&url, &ext).await;
+    assert!(authorization.contains(", extensions=\""), "{authorization}");
+    // The token verifies only with the extensions it was issued for: other
+    // extensions, or none, are refused (and do not spend it).
+    let (token_part, _) = authorization.split_once(", extensions=").unwrap();
+    assert_eq!(d.get_with(&url, token_part).await.status(), StatusCode::UNAUTHORIZED, "no extensions");
+    let other = extensions_of(&[(2, b"\x00\x02FR")]);
+    let mut out = vec![0u8; 2048];
+    let swapped = {
+        let p = pat::auth::parse_authorization_with_extensions(&authorization).unwrap();
+        let mut tb = [0u8; 512];
+        let token = p.token.decode_base64url(&mut tb).unwrap().to_vec();
+        pat::auth::write_authorization_with_extensions(&token, &other, &mut out).unwrap().to_owned()
+    };
+    assert_eq!(d.get_with(&url, &swapped).await.status(), StatusCode::UNAUTHORIZED, "other extensions");
+    assert_eq!(d.get_with(&url, &authorization).await.status(), StatusCode::OK);
+    assert_eq!(d.get_with(&url, &authorization).await.status(), StatusCode::UNAUTHORIZED, "replay");
+    // A malformed extensions parameter.
+    let garbage = format!("{token_part}, extensions=\"AAEC\"");
+    assert_eq!(d.get_with(&url, &garbage).await.status(), StatusCode::UNAUTHORIZED);
+
+    // An origin that accepts only extension type 2 refuses a token carrying type 1.
+    let mut config = d.origin_config(keys::METADATA);
+    config.extensions = Some(vec![2]);
+    let (_, strict) = d.origin(config).await;
+    let refused = d.authorization_with(&strict, &ext).await;
+    assert_eq!(d.get_with(&strict, &refused).await.status(), StatusCode::UNAUTHORIZED);
+    let only2 = extensions_of(&[(2, b"\x00\x02US")]);
+    let accepted = d.authorization_with(&strict, &only2).await;
+    assert_eq!(d.get_with(&strict, &accepted).await.status(), StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metadata_requests_refused_by_the_policy_or_malformed_get_400() {
+    let d = deployment_with(ExtensionsPolicy::Only(vec![2])).await;
+    let keys = directory_keys(&d).await;
+    let key = keys.iter().find(|(t, _)| *t == keys::METADATA).unwrap().1.clone();
+    let c = pat::types::metadata::Client::from_token_key(&key).unwrap();
+    let ch = TokenChallenge::new(keys::METADATA, d.issuer_name.as_bytes(), &[], b"").unwrap();
+    let permitted = extensions_of(&[(2, b"\x00\x02US")]);
+    let ext = pat::extensions::Extensions::decode(&permitted).unwrap();
+    let (request, mut state) = c.request(&ch, ext, &mut rng()).unwrap();
+    let good = encoded(&request);
+    let r = d.post(media::TOKEN_REQUEST, good.clone()).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["content-type"], media::TOKEN_RESPONSE);
+    let body = r.bytes().await.unwrap();
+    let response = pat::types::metadata::TokenResponse::decode(&body).unwrap();
+    c.finalize(&mut state, &ext, &response).unwrap();
+
+    // Type 1 is not permitted: 400.
+    let refused = extensions_of(&[(1, b"x"), (2, b"\x00\x02US")]);
+    let ext = pat::extensions::Extensions::decode(&refused).unwrap();
+    let (request, _) = c.request(&ch, ext, &mut rng()).unwrap();
+    let r = d.post(media::TOKEN_REQUEST, encoded(&request)).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(r.text().await.unwrap(), "extensions not permitted\n");
+    // The empty list is permitted.
+    let (request, _) = c.request(&ch, pat::extensions::Extensions::EMPTY, &mut rng()).unwrap();
+    assert_eq!(d.post(media::TOKEN_REQUEST, encoded(&request)).await.status(), StatusCode::OK);
+    // Malformed: truncated list, trailing bytes, unsorted list, an unknown key id: 400.
+    let bad = StatusCode::BAD_REQUEST;
+    assert_eq!(d.post(media::TOKEN_REQUEST, good[..good.len() - 1].to_vec()).await.status(), bad);
+    let mut long = good.clone();
+    long.push(0);
+    assert_eq!(d.post(media::TOKEN_REQUEST, long).await.status(), bad);
+    let mut unsorted = good[..259].to_vec();
+    unsorted.extend_from_slice(&[0, 8, 0, 2, 0, 0, 0, 1, 0, 0]);
+    assert_eq!(d.post(media::TOKEN_REQUEST, unsorted).await.status(), bad);
+    let mut unknown = good.clone();
+    unknown[2] ^= 0xff;
+    assert_eq!(d.post(media::TOKEN_REQUEST, unknown).await.status(), bad);
+    assert_eq!(d.post(media::TOKEN_REQUEST, good[..200].to_vec()).await.status(), bad);
+    // The longest request the format allows fits under the body limit (it
+    // is refused by the policy, not by its size).
+    let big = vec![0u8; pat::extensions::EXTENSION_DATA_MAX_LEN];
+    let all = extensions_of(&[(1, &big)]);
+    let ext = pat::extensions::Extensions::decode(&all).unwrap();
+    let (request, _) = c.request(&ch, ext, &mut rng()).unwrap();
+    let body = encoded(&request);
+    assert_eq!(body.len(), issuer::MAX_BODY);
+    let r = d.post(media::TOKEN_REQUEST, body).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(r.text().await.unwrap(), "extensions not permitted\n");
 }

@@ -77,7 +77,8 @@ fn main() {
     println!("cargo:rustc-link-search={}", out.display());
     println!("cargo:rustc-link-arg=-Tlink.x");
 
-    let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../tests/vectors/pat-go/tokens");
+    let vectors = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../tests/vectors");
+    let dir = vectors.join("pat-go/tokens");
     let mut code = String::new();
 
     code += "/// token-test-vectors.json: (type, issuer_name, redemption_context, origin_info, nonce, token_key_id, token_input)\n";
@@ -152,6 +153,37 @@ fn main() {
             code,
             "    PublicCase {{ sk_pem: {pem:?}, pk: {}, challenge: {}, nonce: {:?}, blind: {blind:?}, salt: {:?}, request: {}, response: {}, token: {} }},",
             f("pkS"), f("token_challenge"), hex(case, "nonce"), hex(case, "salt"), f("token_request"), f("token_response"), f("token")
+        )
+        .unwrap();
+    }
+    code += "];\n";
+    // Partially blind RSA (draft-irtf-cfrg-partially-blind-rsa) and type
+    // 0xDA7A (privacypass-ts), beside pat-go's files.
+    writeln!(code, "/// pbrsa/draft-irtf-cfrg-partially-blind-rsa-01.json").unwrap();
+    code += "pub const PBRSA: &[PbrsaCase] = &[\n";
+    for case in load(&vectors, "pbrsa/draft-irtf-cfrg-partially-blind-rsa-01.json").iter().take(PER_FILE) {
+        let f = |n: &str| bytes(&hex(case, n));
+        let mut r = vec![0u8; 256 - hex(case, "r").len()];
+        r.extend(hex(case, "r"));
+        writeln!(
+            code,
+            "    PbrsaCase {{ n: {}, e: {}, d: {}, p: {}, q: {}, info: {}, msg: {}, eprime: {}, r: {r:?}, salt: {}, blind_msg: {}, blind_sig: {}, sig: {} }},",
+            f("n"), f("e"), f("d"), f("p"), f("q"), f("info"), f("msg"), f("eprime"), f("salt"), f("blind_msg"), f("blind_sig"), f("sig")
+        )
+        .unwrap();
+    }
+    code += "];\n";
+    writeln!(code, "/// privacypass-ts/pub_verif_with_metadata_v3.json").unwrap();
+    code += "pub const TYPE_DA7A: &[MetadataCase] = &[\n";
+    for case in load(&vectors, "privacypass-ts/pub_verif_with_metadata_v3.json").iter().take(PER_FILE) {
+        let f = |n: &str| bytes(&hex(case, n));
+        let mut blind = vec![0u8; 256 - hex(case, "blind").len()];
+        blind.extend(hex(case, "blind"));
+        let pem = String::from_utf8(hex(case, "skS")).unwrap();
+        writeln!(
+            code,
+            "    MetadataCase {{ sk_pem: {pem:?}, pk: {}, challenge: {}, extensions: {}, nonce: {:?}, blind: {blind:?}, salt: {:?}, request: {}, response: {}, token: {} }},",
+            f("pkS"), f("token_challenge"), f("extensions"), hex(case, "nonce"), hex(case, "salt"), f("token_request"), f("token_response"), f("token")
         )
         .unwrap();
     }

@@ -44,6 +44,38 @@ pub struct PublicCase {
     pub token: &'static [u8],
 }
 
+/// One case of the partially blind RSA draft's file: the key, the metadata
+/// `info`, the message, and every intermediate value.
+pub struct PbrsaCase {
+    pub n: &'static [u8],
+    pub e: &'static [u8],
+    pub d: &'static [u8],
+    pub p: &'static [u8],
+    pub q: &'static [u8],
+    pub info: &'static [u8],
+    pub msg: &'static [u8],
+    pub eprime: &'static [u8],
+    pub r: [u8; 256],
+    pub salt: &'static [u8],
+    pub blind_msg: &'static [u8],
+    pub blind_sig: &'static [u8],
+    pub sig: &'static [u8],
+}
+
+/// One case of a type 0xDA7A file: a type-2 case plus the extensions.
+pub struct MetadataCase {
+    pub sk_pem: &'static str,
+    pub pk: &'static [u8],
+    pub challenge: &'static [u8],
+    pub extensions: &'static [u8],
+    pub nonce: [u8; 32],
+    pub blind: [u8; 256],
+    pub salt: [u8; 48],
+    pub request: &'static [u8],
+    pub response: &'static [u8],
+    pub token: &'static [u8],
+}
+
 /// One entry of a generic batch case.
 pub struct BatchEntry {
     pub ty: u16,
@@ -65,7 +97,7 @@ pub struct BatchedCase {
 pub mod vectors {
     //! Generated from the JSON vector files.
     #![allow(missing_docs)]
-    use super::{AmortizedCase, BatchEntry, BatchedCase, PrivateCase, PublicCase};
+    use super::{AmortizedCase, BatchEntry, BatchedCase, MetadataCase, PbrsaCase, PrivateCase, PublicCase};
     include!(concat!(env!("OUT_DIR"), "/vectors.rs"));
 }
 

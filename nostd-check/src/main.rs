@@ -25,7 +25,8 @@ use pat::types::public;
 use pat::voprf::{ByteArray, KeyPair, Suite};
 
 use pat_nostd_check::{
-    AmortizedCase, BatchedCase, PrivateCase, PublicCase, TestRng, check, clock, hprintln, platform, same, vectors,
+    AmortizedCase, BatchedCase, MetadataCase, PbrsaCase, PrivateCase, PublicCase, TestRng, check, clock, hprintln,
+    platform, same, vectors,
 };
 
 const PAINT: u32 = 0xCCCC_CCCC;
@@ -150,6 +151,65 @@ fn public_case(case: &PublicCase) -> Result<(), Error> {
     measure("type2/origin_verify", || origin.verify(&token, &challenge))?;
     let mut rng = TestRng::new(0x2545_f491_4f6c_dd1d);
     let (_, state) = measure("type2/client_request", || client.request(&challenge, &mut rng))?;
+    drop(state);
+    Ok(())
+}
+
+/// The partially blind RSA draft's known answers through the primitive: e′,
+/// the blinded message for the given salt and r, the blind signature under
+/// the key pair derived for `info`, the finalized signature and its
+/// verification.
+fn pbrsa_case(case: &PbrsaCase) -> Result<(), Error> {
+    use pat::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
+    use pat::blind_rsa::{PreparedMessage, Variant};
+    let sk = SecretKey::from_components(case.n, case.e, case.d, case.p, case.q)?;
+    let pk: DerivedPublicKey<'_, '_> = DerivedPublicKey::new(sk.public_key(), case.info)?;
+    let mut eprime = [0u8; 128];
+    pk.exponent_to_be(&mut eprime)?;
+    check(eprime.as_slice() == case.eprime)?;
+    let variant = Variant::Sha384PssDeterministic;
+    let input = PreparedMessage::identity(case.msg);
+    let (blinded, state) = pat::blind_rsa::hazmat::partial_blind_with(&pk, variant, &input, case.salt, &case.r)?;
+    check(blinded.as_slice() == case.blind_msg)?;
+    let blind_sig = DerivedSecretKey::new(&sk, case.info)?.blind_sign(&blinded)?;
+    check(blind_sig.as_slice() == case.blind_sig)?;
+    let sig = pk.finalize(variant, &input, &state, &blind_sig)?;
+    check(sig.as_slice() == case.sig)?;
+    pk.verify(variant, &input, &sig)
+}
+
+/// Type 0xDA7A through the roles on privacypass-ts's known answer: request
+/// (given nonce, salt and blind), the issuer's derivation and signature, the
+/// client's finalize and the origin's verification; then a random request.
+fn metadata_case(case: &MetadataCase) -> Result<(), Error> {
+    use pat::extensions::Extensions;
+    use pat::types::metadata::{Client, Issuer, Origin};
+    let sk = SecretKey::from_pkcs8_pem(case.sk_pem)?;
+    let pk = PublicKey::from_spki(case.pk)?;
+    check(sk.public_key() == &pk)?;
+    let challenge = TokenChallenge::decode(case.challenge)?;
+    let extensions = Extensions::decode(case.extensions)?;
+    let client = measure("type_da7a/client_key_parse", || Client::from_token_key(case.pk))?;
+    let (request, mut state) = pat::types::metadata::hazmat::request_with(
+        &client,
+        &challenge,
+        extensions,
+        &case.nonce,
+        &case.salt,
+        &case.blind,
+    )?;
+    same(&request, case.request)?;
+    let issuer = Issuer::new(sk);
+    // DeriveKeyPair alone, then the whole evaluation (derivation and signature).
+    measure("type_da7a/issuer_derive", || issuer.derive(&extensions).map(drop))?;
+    let response = measure("type_da7a/issuer_evaluate", || issuer.evaluate(&request))?;
+    same(&response, case.response)?;
+    let token = measure("type_da7a/client_finalize", || client.finalize(&mut state, &extensions, &response))?;
+    same(&token, case.token)?;
+    let origin = Origin::new(pk);
+    measure("type_da7a/origin_verify", || origin.verify(&token, &challenge, &extensions))?;
+    let mut rng = TestRng::new(0x2545_f491_4f6c_da7a);
+    let (_, state) = measure("type_da7a/client_request", || client.request(&challenge, extensions, &mut rng))?;
     drop(state);
     Ok(())
 }
@@ -372,6 +432,8 @@ fn main() -> ! {
     run("amortized-type1", vectors::AMORTIZED1, amortized_case::<PrivateP384>, &mut totals);
     run("amortized-type5", vectors::AMORTIZED5, amortized_case::<PrivateRistretto255>, &mut totals);
     run("type2", vectors::TYPE2, public_case, &mut totals);
+    run("pbrsa", vectors::PBRSA, pbrsa_case, &mut totals);
+    run("type-da7a", vectors::TYPE_DA7A, metadata_case, &mut totals);
     run("batched", vectors::BATCHED, batched_case, &mut totals);
     let pem = vectors::TYPE2.first().map_or("", |c| c.sk_pem);
     run("type3 flow", &[pem], rate_limited_flow, &mut totals);

@@ -1,0 +1,31 @@
+//! Flash footprint of the type 0xDA7A client role alone: request (derived
+//! exponent e′, random salt and blind) and finalize (unblind and RSA-PSS
+//! verify under the derived key), on one vector case.
+#![no_std]
+#![no_main]
+
+use pat::TokenChallenge;
+use pat::codec::Decode;
+use pat::extensions::Extensions;
+use pat::types::metadata::{Client, TokenResponse};
+use pat_nostd_check::{TestRng, same, vectors};
+
+fn run() -> Result<(), pat::Error> {
+    let case = core::hint::black_box(&vectors::TYPE_DA7A[0]);
+    let client = Client::from_token_key(case.pk)?;
+    let challenge = TokenChallenge::decode(case.challenge)?;
+    let extensions = Extensions::decode(case.extensions)?;
+    let (_request, _state) = client.request(&challenge, extensions, &mut TestRng::new(7))?;
+    let (_, mut state) = pat::types::metadata::hazmat::request_with(
+        &client,
+        &challenge,
+        extensions,
+        &case.nonce,
+        &case.salt,
+        &case.blind,
+    )?;
+    let token = client.finalize(&mut state, &extensions, &TokenResponse::decode(case.response)?)?;
+    same(&token, case.token)
+}
+
+pat_nostd_check::footprint_main!(|| run().is_ok());

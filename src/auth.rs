@@ -319,10 +319,17 @@ pub const fn authorization_with_extensions_len(token_len: usize, extensions_len:
 }
 
 /// Writes `PrivateToken token="...", extensions="..."` for an encoded token
-/// and its encoded extensions (draft-ietf-privacypass-auth-scheme-extensions
-/// §3) into `out` and returns it. Both values are padded base64url, as the
-/// token is in [`write_authorization`].
-pub fn write_authorization_with_extensions<'o>(token: &[u8], extensions: &[u8], out: &'o mut [u8]) -> Result<&'o str> {
+/// and its extensions (draft-ietf-privacypass-auth-scheme-extensions §3)
+/// into `out` and returns it. Both values are padded base64url, as the token
+/// is in [`write_authorization`]. The extensions are a validated
+/// [`Extensions`](crate::extensions::Extensions), so the header never
+/// carries a list that does not parse.
+pub fn write_authorization_with_extensions<'o>(
+    token: &[u8],
+    extensions: &crate::extensions::Extensions<'_>,
+    out: &'o mut [u8],
+) -> Result<&'o str> {
+    let extensions = extensions.as_bytes();
     let mut w = Writer::new(out);
     w.put(SCHEME.as_bytes())?;
     w.put(b" token=\"")?;

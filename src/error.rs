@@ -99,7 +99,8 @@ pub enum Error {
     /// (draft-ietf-privacypass-auth-scheme-extensions; [`crate::extensions`]).
     UnsortedExtensions,
     /// A type 0xDA7A client state is finalized with other extensions than
-    /// the request carried ([`crate::types::metadata`]).
+    /// the request carried, or an issuer is given a key derived for other
+    /// extensions than the request's ([`crate::types::metadata`]).
     ExtensionsMismatch,
     /// A rate-limited request's `request_key` is not the client's key blinded
     /// with the request blind (draft-ietf-privacypass-rate-limit-tokens,

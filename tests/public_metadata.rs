@@ -247,9 +247,30 @@ fn roles_with_real_randomness() {
 
     // The issuer's cached derivation gives the same signature path.
     let derived = issuer.derive(&extensions).unwrap();
+    assert!(derived.is_for(extensions.as_bytes()) && !derived.is_for(&[0, 0]));
     let (req, mut state) = client.request(&challenge, extensions, &mut rng()).unwrap();
     let resp = issuer.evaluate_with(&derived, &req).unwrap();
     client.finalize(&mut state, &extensions, &resp).unwrap();
+    // A key derived for other extensions, or from another issuer key, never signs.
+    let for_empty = issuer.derive(&Extensions::EMPTY).unwrap();
+    assert_eq!(issuer.evaluate_with(&for_empty, &req).err(), Some(Error::ExtensionsMismatch));
+    let other_key = SecretKey::from_pkcs8_pem(
+        &String::from_utf8(field(&load("pat-go/tokens/type2/type2-issuance-test-vectors.json")[0], "skS")).unwrap(),
+    )
+    .unwrap();
+    // (pat-go's key has no safe primes, but this derivation succeeds.)
+    let other = other_key.derive(extensions.as_bytes()).unwrap();
+    assert_eq!(issuer.evaluate_with(&other, &req).err(), Some(Error::KeyIdMismatch));
+
+    // A type 0x0002 token at the 0xDA7A origin: the wrong type.
+    let t2_issuer = pat::types::public::Issuer::new(draft_key());
+    let t2_client = pat::types::public::Client::new(t2_issuer.public_key().clone());
+    let (t2_req, mut t2_state) = t2_client.request(&t2, &mut rng()).unwrap();
+    let t2_token = t2_client.finalize(&mut t2_state, &t2_issuer.evaluate(&t2_req).unwrap()).unwrap();
+    assert_eq!(
+        origin.verify(&t2_token, &challenge, &extensions),
+        Err(Error::WrongTokenType { expected: 0xDA7A, found: 2 })
+    );
 }
 
 #[test]
@@ -291,6 +312,13 @@ fn finalize_checks_extensions_state_and_response() {
         RequestState::import(&client, &exported.as_bytes()[..387]).err(),
         Some(Error::InvalidLength(Field::State))
     );
+    // A state imported by a client of another key: the key id differs.
+    let other_key = SecretKey::from_pkcs8_pem(
+        &String::from_utf8(field(&load("pat-go/tokens/type2/type2-issuance-test-vectors.json")[0], "skS")).unwrap(),
+    )
+    .unwrap();
+    let other_client = Client::new(other_key.public_key().clone());
+    assert_eq!(RequestState::import(&other_client, exported.as_bytes()).err(), Some(Error::KeyIdMismatch));
     // The issuer checks the truncated key id.
     let mut bad = req;
     bad.truncated_token_key_id ^= 1;
@@ -341,12 +369,12 @@ fn authorization_with_extensions() {
     let token_bytes = encode(&token);
     let len = auth::authorization_with_extensions_len(token_bytes.len(), extensions.as_bytes().len());
     let mut out = vec![0u8; len];
-    let header = auth::write_authorization_with_extensions(&token_bytes, extensions.as_bytes(), &mut out).unwrap();
+    let header = auth::write_authorization_with_extensions(&token_bytes, &extensions, &mut out).unwrap();
     assert_eq!(header.len(), len);
     assert!(header.starts_with("PrivateToken token=\"") && header.contains("\", extensions=\""));
     let mut small = vec![0u8; len - 1];
     assert_eq!(
-        auth::write_authorization_with_extensions(&token_bytes, extensions.as_bytes(), &mut small).err(),
+        auth::write_authorization_with_extensions(&token_bytes, &extensions, &mut small).err(),
         Some(Error::BufferTooSmall)
     );
 
@@ -356,6 +384,8 @@ fn authorization_with_extensions() {
     let mut ebuf = [0u8; 64];
     let parsed_token = MetadataToken::decode(params.token.decode_base64url(&mut tbuf).unwrap()).unwrap();
     let parsed_ext = params.decode_extensions(&mut ebuf).unwrap();
+    let mut tiny = [0u8; 8];
+    assert_eq!(params.decode_extensions(&mut tiny).err(), Some(Error::BufferTooSmall));
     assert_eq!(parsed_ext, extensions);
     Origin::new(issuer.public_key().clone()).verify(&parsed_token, &challenge(), &parsed_ext).unwrap();
     // The plain parser still reads the token and ignores the extensions.

@@ -200,7 +200,7 @@ pub async fn authorize_with_extensions(
             let token = encoded(&token)?;
             let ext = extensions.as_bytes();
             let mut out = vec![0u8; pat::auth::authorization_with_extensions_len(token.len(), ext.len())];
-            return Ok(pat::auth::write_authorization_with_extensions(&token, ext, &mut out)?.to_owned());
+            return Ok(pat::auth::write_authorization_with_extensions(&token, extensions, &mut out)?.to_owned());
         }
         t => return Err(format!("token type {t} is not supported").into()),
     };

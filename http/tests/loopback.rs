@@ -562,6 +562,7 @@ async fn metadata_tokens_are_issued_and_redeemed_with_their_extensions() {
         let p = pat::auth::parse_authorization_with_extensions(&authorization).unwrap();
         let mut tb = [0u8; 512];
         let token = p.token.decode_base64url(&mut tb).unwrap().to_vec();
+        let other = pat::extensions::Extensions::decode(&other).unwrap();
         pat::auth::write_authorization_with_extensions(&token, &other, &mut out).unwrap().to_owned()
     };
     assert_eq!(d.get_with(&url, &swapped).await.status(), StatusCode::UNAUTHORIZED, "other extensions");

@@ -85,7 +85,7 @@ pub(crate) fn blind_with_vartime<const L: usize, const B: usize>(
 }
 
 /// Partially blind RSA `Blind` ([`RsaDerivedPublicKey::blind`](super::partial::RsaDerivedPublicKey::blind),
-/// draft-irtf-cfrg-partially-blind-rsa §4.3) with an explicit salt and
+/// draft-irtf-cfrg-partially-blind-rsa §4.2) with an explicit salt and
 /// blind r (big-endian, in [1, n) and invertible), through the
 /// constant-time inversion: the draft's known answers.
 pub fn partial_blind_with<const L: usize, const H: usize, const B: usize>(

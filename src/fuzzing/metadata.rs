@@ -114,7 +114,7 @@ pub fn authorization_extensions(data: &[u8]) {
     let len = auth::authorization_with_extensions_len(token.len(), ext.as_bytes().len());
     let mut out = [0u8; auth::authorization_with_extensions_len(512, EXTENSIONS_MAX_LEN)];
     let Some(out) = out.get_mut(..len) else { panic!("the length bound is too small") };
-    let rebuilt = match auth::write_authorization_with_extensions(token, ext.as_bytes(), out) {
+    let rebuilt = match auth::write_authorization_with_extensions(token, &ext, out) {
         Ok(r) => r,
         Err(e) => panic!("writing into authorization_with_extensions_len bytes failed: {e:?}"),
     };

@@ -314,10 +314,18 @@ impl Issuer {
     }
 
     /// [`Self::evaluate`] with a key derived beforehand by [`Self::derive`]
-    /// for the request's extensions. A key derived for other extensions
-    /// gives a signature that the client rejects.
+    /// for the request's extensions. A key derived from another issuer key
+    /// is [`Error::KeyIdMismatch`]; one derived for other extensions is
+    /// [`Error::ExtensionsMismatch`] (checked by digest before signing, so a
+    /// cache lookup that returns the wrong key never signs).
     pub fn evaluate_with(&self, derived: &DerivedSecretKey<'_>, request: &TokenRequest<'_>) -> Result<TokenResponse> {
         self.check_key_id(request)?;
+        if derived.base().public_key() != self.key.public_key() {
+            return Err(Error::KeyIdMismatch);
+        }
+        if !derived.is_for(request.extensions.as_bytes()) {
+            return Err(Error::ExtensionsMismatch);
+        }
         Ok(TokenResponse { blind_sig: derived.blind_sign(&request.blinded_msg)? })
     }
 

@@ -187,7 +187,14 @@ fn generated_vectors_verify() {
         // The partially blind RSA kinds draw a safe-prime key and make
         // 1024-bit-exponent powers: three cases cover their shapes (no, one
         // and two extensions; empty and non-empty message and metadata).
-        let count = if matches!(kind, Kind::Pbrsa | Kind::TypeDa7a) { 3 } else { 5 };
+        // Under qemu-user (the big-endian CI targets) drawing safe primes
+        // takes minutes, so there only the published vectors of these kinds
+        // run (above); generation is the same code on every target.
+        let slow = matches!(kind, Kind::Pbrsa | Kind::TypeDa7a);
+        if slow && cfg!(any(target_arch = "powerpc", target_arch = "s390x")) {
+            continue;
+        }
+        let count = if slow { 3 } else { 5 };
         let file = vectors::generate(kind, count).unwrap();
         assert_eq!(Kind::detect(&file), Some(kind));
         let report = vectors::verify(kind, &file).unwrap();

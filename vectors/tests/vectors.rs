@@ -59,15 +59,20 @@ const METADATA: &[(&str, Kind, usize)] = &[
     ("privacypass-ts/auth_scheme_token_with_extensions_v1.json", Kind::Token, 5),
 ];
 
-#[test]
-fn metadata_files_pass_with_exact_counts() {
-    for &(path, kind, count) in METADATA {
+/// Every file of `files` is detected as its kind and passes with its count.
+fn pass_with_exact_counts(files: &[(&str, Kind, usize)]) {
+    for &(path, kind, count) in files {
         let file = load(path);
         assert_eq!(Kind::detect(&file), Some(kind), "{path}");
         let report = vectors::verify(kind, &file).unwrap();
         assert_eq!(report.failures, [], "{path}");
         assert_eq!(report.passed, count, "{path}");
     }
+}
+
+#[test]
+fn metadata_files_pass_with_exact_counts() {
+    pass_with_exact_counts(METADATA);
 }
 
 #[test]
@@ -92,24 +97,12 @@ fn metadata_files_fail_on_an_altered_field() {
 
 #[test]
 fn opaque_name_files_pass_with_exact_counts() {
-    for &(path, kind, count) in OPAQUE_NAMES {
-        let file = load(path);
-        assert_eq!(Kind::detect(&file), Some(kind), "{path}");
-        let report = vectors::verify(kind, &file).unwrap();
-        assert_eq!(report.failures, [], "{path}");
-        assert_eq!(report.passed, count, "{path}");
-    }
+    pass_with_exact_counts(OPAQUE_NAMES);
 }
 
 #[test]
 fn pat_go_files_pass_with_exact_counts() {
-    for &(path, kind, count) in FILES {
-        let file = load(path);
-        assert_eq!(Kind::detect(&file), Some(kind), "{path}");
-        let report = vectors::verify(kind, &file).unwrap();
-        assert_eq!(report.failures, [], "{path}");
-        assert_eq!(report.passed, count, "{path}");
-    }
+    pass_with_exact_counts(FILES);
 }
 
 #[test]

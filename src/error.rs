@@ -123,6 +123,10 @@ pub enum Error {
     /// An exported client state has a format version this crate does not
     /// read (its first byte; see [`crate::types::state`]).
     UnknownStateVersion(u8),
+    /// An ARC presentation state has made as many presentations as its
+    /// limit allows (draft-ietf-privacypass-arc-crypto-01 §4.3.2,
+    /// `LimitExceededError`).
+    PresentationLimitReached,
 
     // ---- power-on self-test ------------------------------------------------
     /// A known-answer test of [`crate::self_test`] did not give its known
@@ -257,6 +261,13 @@ pub enum Field {
     Extensions,
     /// One `Extension` of a list: its type and length header or its data.
     Extension,
+    /// An ARC presentation limit, which must lie in [2, 2^32].
+    PresentationLimit,
+    /// An ARC presentation (draft-ietf-privacypass-arc-crypto-01 §4.3.2).
+    Presentation,
+    /// The `credential_context` of an ARC `TokenChallenge`, 0 or 32 bytes
+    /// (draft-ietf-privacypass-arc-protocol-01 §6).
+    CredentialContext,
 }
 
 impl fmt::Display for Field {
@@ -285,6 +296,9 @@ impl fmt::Display for Field {
             Field::BlindInverse => "blind inverse",
             Field::Extensions => "extensions",
             Field::Extension => "extension",
+            Field::PresentationLimit => "presentation limit",
+            Field::Presentation => "presentation",
+            Field::CredentialContext => "credential_context",
         })
     }
 }
@@ -330,6 +344,7 @@ impl fmt::Display for Error {
             Error::OriginIdConflict => f.write_str("issuer-origin alias seen with another anonymous origin id"),
             Error::StateSpent => f.write_str("client state already finalized"),
             Error::UnknownStateVersion(v) => write!(f, "unknown client state version {v}"),
+            Error::PresentationLimitReached => f.write_str("the presentation limit is reached"),
             Error::SelfTest(kind) => write!(f, "self-test failed: {kind}"),
         }
     }

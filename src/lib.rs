@@ -11,6 +11,7 @@ mod secret;
 mod hex;
 mod json;
 
+pub mod arc;
 pub mod auth;
 pub mod blind_rsa;
 pub mod challenge;

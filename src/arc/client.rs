@@ -1,0 +1,424 @@
+//! The ARC client (draft-ietf-privacypass-arc-crypto-01 §4.2.1, §4.2.3,
+//! §4.3.1–4.3.2): the credential request, its finalization into a
+//! [`Credential`], and presentations from a [`PresentationState`].
+//!
+//! Everything a device keeps between steps is fixed size and exportable:
+//! the request state ([`CredentialRequestState::STATE_LEN`]), the credential
+//! ([`Credential::LEN`]) and the presentation state
+//! ([`PresentationState::STATE_LEN`]), which stores the tag generator of its
+//! presentation context instead of the context itself.
+
+use p256::elliptic_curve::ops::LinearCombination;
+use p256::{ProjectivePoint, Scalar};
+use rand_core::TryCryptoRng;
+use subtle::{ConditionallySelectable, ConstantTimeGreater};
+use zeroize::Zeroize;
+
+use super::group::{
+    Elem, NE, NS, decode_scalar, encode_scalar, generator_g, generator_h, hash_to_group, hash_to_scalar_arc,
+};
+use super::messages::{CredentialRequest, CredentialResponse, REQUEST_PROOF_LEN};
+use super::proofs::{
+    Bases, MAX_BITS, PRESENTATION_SESSION, PresentationStatement, REQUEST_SESSION, RESPONSE_SESSION, RequestStatement,
+    ResponseStatement, Witness,
+};
+use super::random::{FromRng, ScalarSource};
+use super::server::ServerPublicKey;
+use super::sigma;
+use crate::error::{Error, Field, Result};
+
+/// The client's secrets between request and finalization (`clientSecrets`
+/// with the request's two commitments, which the response proof covers).
+pub struct CredentialRequestState {
+    m1: Scalar,
+    r1: Scalar,
+    r2: Scalar,
+    m1_enc: Elem,
+    m2_enc: Elem,
+}
+
+impl Drop for CredentialRequestState {
+    fn drop(&mut self) {
+        self.m1.zeroize();
+        self.r1.zeroize();
+        self.r2.zeroize();
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for CredentialRequestState {}
+
+impl core::fmt::Debug for CredentialRequestState {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("CredentialRequestState")
+    }
+}
+
+impl CredentialRequestState {
+    /// Length of [`export`](Self::export): m1 ‖ r1 ‖ r2 ‖ m1Enc ‖ m2Enc.
+    pub const STATE_LEN: usize = 3 * NS + 2 * NE;
+
+    /// `CreateCredentialRequest(requestContext)` (§4.2.1); the context is
+    /// the concatenation of `request_context`'s parts.
+    pub fn new<R: TryCryptoRng<Error: 'static> + ?Sized>(
+        request_context: &[&[u8]],
+        rng: &mut R,
+    ) -> Result<(Self, CredentialRequest)> {
+        Self::new_with(request_context, &mut FromRng(rng))
+    }
+
+    pub(crate) fn new_with<S: ScalarSource + ?Sized>(
+        request_context: &[&[u8]],
+        src: &mut S,
+    ) -> Result<(Self, CredentialRequest)> {
+        let g = generator_g();
+        let h = generator_h()?;
+        let mut m1 = src.random_scalar()?;
+        let mut m2 = hash_to_scalar_arc(request_context, b"requestContext")?;
+        let mut r1 = src.random_scalar()?;
+        let mut r2 = src.random_scalar()?;
+        let result = (|| {
+            let m1_enc = Elem::from_point(ProjectivePoint::lincomb(&[(g.point, m1), (h.point, r1)]))?;
+            let m2_enc = Elem::from_point(ProjectivePoint::lincomb(&[(g.point, m2), (h.point, r2)]))?;
+            let st = RequestStatement { elems: [g, h, m1_enc, m2_enc] };
+            let mut proof = [0u8; REQUEST_PROOF_LEN];
+            sigma::prove(&REQUEST_SESSION, &st, &[m1, m2, r1, r2], src, &mut proof)?;
+            Ok((Self { m1, r1, r2, m1_enc, m2_enc }, CredentialRequest { m1_enc, m2_enc, proof }))
+        })();
+        m1.zeroize();
+        m2.zeroize();
+        r1.zeroize();
+        r2.zeroize();
+        result
+    }
+
+    /// `FinalizeCredential` (§4.2.3): checks the response proof against
+    /// `public_key` and this request, then unblinds the MAC.
+    pub fn finalize(&self, public_key: &ServerPublicKey, response: &CredentialResponse) -> Result<Credential> {
+        let st = ResponseStatement {
+            elems: [
+                generator_g(),
+                generator_h()?,
+                self.m1_enc,
+                self.m2_enc,
+                response.u,
+                response.enc_u_prime,
+                public_key.x0,
+                public_key.x1,
+                public_key.x2,
+                response.x0_aux,
+                response.x1_aux,
+                response.x2_aux,
+                response.h_aux,
+            ],
+        };
+        sigma::verify(&RESPONSE_SESSION, &st, &response.proof)?;
+        // UPrime = encUPrime − X0Aux − r1·X1Aux − r2·X2Aux (r1, r2 secret).
+        let blind = ProjectivePoint::lincomb(&[(response.x1_aux.point, self.r1), (response.x2_aux.point, self.r2)]);
+        let u_prime = response.enc_u_prime.point - response.x0_aux.point - blind;
+        Ok(Credential { m1: self.m1, u: response.u, u_prime: Elem::from_point(u_prime)?, x1: public_key.x1 })
+    }
+
+    /// The state as bytes, for a device that finalizes later. They are
+    /// secret.
+    pub fn export(&self) -> [u8; Self::STATE_LEN] {
+        let mut out = [0u8; Self::STATE_LEN];
+        let parts: [&[u8]; 5] = [
+            &encode_scalar(&self.m1),
+            &encode_scalar(&self.r1),
+            &encode_scalar(&self.r2),
+            &self.m1_enc.bytes,
+            &self.m2_enc.bytes,
+        ];
+        write_parts(&mut out, &parts);
+        out
+    }
+
+    /// Reads an [`export`](Self::export)ed state.
+    pub fn import(bytes: &[u8]) -> Result<Self> {
+        let bytes: &[u8; Self::STATE_LEN] = bytes.try_into().map_err(|_| Error::InvalidLength(Field::State))?;
+        let (s, e) = bytes.split_at(3 * NS);
+        let (m1, rest) = s.split_at(NS);
+        let (r1, r2) = rest.split_at(NS);
+        let (m1_enc, m2_enc) = e.split_at(NE);
+        Ok(Self {
+            m1: decode_scalar(m1)?,
+            r1: decode_scalar(r1)?,
+            r2: decode_scalar(r2)?,
+            m1_enc: Elem::decode(m1_enc)?,
+            m2_enc: Elem::decode(m2_enc)?,
+        })
+    }
+}
+
+fn write_parts(out: &mut [u8], parts: &[&[u8]]) {
+    let mut at = 0;
+    for p in parts {
+        if let Some(dst) = out.get_mut(at..at + p.len()) {
+            dst.copy_from_slice(p);
+        }
+        at += p.len();
+    }
+}
+
+/// An ARC credential (§4.2.3): the secret m1, the MAC (U, UPrime) and the
+/// server's X1.
+pub struct Credential {
+    m1: Scalar,
+    u: Elem,
+    u_prime: Elem,
+    x1: Elem,
+}
+
+impl Drop for Credential {
+    fn drop(&mut self) {
+        self.m1.zeroize();
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for Credential {}
+
+impl core::fmt::Debug for Credential {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Credential")
+    }
+}
+
+impl Credential {
+    /// Length of [`export`](Self::export): m1 ‖ U ‖ UPrime ‖ X1.
+    pub const LEN: usize = NS + 3 * NE;
+
+    /// The credential as bytes (secret: m1 is the credential's key).
+    pub fn export(&self) -> [u8; Self::LEN] {
+        let mut out = [0u8; Self::LEN];
+        let mut m1 = encode_scalar(&self.m1);
+        write_parts(&mut out, &[&m1, &self.u.bytes, &self.u_prime.bytes, &self.x1.bytes]);
+        m1.zeroize();
+        out
+    }
+
+    /// Reads an [`export`](Self::export)ed credential.
+    pub fn import(bytes: &[u8]) -> Result<Self> {
+        if bytes.len() != Self::LEN {
+            return Err(Error::InvalidLength(Field::State));
+        }
+        let (m1, rest) = bytes.split_at(NS);
+        let (u, rest) = rest.split_at(NE);
+        let (u_prime, x1) = rest.split_at(NE);
+        Ok(Self { m1: decode_scalar(m1)?, u: Elem::decode(u)?, u_prime: Elem::decode(u_prime)?, x1: Elem::decode(x1)? })
+    }
+
+    /// `SerializeElement(U)`.
+    pub fn u(&self) -> &[u8; NE] {
+        &self.u.bytes
+    }
+    /// `SerializeElement(UPrime)`.
+    pub fn u_prime(&self) -> &[u8; NE] {
+        &self.u_prime.bytes
+    }
+}
+
+/// A presentation just made: where it was written and with which nonce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Presentation {
+    /// The nonce it used (the token's `presentation_nonce`).
+    pub nonce: u32,
+    /// Bytes written to the output.
+    pub len: usize,
+}
+
+/// `PresentationState` (§4.3.1): a credential, the tag generator of one
+/// presentation context, the next nonce and the limit. Each
+/// [`present`](Self::present) uses the next nonce; the state must be kept
+/// (or [`export`](Self::export)ed) after every presentation, since reusing a
+/// nonce links presentations.
+pub struct PresentationState {
+    credential: Credential,
+    generator_t: Elem,
+    next_nonce: u64,
+    limit: u64,
+}
+
+impl core::fmt::Debug for PresentationState {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PresentationState").field("next_nonce", &self.next_nonce).field("limit", &self.limit).finish()
+    }
+}
+
+impl PresentationState {
+    /// Length of [`export`](Self::export): credential ‖ generatorT ‖
+    /// next nonce (8 bytes) ‖ limit (8 bytes).
+    pub const STATE_LEN: usize = Credential::LEN + NE + 16;
+
+    /// `MakePresentationState(credential, presentationContext, limit)`; the
+    /// context is the concatenation of `presentation_context`'s parts, and
+    /// the limit lies in [2, 2^32].
+    pub fn new(credential: Credential, presentation_context: &[&[u8]], limit: u64) -> Result<Self> {
+        Bases::new(limit)?;
+        let t = hash_to_group(presentation_context, b"Tag")?;
+        Ok(Self { credential, generator_t: Elem::from_point(t)?, next_nonce: 0, limit })
+    }
+
+    /// How many presentations are left.
+    pub fn remaining(&self) -> u64 {
+        self.limit.saturating_sub(self.next_nonce)
+    }
+
+    /// The limit.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// `Present(state)` (§4.3.2): writes the presentation into `out`
+    /// ([`presentation_len`](super::messages::presentation_len) bytes) and
+    /// advances the nonce; [`Error::PresentationLimitReached`] once `limit`
+    /// presentations were made.
+    pub fn present<R: TryCryptoRng<Error: 'static> + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        out: &mut [u8],
+    ) -> Result<Presentation> {
+        self.present_with(&mut FromRng(rng), out)
+    }
+
+    pub(crate) fn present_with<S: ScalarSource + ?Sized>(
+        &mut self,
+        src: &mut S,
+        out: &mut [u8],
+    ) -> Result<Presentation> {
+        if self.next_nonce >= self.limit {
+            return Err(Error::PresentationLimitReached);
+        }
+        let bases = Bases::new(self.limit)?;
+        let k = bases.len;
+        let len = super::messages::presentation_len(self.limit)?;
+        let out = out.get_mut(..len).ok_or(Error::BufferTooSmall)?;
+        let nonce = u32::try_from(self.next_nonce).map_err(|_| Error::PresentationLimitReached)?;
+        // The nonce is spent before anything can fail.
+        self.next_nonce += 1;
+
+        let g = generator_g();
+        let h = generator_h()?;
+        let mut witness = Witness::new();
+        let mut a = src.random_scalar()?;
+        let mut r = src.random_scalar()?;
+        let mut z = src.random_scalar()?;
+        let result = (|| {
+            let c = &self.credential;
+            let u = Elem::from_point(c.u.point * a)?;
+            let u_prime_commit = Elem::from_point(ProjectivePoint::lincomb(&[(c.u_prime.point, a), (g.point, r)]))?;
+            let m1_commit = Elem::from_point(ProjectivePoint::lincomb(&[(u.point, c.m1), (h.point, z)]))?;
+            let nonce_s = Scalar::from(u64::from(nonce));
+            let nonce_blinding = src.random_scalar()?;
+            let nonce_commit =
+                Elem::from_point(ProjectivePoint::lincomb(&[(g.point, nonce_s), (h.point, nonce_blinding)]))?;
+            let inv = Option::<Scalar>::from((c.m1 + nonce_s).invert()).ok_or(Error::InvalidScalar)?;
+            let tag = Elem::from_point(self.generator_t.point * inv)?;
+            let v = Elem::from_point(ProjectivePoint::lincomb(&[(c.x1.point, z), (g.point, -r)]))?;
+
+            let mut st = PresentationStatement { elems: [g; 10 + MAX_BITS], k };
+            for (slot, e) in st.elems.iter_mut().zip([
+                g,
+                h,
+                u,
+                u_prime_commit,
+                m1_commit,
+                v,
+                c.x1,
+                tag,
+                self.generator_t,
+                nonce_commit,
+            ]) {
+                *slot = e;
+            }
+            let w = &mut witness.values;
+            let set = |w: &mut [Scalar], i: usize, v: Scalar| {
+                if let Some(slot) = w.get_mut(i) {
+                    *slot = v;
+                }
+            };
+            set(w, 0, c.m1);
+            set(w, 1, z);
+            set(w, 2, -r);
+            set(w, 3, nonce_s);
+            set(w, 4, nonce_blinding);
+
+            // The range proof (§5.4): the canonical decomposition of the
+            // nonce over the bases, in constant time.
+            let mut remainder = nonce;
+            let mut partial = Scalar::ZERO;
+            let last = k - 1;
+            for (i, &base) in bases.as_slice().iter().enumerate() {
+                let bit = !base.ct_gt(&remainder);
+                remainder = u32::conditional_select(&remainder, &remainder.wrapping_sub(base), bit);
+                let b = Scalar::conditional_select(&Scalar::ZERO, &Scalar::ONE, bit);
+                let s = if i < last {
+                    let s = src.random_scalar()?;
+                    partial += Scalar::from(u64::from(base)) * s;
+                    s
+                } else {
+                    // The last blind makes Σ base·D[i] equal nonceCommit.
+                    let inv_base =
+                        Option::<Scalar>::from(Scalar::from(u64::from(base)).invert()).ok_or(Error::InvalidScalar)?;
+                    inv_base * (nonce_blinding - partial)
+                };
+                let d = Elem::from_point(ProjectivePoint::lincomb(&[(g.point, b), (h.point, s)]))?;
+                if let Some(slot) = st.elems.get_mut(10 + i) {
+                    *slot = d;
+                }
+                set(w, 5 + i, b);
+                set(w, 5 + k + i, s);
+                set(w, 5 + 2 * k + i, (Scalar::ONE - b) * s);
+            }
+
+            // U ‖ UPrimeCommit ‖ m1Commit ‖ tag ‖ nonceCommit ‖ D ‖ proof.
+            let (head, rest) = out.split_at_mut(5 * NE);
+            for (chunk, e) in head.chunks_exact_mut(NE).zip([&u, &u_prime_commit, &m1_commit, &tag, &nonce_commit]) {
+                chunk.copy_from_slice(&e.bytes);
+            }
+            let (d_out, proof_out) = rest.split_at_mut(k * NE);
+            for (chunk, e) in d_out.chunks_exact_mut(NE).zip(st.elems.iter().skip(10)) {
+                chunk.copy_from_slice(&e.bytes);
+            }
+            let n = 5 + 3 * k;
+            let wit = w.get(..n).ok_or(Error::InvalidLength(Field::Presentation))?;
+            sigma::prove(&PRESENTATION_SESSION, &st, wit, src, proof_out)?;
+            Ok(Presentation { nonce, len })
+        })();
+        a.zeroize();
+        r.zeroize();
+        z.zeroize();
+        if result.is_err() {
+            out.zeroize();
+        }
+        result
+    }
+
+    /// The state as bytes (secret: it holds the credential).
+    pub fn export(&self) -> [u8; Self::STATE_LEN] {
+        let mut out = [0u8; Self::STATE_LEN];
+        let mut cred = self.credential.export();
+        write_parts(
+            &mut out,
+            &[&cred, &self.generator_t.bytes, &self.next_nonce.to_be_bytes(), &self.limit.to_be_bytes()],
+        );
+        cred.zeroize();
+        out
+    }
+
+    /// Reads an [`export`](Self::export)ed state.
+    pub fn import(bytes: &[u8]) -> Result<Self> {
+        if bytes.len() != Self::STATE_LEN {
+            return Err(Error::InvalidLength(Field::State));
+        }
+        let (cred, rest) = bytes.split_at(Credential::LEN);
+        let (t, rest) = rest.split_at(NE);
+        let (nonce, limit) = rest.split_at(8);
+        let next_nonce = u64::from_be_bytes(nonce.try_into().map_err(|_| Error::InvalidLength(Field::State))?);
+        let limit = u64::from_be_bytes(limit.try_into().map_err(|_| Error::InvalidLength(Field::State))?);
+        Bases::new(limit).map_err(|_| Error::InvalidValue(Field::State))?;
+        if next_nonce > limit {
+            return Err(Error::InvalidValue(Field::State));
+        }
+        Ok(Self { credential: Credential::import(cred)?, generator_t: Elem::decode(t)?, next_nonce, limit })
+    }
+}

@@ -1,0 +1,129 @@
+//! The ARC(P-256) group (draft-ietf-privacypass-arc-crypto-01 §6.1): NIST
+//! P-256 from the RustCrypto `p256` crate, compressed SEC1 elements
+//! (`Ne` = 33), big-endian scalars (`Ns` = 32), `HashToGroup` with
+//! `P256_XMD:SHA-256_SSWU_RO_` and `HashToScalar` with `hash_to_field`
+//! (L = 48, `expand_message_xmd` over SHA-256), both under the DST
+//! `"HashTo…-" ‖ "ARCV1-P256" ‖ info`.
+
+use p256::elliptic_curve::array::Array;
+use p256::elliptic_curve::consts::U48;
+use p256::elliptic_curve::group::GroupEncoding;
+use p256::elliptic_curve::ops::Reduce;
+use p256::elliptic_curve::{Group, PrimeField};
+use p256::hash2curve::{ExpandMsgXmd, hash_from_bytes, hash_to_scalar};
+use p256::{AffinePoint, NistP256, ProjectivePoint, Scalar};
+use sha2::Sha256;
+
+use crate::error::{Error, Field, Result};
+
+/// Length of a serialized element (`Ne`).
+pub const NE: usize = 33;
+/// Length of a serialized scalar (`Ns`).
+pub const NS: usize = 32;
+/// The ciphersuite's `contextString`.
+pub const CONTEXT_STRING: &[u8] = b"ARCV1-P256";
+
+/// `SerializeElement(generatorH)`, where generatorH =
+/// `HashToGroup(SerializeElement(generatorG), "generatorH")` (§3.1); the unit
+/// test `generator_h_is_the_hash_of_g` derives it again.
+const GENERATOR_H: [u8; NE] = [
+    0x02, 0x2d, 0x47, 0xce, 0x5f, 0x78, 0x09, 0x2b, 0x3e, 0x2b, 0x05, 0x72, 0x28, 0xf4, 0x76, 0x92, 0xd5, 0x4f, 0xb6,
+    0xb5, 0x54, 0xb1, 0xc1, 0xb1, 0xd5, 0xc9, 0x3e, 0xe3, 0x83, 0xb7, 0x84, 0x83, 0xdb,
+];
+
+/// An element with its serialization, as the proofs use both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Elem {
+    pub(crate) point: ProjectivePoint,
+    pub(crate) bytes: [u8; NE],
+}
+
+impl Elem {
+    /// `DeserializeElement`: a compressed point on the curve, not the identity.
+    pub(crate) fn decode(bytes: &[u8]) -> Result<Self> {
+        let bytes: [u8; NE] = bytes.try_into().map_err(|_| Error::InvalidElement)?;
+        let repr = Array::from(bytes);
+        let affine = Option::<AffinePoint>::from(AffinePoint::from_bytes(&repr)).ok_or(Error::InvalidElement)?;
+        let point = ProjectivePoint::from(affine);
+        if bool::from(point.is_identity()) {
+            return Err(Error::InvalidElement);
+        }
+        // Only 0x02 and 0x03 prefixes name a compressed point; `from_bytes`
+        // must not have taken another form.
+        if !matches!(bytes.first(), Some(0x02 | 0x03)) {
+            return Err(Error::InvalidElement);
+        }
+        Ok(Self { point, bytes })
+    }
+
+    /// `SerializeElement` of a computed point; the identity has no encoding
+    /// in this group and is an error.
+    pub(crate) fn from_point(point: ProjectivePoint) -> Result<Self> {
+        if bool::from(point.is_identity()) {
+            return Err(Error::InvalidElement);
+        }
+        let repr = point.to_affine().to_bytes();
+        let bytes: [u8; NE] = repr.as_slice().try_into().map_err(|_| Error::InvalidElement)?;
+        Ok(Self { point, bytes })
+    }
+}
+
+/// generatorG, the curve's base point.
+pub(crate) fn generator_g() -> Elem {
+    let point = ProjectivePoint::GENERATOR;
+    let repr = point.to_affine().to_bytes();
+    let mut bytes = [0u8; NE];
+    bytes.copy_from_slice(repr.as_slice());
+    Elem { point, bytes }
+}
+
+/// generatorH (§3.1), from its serialization.
+pub(crate) fn generator_h() -> Result<Elem> {
+    Elem::decode(&GENERATOR_H)
+}
+
+/// `HashToGroup(msg, info)` (§6.1).
+pub(crate) fn hash_to_group(msg: &[&[u8]], info: &[u8]) -> Result<ProjectivePoint> {
+    hash_from_bytes::<NistP256, ExpandMsgXmd<Sha256>>(msg, &[b"HashToGroup-", CONTEXT_STRING, info])
+        .map_err(|_| Error::InvalidLength(Field::Message))
+}
+
+/// `HashToScalar(msg, info)` (§6.1).
+pub(crate) fn hash_to_scalar_arc(msg: &[&[u8]], info: &[u8]) -> Result<Scalar> {
+    hash_to_scalar::<NistP256, ExpandMsgXmd<Sha256>, U48>(msg, &[b"HashToScalar-", CONTEXT_STRING, info])
+        .map_err(|_| Error::InvalidLength(Field::Message))
+}
+
+/// A 48-byte string reduced modulo the group order (OS2IP, then mod n): the
+/// sigma challenge and the sampling of the test generator.
+pub(crate) fn reduce_wide(bytes: &[u8; 48]) -> Scalar {
+    <Scalar as Reduce<Array<u8, U48>>>::reduce(&Array::from(*bytes))
+}
+
+/// `DeserializeScalar`: 32 big-endian bytes below the order. Zero is
+/// accepted, as the reference code does (a proof response may be zero).
+pub(crate) fn decode_scalar(bytes: &[u8]) -> Result<Scalar> {
+    let bytes: [u8; NS] = bytes.try_into().map_err(|_| Error::InvalidScalar)?;
+    Option::<Scalar>::from(Scalar::from_repr(Array::from(bytes))).ok_or(Error::InvalidScalar)
+}
+
+/// `SerializeScalar`.
+pub(crate) fn encode_scalar(s: &Scalar) -> [u8; NS] {
+    let repr = s.to_repr();
+    let mut out = [0u8; NS];
+    out.copy_from_slice(repr.as_slice());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generator_h_is_the_hash_of_g() {
+        let g = generator_g();
+        let h = hash_to_group(&[&g.bytes], b"generatorH").unwrap();
+        let h = Elem::from_point(h).unwrap();
+        assert_eq!(h.bytes, GENERATOR_H, "{:02x?}", h.bytes);
+    }
+}

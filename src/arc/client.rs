@@ -258,6 +258,13 @@ impl PresentationState {
         Ok(Self { credential, generator_t: Elem::from_point(t)?, next_nonce: 0, limit })
     }
 
+    /// Whether this state is for `presentation_context` (its tag generator
+    /// is that context's).
+    pub fn is_for(&self, presentation_context: &[&[u8]]) -> Result<bool> {
+        let t = Elem::from_point(hash_to_group(presentation_context, b"Tag")?)?;
+        Ok(t.bytes == self.generator_t.bytes)
+    }
+
     /// How many presentations are left.
     pub fn remaining(&self) -> u64 {
         self.limit.saturating_sub(self.next_nonce)

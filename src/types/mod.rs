@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::token_type::NONCE_LEN;
 
 pub mod amortized;
+pub mod arc;
 pub mod batched;
 pub mod metadata;
 pub mod private;

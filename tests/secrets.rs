@@ -105,6 +105,11 @@ macro_rules! secret_types {
             Token<256>,
             pat::types::state::ExportedState<[u8; 197]>,
             pat::types::state::ExportedState<[u8; 356]>,
+            pat::arc::ServerPrivateKey,
+            pat::arc::CredentialRequestState,
+            pat::arc::Credential,
+            pat::arc::PresentationState,
+            pat::types::arc::Issuer,
         );
     };
 }
@@ -125,10 +130,17 @@ secret_types!(assert_not_copy);
 #[test]
 fn every_secret_type_is_zeroize_on_drop_and_not_copy() {
     all_zod();
-    assert_eq!(SECRET_TYPES, 41);
+    assert_eq!(SECRET_TYPES, 46);
 }
 
 // ---- known secrets ------------------------------------------------------------
+
+/// A P-256 scalar (below the order) of distinctive bytes.
+fn p256_scalar(tag: u8) -> [u8; 32] {
+    let mut s = arr::<32>(tag);
+    s[0] = 0x10 + tag % 0x40;
+    s
+}
 
 /// `len` distinctive bytes for secret number `tag`.
 fn pattern(tag: u8, len: usize) -> Vec<u8> {
@@ -393,7 +405,22 @@ fn debug_never_prints_a_secret() {
     check("TokenRef", &TokenRef::new(input(TokenKind::PublicRsa2048), &a256).unwrap(), &[&a256]);
     check("PrivateP384(", &batched::GenericToken::PrivateP384(t48), &[&a48]);
 
-    assert_eq!(cases, 45);
+    // ARC: the server's scalars; the client's m1, r1, r2; the credential.
+    let arc_sk: Vec<u8> = (0..4u8).flat_map(|i| p256_scalar(30 + i)).collect();
+    let arc_key = || pat::arc::ServerPrivateKey::from_bytes(&arc_sk).unwrap();
+    check("ServerPrivateKey", &arc_key(), &[&arc_sk[..32], &arc_sk[32..64], &arc_sk[64..96], &arc_sk[96..]]);
+    check("Issuer", &pat::types::arc::Issuer::new(arc_key()), &[&arc_sk[..32], &arc_sk[96..]]);
+    let (req_state, request) = pat::arc::CredentialRequestState::new(&[b"ctx"], &mut rng()).unwrap();
+    let req_bytes = req_state.export();
+    check("CredentialRequestState", &req_state, &[&req_bytes[..32], &req_bytes[32..64], &req_bytes[64..96]]);
+    let response = arc_key().respond(&request, &mut rng()).unwrap();
+    let credential = req_state.finalize(arc_key().public_key(), &response).unwrap();
+    let cred_bytes = credential.export();
+    check("Credential", &credential, &[&cred_bytes[..32]]);
+    let pstate = pat::arc::PresentationState::new(credential, &[b"p"], 4).unwrap();
+    check("PresentationState", &pstate, &[&cred_bytes[..32]]);
+
+    assert_eq!(cases, 50);
 }
 
 /// Prints its secret as a decimal array and as hex, but with a `..` marker.

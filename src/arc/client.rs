@@ -11,7 +11,7 @@
 use p256::elliptic_curve::ops::LinearCombination;
 use p256::{ProjectivePoint, Scalar};
 use rand_core::TryCryptoRng;
-use subtle::{ConditionallySelectable, ConstantTimeGreater};
+use subtle::{ConditionallySelectable, ConstantTimeEq, ConstantTimeGreater};
 use zeroize::Zeroize;
 
 use super::group::{
@@ -50,6 +50,16 @@ impl zeroize::ZeroizeOnDrop for CredentialRequestState {}
 impl core::fmt::Debug for CredentialRequestState {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("CredentialRequestState")
+    }
+}
+
+impl ConstantTimeEq for CredentialRequestState {
+    fn ct_eq(&self, other: &Self) -> subtle::Choice {
+        self.m1.ct_eq(&other.m1)
+            & self.r1.ct_eq(&other.r1)
+            & self.r2.ct_eq(&other.r2)
+            & self.m1_enc.bytes.ct_eq(&other.m1_enc.bytes)
+            & self.m2_enc.bytes.ct_eq(&other.m2_enc.bytes)
     }
 }
 
@@ -183,6 +193,15 @@ impl core::fmt::Debug for Credential {
     }
 }
 
+impl ConstantTimeEq for Credential {
+    fn ct_eq(&self, other: &Self) -> subtle::Choice {
+        self.m1.ct_eq(&other.m1)
+            & self.u.bytes.ct_eq(&other.u.bytes)
+            & self.u_prime.bytes.ct_eq(&other.u_prime.bytes)
+            & self.x1.bytes.ct_eq(&other.x1.bytes)
+    }
+}
+
 impl Credential {
     /// Length of [`export`](Self::export): m1 ‖ U ‖ UPrime ‖ X1.
     pub const LEN: usize = NS + 3 * NE;
@@ -240,9 +259,18 @@ pub struct PresentationState {
 
 impl core::fmt::Debug for PresentationState {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PresentationState").field("next_nonce", &self.next_nonce).field("limit", &self.limit).finish()
+        // The nonce counter stays out of logs: the presentations hide it.
+        f.debug_struct("PresentationState").field("limit", &self.limit).finish_non_exhaustive()
     }
 }
+
+impl Drop for PresentationState {
+    fn drop(&mut self) {
+        self.next_nonce.zeroize();
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for PresentationState {}
 
 impl PresentationState {
     /// Length of [`export`](Self::export): credential ‖ generatorT ‖
@@ -314,12 +342,13 @@ impl PresentationState {
             let u = Elem::from_point(c.u.point * a)?;
             let u_prime_commit = Elem::from_point(ProjectivePoint::lincomb(&[(c.u_prime.point, a), (g.point, r)]))?;
             let m1_commit = Elem::from_point(ProjectivePoint::lincomb(&[(u.point, c.m1), (h.point, z)]))?;
-            let nonce_s = Scalar::from(u64::from(nonce));
-            let nonce_blinding = src.random_scalar()?;
+            let mut nonce_s = Scalar::from(u64::from(nonce));
+            let mut nonce_blinding = src.random_scalar()?;
             let nonce_commit =
                 Elem::from_point(ProjectivePoint::lincomb(&[(g.point, nonce_s), (h.point, nonce_blinding)]))?;
-            let inv = Option::<Scalar>::from((c.m1 + nonce_s).invert()).ok_or(Error::InvalidScalar)?;
+            let mut inv = Option::<Scalar>::from((c.m1 + nonce_s).invert()).ok_or(Error::InvalidScalar)?;
             let tag = Elem::from_point(self.generator_t.point * inv)?;
+            inv.zeroize();
             let v = Elem::from_point(ProjectivePoint::lincomb(&[(c.x1.point, z), (g.point, -r)]))?;
 
             let mut st = PresentationStatement { elems: [g; 10 + MAX_BITS], k };
@@ -386,6 +415,10 @@ impl PresentationState {
             for (chunk, e) in d_out.chunks_exact_mut(NE).zip(st.elems.iter().skip(10)) {
                 chunk.copy_from_slice(&e.bytes);
             }
+            partial.zeroize();
+            nonce_s.zeroize();
+            nonce_blinding.zeroize();
+            remainder.zeroize();
             let n = 5 + 3 * k;
             let wit = w.get(..n).ok_or(Error::InvalidLength(Field::Presentation))?;
             sigma::prove(&PRESENTATION_SESSION, &st, wit, src, proof_out)?;

@@ -353,6 +353,9 @@ pub struct Issuer {
     key_id: [u8; KEY_ID_LEN],
 }
 
+/// The key inside wipes itself on drop.
+impl zeroize::ZeroizeOnDrop for Issuer {}
+
 impl Issuer {
     /// An issuer with `key`.
     pub fn new(key: ServerPrivateKey) -> Self {

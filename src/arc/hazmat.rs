@@ -20,7 +20,7 @@ use super::messages::{CredentialRequest, CredentialResponse};
 use super::server::ServerPrivateKey;
 use super::sigma::Sponge;
 use crate::error::Result;
-use sha3::digest::XofReader;
+use sha3::digest::{ExtendableOutput, XofReader};
 
 /// The IV of the test generator's sponge.
 const DRNG_IV: &[u8] = b"sigma-proofs/TestDRNG/SHAKE128";
@@ -51,7 +51,7 @@ impl TestDrng {
     pub fn new(seed: &[u8; 32]) -> Self {
         let mut sponge = Sponge::new(DRNG_IV);
         sponge.absorb(seed);
-        Self { stream: sponge.into_reader() }
+        Self { stream: sponge.0.finalize_xof() }
     }
 
     /// The next 48 bytes of the stream.

@@ -80,7 +80,7 @@ pub(crate) trait Statement {
 /// from a copy (the draft's `SHAKE128` duplex sponge never permutes its state
 /// on a squeeze).
 #[derive(Clone)]
-pub(crate) struct Sponge(Shake128);
+pub(crate) struct Sponge(pub(crate) Shake128);
 
 impl Sponge {
     /// A sponge whose first block is `iv` padded with zeros to the rate.
@@ -96,11 +96,6 @@ impl Sponge {
 
     pub(crate) fn absorb(&mut self, data: &[u8]) {
         self.0.update(data);
-    }
-
-    /// The output stream of everything absorbed so far.
-    pub(crate) fn into_reader(self) -> sha3::Shake128Reader {
-        self.0.finalize_xof()
     }
 
     /// The first `out.len()` bytes of the output stream so far.

@@ -140,6 +140,12 @@ pub struct PrivateTokenChallenge<'a> {
     pub token_key: Option<ParamValue<'a>>,
     /// The optional `max-age` parameter, in seconds.
     pub max_age: Option<u32>,
+    /// The `rate-limit` parameter of an ARC challenge (type 0xE5AC,
+    /// draft-ietf-privacypass-arc-protocol-01 §4): the presentation limit, a
+    /// decimal number (the draft calls it a JSON number; only digits are
+    /// accepted, quoted or not). Whether the value is a usable limit is
+    /// checked where it is used ([`crate::types::arc`]).
+    pub rate_limit: Option<u64>,
 }
 
 impl PrivateTokenChallenge<'_> {
@@ -201,7 +207,7 @@ fn private_token_challenge(body: Body<'_>) -> Result<PrivateTokenChallenge<'_>> 
     let Body::Params(params) = body else {
         return Err(Error::MalformedHeader);
     };
-    let (mut challenge, mut token_key, mut max_age) = (None, None, None);
+    let (mut challenge, mut token_key, mut max_age, mut rate_limit) = (None, None, None, None);
     for param in params {
         let (name, value) = param?;
         let (slot, field) = if name.eq_ignore_ascii_case(b"challenge") {
@@ -210,6 +216,8 @@ fn private_token_challenge(body: Body<'_>) -> Result<PrivateTokenChallenge<'_>> 
             (&mut token_key, Field::TokenKey)
         } else if name.eq_ignore_ascii_case(b"max-age") {
             (&mut max_age, Field::MaxAge)
+        } else if name.eq_ignore_ascii_case(b"rate-limit") {
+            (&mut rate_limit, Field::RateLimit)
         } else {
             continue; // unknown parameters are ignored (RFC 9110 §11.2)
         };
@@ -221,7 +229,27 @@ fn private_token_challenge(body: Body<'_>) -> Result<PrivateTokenChallenge<'_>> 
         challenge: challenge.ok_or(Error::MissingParameter(Field::Challenge))?,
         token_key,
         max_age: max_age.map(parse_delta_seconds).transpose()?,
+        rate_limit: rate_limit.map(parse_rate_limit).transpose()?,
     })
+}
+
+fn parse_rate_limit(v: ParamValue<'_>) -> Result<u64> {
+    let mut n: u64 = 0;
+    let mut digits = 0usize;
+    for c in v.chars() {
+        if !c.is_ascii_digit() {
+            return Err(Error::InvalidValue(Field::RateLimit));
+        }
+        n = n
+            .checked_mul(10)
+            .and_then(|n| n.checked_add(u64::from(c - b'0')))
+            .ok_or(Error::InvalidValue(Field::RateLimit))?;
+        digits += 1;
+    }
+    if digits == 0 {
+        return Err(Error::InvalidValue(Field::RateLimit));
+    }
+    Ok(n)
 }
 
 fn parse_delta_seconds(v: ParamValue<'_>) -> Result<u32> {
@@ -351,7 +379,21 @@ pub fn write_www_authenticate<'o>(
     max_age: Option<u32>,
     out: &'o mut [u8],
 ) -> Result<&'o str> {
-    write_challenge(challenge, Some(token_key), max_age, out)
+    write_challenge(challenge, Some(token_key), max_age, None, out)
+}
+
+/// Writes an ARC challenge (type 0xE5AC): as [`write_www_authenticate`] (or
+/// without the key when `token_key` is `None`), with the `rate-limit`
+/// parameter carrying the presentation limit
+/// (draft-ietf-privacypass-arc-protocol-01 §4).
+pub fn write_www_authenticate_with_rate_limit<'o>(
+    challenge: &[u8],
+    token_key: Option<&[u8]>,
+    max_age: Option<u32>,
+    rate_limit: u64,
+    out: &'o mut [u8],
+) -> Result<&'o str> {
+    write_challenge(challenge, token_key, max_age, Some(rate_limit), out)
 }
 
 /// Writes one `PrivateToken` challenge without the `token-key` parameter,
@@ -363,13 +405,14 @@ pub fn write_www_authenticate_without_key<'o>(
     max_age: Option<u32>,
     out: &'o mut [u8],
 ) -> Result<&'o str> {
-    write_challenge(challenge, None, max_age, out)
+    write_challenge(challenge, None, max_age, None, out)
 }
 
 fn write_challenge<'o>(
     challenge: &[u8],
     token_key: Option<&[u8]>,
     max_age: Option<u32>,
+    rate_limit: Option<u64>,
     out: &'o mut [u8],
 ) -> Result<&'o str> {
     let mut w = Writer::new(out);
@@ -386,6 +429,11 @@ fn write_challenge<'o>(
         w.put(b", max-age=\"")?;
         w.decimal(u64::from(age))?;
         w.put(b"\"")?;
+    }
+    if let Some(limit) = rate_limit {
+        // A bare number, as the draft's JSON number reads.
+        w.put(b", rate-limit=")?;
+        w.decimal(limit)?;
     }
     let n = w.finish();
     ascii_str(out, n)

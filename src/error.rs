@@ -263,6 +263,8 @@ pub enum Field {
     Extension,
     /// An ARC presentation limit, which must lie in [2, 2^32].
     PresentationLimit,
+    /// The `rate-limit` parameter of an ARC `WWW-Authenticate` challenge.
+    RateLimit,
     /// An ARC presentation (draft-ietf-privacypass-arc-crypto-01 §4.3.2).
     Presentation,
     /// The `credential_context` of an ARC `TokenChallenge`, 0 or 32 bytes
@@ -297,6 +299,7 @@ impl fmt::Display for Field {
             Field::Extensions => "extensions",
             Field::Extension => "extension",
             Field::PresentationLimit => "presentation limit",
+            Field::RateLimit => "rate-limit",
             Field::Presentation => "presentation",
             Field::CredentialContext => "credential_context",
         })

@@ -214,3 +214,36 @@ fn request_and_token_decoding() {
     let mut small = vec![0u8; out.len() - 1];
     assert_eq!(client.token(&mut pstate, &challenge, &mut r, &mut small), Err(Error::BufferTooSmall));
 }
+
+#[test]
+fn rate_limit_in_the_http_challenge() {
+    use pat::auth::{parse_www_authenticate, write_www_authenticate_with_rate_limit};
+    let issuer = issuer();
+    let challenge = ArcChallenge::new(b"issuer.example", &[1; 32], b"origin.example", &[2; 32]).unwrap();
+    let wire = encode(&challenge);
+    let mut out = [0u8; 600];
+    let header =
+        write_www_authenticate_with_rate_limit(&wire, Some(&issuer.token_key()), Some(60), 10, &mut out).unwrap();
+    assert!(header.ends_with(", rate-limit=10"), "{header}");
+    let parsed = parse_www_authenticate(header).next().unwrap().unwrap();
+    assert_eq!(parsed.rate_limit, Some(10));
+    assert_eq!(parsed.max_age, Some(60));
+    let mut buf = [0u8; 300];
+    assert_eq!(ArcChallenge::decode(parsed.decode_challenge(&mut buf).unwrap()).unwrap(), challenge);
+    let mut key = [0u8; 128];
+    assert_eq!(parsed.decode_token_key(&mut key).unwrap(), issuer.token_key());
+    // Quoted is accepted too; anything but digits, an overflow or a repeat is not.
+    let ok = "PrivateToken challenge=\"AAAA\", rate-limit=\"4294967296\"";
+    assert_eq!(parse_www_authenticate(ok).next().unwrap().unwrap().rate_limit, Some(1 << 32));
+    for bad in
+        ["rate-limit=abc", "rate-limit=\"\"", "rate-limit=-1", "rate-limit=1.5", "rate-limit=18446744073709551616"]
+    {
+        let h = format!("PrivateToken challenge=\"AAAA\", {bad}");
+        assert_eq!(parse_www_authenticate(&h).next().unwrap(), Err(Error::InvalidValue(Field::RateLimit)), "{bad}");
+    }
+    let dup = "PrivateToken challenge=\"AAAA\", rate-limit=2, rate-limit=3";
+    assert_eq!(parse_www_authenticate(dup).next().unwrap(), Err(Error::DuplicateParameter(Field::RateLimit)));
+    // Other challenges have none.
+    let plain = "PrivateToken challenge=\"AAAA\"";
+    assert_eq!(parse_www_authenticate(plain).next().unwrap().unwrap().rate_limit, None);
+}

@@ -346,7 +346,13 @@ impl PresentationState {
             let mut nonce_blinding = src.random_scalar()?;
             let nonce_commit =
                 Elem::from_point(ProjectivePoint::lincomb(&[(g.point, nonce_s), (h.point, nonce_blinding)]))?;
-            let mut inv = Option::<Scalar>::from((c.m1 + nonce_s).invert()).ok_or(Error::InvalidScalar)?;
+            let inv = (c.m1 + nonce_s).invert();
+            let mut ok = inv.is_some();
+            crate::ct::declassify(&mut ok);
+            if !bool::from(ok) {
+                return Err(Error::InvalidScalar);
+            }
+            let mut inv = inv.unwrap_or(Scalar::ZERO);
             let tag = Elem::from_point(self.generator_t.point * inv)?;
             inv.zeroize();
             let v = Elem::from_point(ProjectivePoint::lincomb(&[(c.x1.point, z), (g.point, -r)]))?;

@@ -9,6 +9,7 @@ use p256::elliptic_curve::array::Array;
 use p256::elliptic_curve::consts::U48;
 use p256::elliptic_curve::group::GroupEncoding;
 use p256::elliptic_curve::ops::Reduce;
+use p256::elliptic_curve::point::AffineCoordinates;
 use p256::elliptic_curve::{Group, PrimeField};
 use p256::hash2curve::{ExpandMsgXmd, hash_from_bytes, hash_to_scalar};
 use p256::{AffinePoint, NistP256, ProjectivePoint, Scalar};
@@ -56,14 +57,25 @@ impl Elem {
         Ok(Self { point, bytes })
     }
 
-    /// `SerializeElement` of a computed point; the identity has no encoding
-    /// in this group and is an error.
+    /// `SerializeElement` of a computed point, in constant time: the prefix
+    /// is 0x02 plus y's parity as a value (SEC1's encoder in `sec1` branches
+    /// on it), then x. The identity has no encoding in this group and is an
+    /// error, the one verdict this reveals (for a point derived from secrets
+    /// an event of probability about 2^-256).
     pub(crate) fn from_point(point: ProjectivePoint) -> Result<Self> {
-        if bool::from(point.is_identity()) {
+        let mut identity = point.is_identity();
+        crate::ct::declassify(&mut identity);
+        if bool::from(identity) {
             return Err(Error::InvalidElement);
         }
-        let repr = point.to_affine().to_bytes();
-        let bytes: [u8; NE] = repr.as_slice().try_into().map_err(|_| Error::InvalidElement)?;
+        let affine = point.to_affine();
+        let x = affine.x();
+        let mut bytes = [0u8; NE];
+        let (prefix, rest) = bytes.split_at_mut(1);
+        if let Some(p) = prefix.first_mut() {
+            *p = 0x02 | affine.y_is_odd().unwrap_u8();
+        }
+        rest.copy_from_slice(x.as_slice());
         Ok(Self { point, bytes })
     }
 }
@@ -104,7 +116,13 @@ pub(crate) fn reduce_wide(bytes: &[u8; 48]) -> Scalar {
 /// accepted, as the reference code does (a proof response may be zero).
 pub(crate) fn decode_scalar(bytes: &[u8]) -> Result<Scalar> {
     let bytes: [u8; NS] = bytes.try_into().map_err(|_| Error::InvalidScalar)?;
-    Option::<Scalar>::from(Scalar::from_repr(Array::from(bytes))).ok_or(Error::InvalidScalar)
+    let s = Scalar::from_repr(Array::from(bytes));
+    let mut ok = s.is_some();
+    crate::ct::declassify(&mut ok);
+    if !bool::from(ok) {
+        return Err(Error::InvalidScalar);
+    }
+    Ok(s.unwrap_or(Scalar::ZERO))
 }
 
 /// `SerializeScalar`.
@@ -118,6 +136,18 @@ pub(crate) fn encode_scalar(s: &Scalar) -> [u8; NS] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn constant_time_encoding_is_sec1_compressed() {
+        let mut p = ProjectivePoint::GENERATOR;
+        for _ in 0..64 {
+            let e = Elem::from_point(p).unwrap();
+            assert_eq!(e.bytes[..], p.to_affine().to_bytes()[..]);
+            assert_eq!(Elem::decode(&e.bytes).unwrap().point, p);
+            p = p.double() + ProjectivePoint::GENERATOR;
+        }
+        assert_eq!(Elem::from_point(ProjectivePoint::IDENTITY), Err(Error::InvalidElement));
+    }
 
     #[test]
     fn generator_h_is_the_hash_of_g() {

@@ -44,7 +44,9 @@ impl<R: TryCryptoRng<Error: 'static> + ?Sized> FromRng<'_, R> {
             crate::rng::fill(self.0, &mut wide)?;
             let s = reduce_wide(&wide);
             wide.zeroize();
-            if !bool::from(s.is_zero()) {
+            let mut zero = s.is_zero();
+            crate::ct::declassify(&mut zero);
+            if !bool::from(zero) {
                 return Ok(s);
             }
         }

@@ -143,7 +143,9 @@ impl ServerPrivateKey {
         let mut s = [Scalar::ZERO; 4];
         for (slot, chunk) in s.iter_mut().zip(bytes.chunks_exact(NS)) {
             *slot = decode_scalar(chunk).map_err(|_| Error::InvalidKey)?;
-            if bool::from(slot.is_zero()) {
+            let mut zero = slot.is_zero();
+            crate::ct::declassify(&mut zero);
+            if bool::from(zero) {
                 return Err(Error::InvalidKey);
             }
         }

@@ -16,7 +16,9 @@ seeds = {k: [] for k in ["challenge", "token", "www_authenticate", "authorizatio
                          "type3_request", "encap_key", "inner_request", "batch_request", "batch_response",
                          "rsa_spki", "rsa_pkcs8", "type1_request", "type5_request", "type2_request",
                          "amortized_request", "encode_roundtrip", "differential",
-                         "extensions", "type_da7a_request", "authorization_extensions"]}
+                         "extensions", "type_da7a_request", "authorization_extensions",
+                         "arc_challenge", "arc_token_request", "arc_credential_response", "arc_presentation",
+                         "arc_token", "arc_state"]}
 for case in json.load(open(vec / "token-test-vectors.json")):
     h = bytes.fromhex
     c = challenge(int(case["token_type"], 16), h(case["issuer_name"]), h(case["redemption_context"]), h(case["origin_info"]))
@@ -171,6 +173,31 @@ seeds["authorization_extensions"] += [
     f'privatetoken extensions={b64(lists[2]).rstrip("=")}, token={b64(md_tok).rstrip("=")}'.encode(),
     f'PrivateToken token="{b64(md_tok)}", extensions="{b64(lists[4])}", other="x"'.encode(),
 ]
+
+# ARC (type 0xE5AC): the valid message of each ARC kind of the negative
+# vectors (tests/vectors/negative/malformed.json, "error": "Ok"; built by
+# scripts/negative-vectors.py from the crypto draft's vectors). The
+# presentation and token targets take a limit selector first (0x02: limit 2,
+# 0x03: limit 3, 0xFE: 2^32; pat::fuzzing's limit_of; 0x42: limit 2, and the
+# presentation target verifies it), the state target a
+# decoder selector (0 request state, 1 credential, 2 presentation state, 3
+# public key, 4 private key). Plus a limit-3 presentation whose second bit
+# commitment is zero, and a limit-2^32 token of zeros (a token, whose
+# presentation does not decode).
+ARC_SEEDS = {"arc_challenge": ("arc_challenge", b""), "arc_request": ("arc_token_request", b""),
+             "arc_response": ("arc_credential_response", b""), "arc_presentation": ("arc_presentation", b"\x02"),
+             "arc_token": ("arc_token", b"\x02"), "arc_request_state": ("arc_state", b"\x00"),
+             "arc_credential": ("arc_state", b"\x01"), "arc_presentation_state": ("arc_state", b"\x02"),
+             "arc_public_key": ("arc_state", b"\x03"), "arc_private_key": ("arc_state", b"\x04")}
+for case in json.load(open(root / "tests" / "vectors" / "negative" / "malformed.json")):
+    if case["error"] == "Ok":
+        assert case.get("limit", 2) == 2, case
+        target, prefix = ARC_SEEDS[case["kind"]]
+        seeds[target].append(prefix + bytes.fromhex(case["hex"]))
+arc_p = seeds["arc_presentation"][0][1:]
+seeds["arc_presentation"] += [b"\x42" + arc_p, b"\x03" + arc_p + bytes(33 + 96)]
+arc_t = seeds["arc_token"][0][1:]
+seeds["arc_token"].append(b"\xfe" + arc_t[:70] + bytes(5 * 33 + 32 * 33 + (6 + 3 * 32) * 32))
 
 for target, items in seeds.items():
     d = corpus / target

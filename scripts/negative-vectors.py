@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes tests/vectors/negative/malformed.json: malformed messages of every
 kind, built from the valid vectors by one deliberate defect each, with the
-error the library must answer (the `Debug` form of `pat::Error`).
+error the library must answer (the `Debug` form of `pat::Error`); the
+ARC kinds also hold their valid message, with "error": "Ok".
 
 The expected error of each entry follows from the wire format and the error
 contract documented in the crate (a read past the end is `Truncated`, bytes
@@ -9,6 +10,7 @@ after a complete message are `TrailingBytes`, a length prefix outside its
 bounds is `InvalidLength(field)`, ...): it is written here by hand, never by
 running the library. Deterministic: re-running gives the same file."""
 import base64
+import hashlib
 import json
 import pathlib
 import struct
@@ -298,6 +300,260 @@ auth("extensions entry past the list", f'PrivateToken token="{tok}", extensions=
 auth("unsorted extensions", f'PrivateToken token="{tok}", extensions="{b64(ext_list([(2, b""), (1, b"")]))}"',
      "UnsortedExtensions")
 
+# --- ARC, token type 0xE5AC (draft-ietf-privacypass-arc-crypto-01 and -protocol-01)
+# The valid messages are the crypto draft's vectors (tests/vectors/arc/, limit
+# 2), and the token-layer messages around them: a challenge, the
+# CredentialRequest (type ‖ truncated key id ‖ the vector's request) and a
+# token (header ‖ Presentation1). Decoders do not check proofs, so the
+# header fields need no signature. Entries with "error": "Ok" are the valid
+# message of each kind, which must decode; kinds with a "limit" decode under it.
+ARC = 0xE5AC
+arcv = json.load(open(root / "tests" / "vectors" / "arc" / "draft-ietf-privacypass-arc-crypto-01.json"))["ARCV1-P256"]
+
+
+def av(group, *names):
+    return b"".join(h(arcv[group][n]) for n in names)
+
+
+# P-256 (SEC 1 §2.4.2 / FIPS 186-5): a = -3.
+P = 2**256 - 2**224 + 2**192 + 2**96 - 1
+N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551
+B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b
+
+
+def rhs(x):
+    return (x ** 3 - 3 * x + B) % P
+
+
+def on_curve_x(x):  # Euler's criterion: x³ - 3x + b is a square mod p
+    return rhs(x) == 0 or pow(rhs(x), (P - 1) // 2, P) == 1
+
+
+def decompress(e):
+    x = int.from_bytes(e[1:], "big")
+    y = pow(rhs(x), (P + 1) // 4, P)  # p ≡ 3 (mod 4)
+    return (x, y if y % 2 == e[0] % 2 else P - y)
+
+
+def add_pt(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if a[0] == b[0] and (a[1] + b[1]) % P == 0:
+        return None
+    if a == b:
+        m = (3 * a[0] * a[0] - 3) * pow(2 * a[1], -1, P) % P
+    else:
+        m = (b[1] - a[1]) * pow(b[0] - a[0], -1, P) % P
+    x = (m * m - a[0] - b[0]) % P
+    return (x, (m * (a[0] - x) - a[1]) % P)
+
+
+def mul_pt(k, pt):
+    acc = None
+    while k:
+        if k & 1:
+            acc = add_pt(acc, pt)
+        pt, k = add_pt(pt, pt), k >> 1
+    return acc
+
+
+def compress(pt):
+    return bytes([2 + pt[1] % 2]) + pt[0].to_bytes(32, "big")
+
+
+x_off = next(x for x in range(1, 100) if not on_curve_x(x))  # a small x with no point
+x_on = next(x for x in range(1, 100) if on_curve_x(x))       # a small x with a point
+assert on_curve_x(int.from_bytes(av("ServerKey", "X0")[1:], "big"))
+# Bad 33-byte elements, each with what makes it bad; every one is InvalidElement.
+BAD_ELEMENTS = [
+    ("uncompressed-point tag 0x04", lambda e: b"\x04" + e[1:]),
+    ("identity tag 0x00", lambda e: b"\x00" + e[1:]),
+    ("all-zero element", lambda e: bytes(33)),
+    (f"x = {x_off}, not on the curve", lambda e: b"\x02" + x_off.to_bytes(32, "big")),
+    ("x = 2^256 - 1 (at least p)", lambda e: b"\x03" + b"\xff" * 32),
+    ("x = p", lambda e: b"\x02" + P.to_bytes(32, "big")),
+    (f"x = p + {x_on} (a point's x, unreduced)", lambda e: b"\x02" + (P + x_on).to_bytes(32, "big")),
+]
+
+
+def bad_elements(kind, good, offset, where, which=None, **extra):
+    for what, make in BAD_ELEMENTS if which is None else [BAD_ELEMENTS[i] for i in which]:
+        e = make(good[offset:offset + 33])
+        add(kind, f"{where}: {what}", good[:offset] + e + good[offset + 33:], "InvalidElement", **extra)
+
+
+def with_scalar(good, offset, value):
+    return good[:offset] + value.to_bytes(32, "big") + good[offset + 32:]
+
+
+LIMIT = 2
+LIMITS_OUT = [0, 1, 2**32 + 1]
+WRONG_TYPES = [0x0001, 0x0002, 0x0005, 0xDA7A, 0xACE5, 0xE5AD]
+
+pk = av("ServerKey", "X0", "X1", "X2")
+key_id = hashlib.sha256(pk).digest()
+
+
+def arc_challenge(issuer, rctx, origin, cctx, cctx_len=None, tt=ARC):
+    return challenge(tt, issuer, rctx, origin) + bytes([len(cctx) if cctx_len is None else cctx_len]) + cctx
+
+
+# ArcChallenge: the RFC 9577 fields, then credential_context<0..32> (0 or 32 bytes).
+ach = arc_challenge(b"issuer.example", bytes(range(32)), b"origin.example", bytes(range(100, 132)))
+add("arc_challenge", "valid: 32-byte redemption and credential contexts", ach, "Ok")
+add("arc_challenge", "valid: empty contexts", arc_challenge(b"issuer.example", b"", b"", b""), "Ok")
+# 52 = the RFC 9577 challenge alone (no credential_context length byte).
+truncations("arc_challenge", ach, [0, 1, 2, 3, 4, 20, 52, 86, 87, 88, len(ach) - 1])
+trailing("arc_challenge", ach)
+retyped("arc_challenge", ach, ARC, WRONG_TYPES + [0x0000])
+for n in [1, 31, 33]:
+    add("arc_challenge", f"credential_context of {n} bytes",
+        arc_challenge(b"issuer.example", b"", b"o", bytes(n)), "InvalidLength(CredentialContext)")
+add("arc_challenge", "credential_context length 255", arc_challenge(b"i", b"", b"", bytes(255)),
+    "InvalidLength(CredentialContext)")
+add("arc_challenge", "credential_context length 32 over 31 bytes",
+    arc_challenge(b"i", b"", b"", bytes(31), cctx_len=32), "Truncated")
+add("arc_challenge", "redemption_context of 16 bytes", arc_challenge(b"i", bytes(16), b"", bytes(32)),
+    "InvalidLength(RedemptionContext)")
+add("arc_challenge", "empty issuer_name", arc_challenge(b"", b"", b"", bytes(32)), "InvalidLength(IssuerName)")
+
+# CredentialRequest (arc-protocol §5.1): type ‖ truncated key id ‖ m1Enc ‖ m2Enc ‖ proof.
+areq = struct.pack(">H", ARC) + key_id[-1:] + av("CredentialRequest", "m1_enc", "m2_enc", "proof")
+assert len(areq) == 229
+add("arc_request", "valid: the vector's request", areq, "Ok")
+truncations("arc_request", areq, [0, 1, 2, 3, 35, 36, 69, 100, len(areq) - 1])
+trailing("arc_request", areq)
+add("arc_request", "two requests", areq + areq, "TrailingBytes")
+retyped("arc_request", areq, ARC, WRONG_TYPES)
+bad_elements("arc_request", areq, 3, "m1Enc")
+bad_elements("arc_request", areq, 36, "m2Enc", which=[0, 3, 6])
+
+# CredentialResponse (crypto §4.2.2): U ‖ encUPrime ‖ X0Aux ‖ X1Aux ‖ X2Aux ‖ HAux ‖ proof[256].
+aresp = av("CredentialResponse", "U", "enc_U_prime", "X0_aux", "X1_aux", "X2_aux", "H_aux", "proof")
+assert len(aresp) == 454
+add("arc_response", "valid: the vector's response", aresp, "Ok")
+truncations("arc_response", aresp, [0, 1, 32, 33, 197, 198, len(aresp) - 1])
+trailing("arc_response", aresp)
+bad_elements("arc_response", aresp, 0, "U")
+bad_elements("arc_response", aresp, 165, "HAux", which=[0, 1, 3, 5])
+
+# Presentation (crypto §4.3.2) under limit 2 (k = 1): U ‖ UPrimeCommit ‖
+# m1Commit ‖ tag ‖ nonceCommit ‖ D[0] ‖ challenge ‖ 9 responses.
+apres = av("Presentation1", "U", "U_prime_commit", "m1_commit", "tag", "nonce_commit", "proof")
+assert len(apres) == 165 + 33 + 9 * 32
+L = {"limit": LIMIT}
+add("arc_presentation", "valid: Presentation1", apres, "Ok", **L)
+add("arc_presentation", "valid: Presentation2",
+    av("Presentation2", "U", "U_prime_commit", "m1_commit", "tag", "nonce_commit", "proof"), "Ok", **L)
+truncations("arc_presentation", apres, [0, 1, 33, 164, 165, 197, 198, len(apres) - 1], **L)
+trailing("arc_presentation", apres, **L)
+for limit in LIMITS_OUT + [2**64 - 1]:
+    add("arc_presentation", f"limit {limit}", apres, "InvalidValue(PresentationLimit)", limit=limit)
+add("arc_presentation", "limit 0, empty", b"", "InvalidValue(PresentationLimit)", limit=0)
+# k = 2 for limits 3 and 4, 32 for 2^32: the limit-2 presentation is short.
+for limit in [3, 4, 2**32]:
+    add("arc_presentation", f"a limit-2 presentation read under limit {limit}", apres, "Truncated", limit=limit)
+add("arc_presentation", "limit 3 with a second D and its three responses", apres + bytes(33 + 96),
+    "InvalidElement", limit=3)
+bad_elements("arc_presentation", apres, 0, "U", which=[0, 1, 3, 4], **L)
+bad_elements("arc_presentation", apres, 99, "tag", which=[0, 2, 5], **L)
+bad_elements("arc_presentation", apres, 132, "nonceCommit", which=[3, 6], **L)
+bad_elements("arc_presentation", apres, 165, "D[0]", which=[0, 3, 6], **L)
+
+# Token (arc-protocol §6.1): type ‖ presentation_nonce ‖ challenge_digest ‖
+# issuer_key_id ‖ presentation. The presentation is not decoded here.
+atok = struct.pack(">HI", ARC, 0) + hashlib.sha256(ach).digest() + key_id + apres
+assert len(atok) == 70 + 486
+add("arc_token", "valid: a token around Presentation1", atok, "Ok", **L)
+truncations("arc_token", atok, [0, 1, 2, 5, 6, 37, 38, 69, 70, 300, len(atok) - 1], **L)
+trailing("arc_token", atok, **L)
+retyped("arc_token", atok, ARC, WRONG_TYPES, **L)
+for limit in LIMITS_OUT:
+    add("arc_token", f"limit {limit}", atok, "InvalidValue(PresentationLimit)", limit=limit)
+add("arc_token", "limit 0, empty", b"", "InvalidValue(PresentationLimit)", limit=0)
+add("arc_token", "limit 0, wrong type (the limit is checked first)", struct.pack(">H", 1) + atok[2:],
+    "InvalidValue(PresentationLimit)", limit=0)
+for limit in [3, 2**32]:
+    add("arc_token", f"a limit-2 token read under limit {limit}", atok, "Truncated", limit=limit)
+
+# ServerPublicKey (crypto §4.1): X0 ‖ X1 ‖ X2.
+add("arc_public_key", "valid: the vector's key", pk, "Ok")
+truncations("arc_public_key", pk, [0, 1, 32, 33, 66, len(pk) - 1])
+trailing("arc_public_key", pk)
+bad_elements("arc_public_key", pk, 0, "X0")
+bad_elements("arc_public_key", pk, 33, "X1", which=[0, 3])
+bad_elements("arc_public_key", pk, 66, "X2", which=[1, 5])
+
+# ServerPrivateKey::from_bytes: x0 ‖ x1 ‖ x2 ‖ x0Blinding, each in [1, n).
+sk = av("ServerKey", "x0", "x1", "x2", "xb")
+add("arc_private_key", "valid: the vector's key", sk, "Ok")
+add("arc_private_key", "valid: every scalar n - 1", (N - 1).to_bytes(32, "big") * 4, "Ok")
+for n in [0, 1, 96, 127, 129, 160]:
+    add("arc_private_key", f"{n} bytes", (sk * 2)[:n], "InvalidLength(Key)")
+for i, name in enumerate(["x0", "x1", "x2", "xb"]):
+    add("arc_private_key", f"{name} = n", with_scalar(sk, 32 * i, N), "InvalidKey")
+    add("arc_private_key", f"{name} = 0", with_scalar(sk, 32 * i, 0), "InvalidKey")
+add("arc_private_key", "x1 = n + 1", with_scalar(sk, 32, N + 1), "InvalidKey")
+add("arc_private_key", "xb = 2^256 - 1", with_scalar(sk, 96, 2**256 - 1), "InvalidKey")
+
+# CredentialRequestState::import: m1 ‖ r1 ‖ r2 ‖ m1Enc ‖ m2Enc (scalars below n; zero allowed).
+rst = av("CredentialRequest", "m1", "r1", "r2", "m1_enc", "m2_enc")
+assert len(rst) == 162
+add("arc_request_state", "valid: the vector's state", rst, "Ok")
+for n in [0, 1, 96, 161, 163, 324]:
+    add("arc_request_state", f"{n} bytes", (rst * 2)[:n], "InvalidLength(State)")
+add("arc_request_state", "m1 = n", with_scalar(rst, 0, N), "InvalidScalar")
+add("arc_request_state", "r1 = 2^256 - 1", with_scalar(rst, 32, 2**256 - 1), "InvalidScalar")
+add("arc_request_state", "r2 = n + 1", with_scalar(rst, 64, N + 1), "InvalidScalar")
+bad_elements("arc_request_state", rst, 96, "m1Enc", which=[0, 1, 3, 5])
+bad_elements("arc_request_state", rst, 129, "m2Enc", which=[2, 6])
+
+# Credential::import: m1 ‖ U ‖ UPrime ‖ X1.
+cred = av("Credential", "m1", "U", "U_prime", "X1")
+assert len(cred) == 131
+add("arc_credential", "valid: the vector's credential", cred, "Ok")
+for n in [0, 1, 32, 130, 132, 262]:
+    add("arc_credential", f"{n} bytes", (cred * 2)[:n], "InvalidLength(State)")
+add("arc_credential", "m1 = n", with_scalar(cred, 0, N), "InvalidScalar")
+add("arc_credential", "m1 = 2^256 - 1", with_scalar(cred, 0, 2**256 - 1), "InvalidScalar")
+bad_elements("arc_credential", cred, 32, "U", which=[0, 3])
+bad_elements("arc_credential", cred, 65, "UPrime", which=[1, 4])
+bad_elements("arc_credential", cred, 98, "X1", which=[2, 6])
+
+# PresentationState::import: credential ‖ generatorT ‖ next nonce (u64) ‖ limit (u64).
+# generatorT = HashToGroup(presentation_context, "Tag"); Presentation1 (nonce 0)
+# has tag = generatorT / (m1 + 0), so generatorT = m1 · tag, and Presentation2
+# (nonce 1) agrees: (m1 + 1) · tag2 is the same point.
+m1 = int.from_bytes(av("Credential", "m1"), "big")
+gen_t = mul_pt(m1, decompress(av("Presentation1", "tag")))
+assert gen_t == mul_pt(m1 + 1, decompress(av("Presentation2", "tag")))
+gen_t = compress(gen_t)
+
+
+def pstate(nonce, limit, credential=cred, t=gen_t):
+    return credential + t + struct.pack(">QQ", nonce, limit)
+
+
+pst = pstate(0, LIMIT)
+assert len(pst) == 180
+add("arc_presentation_state", "valid: nonce 0, limit 2", pst, "Ok")
+add("arc_presentation_state", "valid: used up (nonce 2, limit 2)", pstate(2, 2), "Ok")
+add("arc_presentation_state", "valid: nonce 2^32, limit 2^32", pstate(2**32, 2**32), "Ok")
+for n in [0, 1, 131, 179, 181, 360]:
+    add("arc_presentation_state", f"{n} bytes", (pst * 2)[:n], "InvalidLength(State)")
+for nonce, limit in [(3, 2), (2**64 - 1, 2), (2**32 + 1, 2**32), (17, 16)]:
+    add("arc_presentation_state", f"next nonce {nonce} above limit {limit}", pstate(nonce, limit),
+        "InvalidValue(State)")
+for limit in LIMITS_OUT + [2**64 - 1]:
+    add("arc_presentation_state", f"limit {limit}", pstate(0, limit), "InvalidValue(State)")
+add("arc_presentation_state", "m1 = n", pstate(0, 2, credential=with_scalar(cred, 0, N)), "InvalidScalar")
+add("arc_presentation_state", "m1 = 2^256 - 1", pstate(0, 2, credential=with_scalar(cred, 0, 2**256 - 1)),
+    "InvalidScalar")
+bad_elements("arc_presentation_state", pst, 32, "U", which=[3])
+bad_elements("arc_presentation_state", pst, 131, "generatorT", which=[0, 1, 3, 6])
+
 out.parent.mkdir(parents=True, exist_ok=True)
 with open(out, "w") as f:
     json.dump(cases, f, indent=1)
@@ -305,4 +561,4 @@ with open(out, "w") as f:
 kinds = {}
 for c in cases:
     kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
-print(f"{len(cases)} malformed messages: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
+print(f"{len(cases)} messages: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))

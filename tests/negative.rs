@@ -1,7 +1,8 @@
 //! The committed negative vectors (`tests/vectors/negative/malformed.json`,
 //! written by `scripts/negative-vectors.py`): every malformed message must be
 //! refused with exactly the error the file names (`A|B` allows either), on
-//! every architecture the suite runs on.
+//! every architecture the suite runs on. The ARC kinds also hold their valid
+//! message (`"error": "Ok"`), which must decode.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -12,6 +13,10 @@
 
 use std::collections::BTreeMap;
 
+use pat::arc::{
+    Credential, CredentialRequestState, CredentialResponse, PresentationRef, PresentationState, ServerPrivateKey,
+    ServerPublicKey,
+};
 use pat::auth;
 use pat::blind_rsa::SecretKey;
 use pat::codec::Decode;
@@ -22,7 +27,7 @@ use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
 use pat::types::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse};
 use pat::types::private::{self, PrivateTokenType};
-use pat::types::{metadata, public, rate_limited};
+use pat::types::{arc, metadata, public, rate_limited};
 use pat::voprf::{ByteArray, KeyPair, Suite};
 use pat::{Error, OsRng, TokenChallenge, TokenRef};
 use rand_core::UnwrapErr;
@@ -76,7 +81,12 @@ fn authorization_extensions(bytes: &[u8]) -> pat::Result<()> {
     params.decode_extensions(&mut ext).map(drop)
 }
 
-fn check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
+/// The presentation limit of a case (ARC's limit-taking decoders).
+fn limit(case: &Value) -> u64 {
+    case["limit"].as_u64().unwrap_or_else(|| panic!("no limit: {case}"))
+}
+
+fn check(kind: &str, bytes: &[u8], case: &Value) -> pat::Result<()> {
     const T1: &str = "pat-go/tokens/private/type1-issuance-test-vectors.json";
     const T5: &str = "pat-go/tokens/private/type5-issuance-test-vectors.json";
     match kind {
@@ -124,6 +134,16 @@ fn check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
         "type_da7a_response" => metadata::TokenResponse::decode(bytes).map(drop),
         "extensions" => Extensions::decode(bytes).map(drop),
         "authorization_extensions" => authorization_extensions(bytes),
+        "arc_challenge" => arc::ArcChallenge::decode(bytes).map(drop),
+        "arc_request" => arc::TokenRequest::decode(bytes).map(drop),
+        "arc_response" => CredentialResponse::decode(bytes).map(drop),
+        "arc_presentation" => PresentationRef::decode(bytes, limit(case)).map(drop),
+        "arc_token" => arc::ArcToken::decode(bytes, limit(case)).map(drop),
+        "arc_public_key" => ServerPublicKey::decode(bytes).map(drop),
+        "arc_private_key" => ServerPrivateKey::from_bytes(bytes).map(drop),
+        "arc_request_state" => CredentialRequestState::import(bytes).map(drop),
+        "arc_credential" => Credential::import(bytes).map(drop),
+        "arc_presentation_state" => PresentationState::import(bytes).map(drop),
         other => panic!("unknown kind {other}"),
     }
 }
@@ -138,15 +158,20 @@ fn every_malformed_message_is_refused_with_its_error() {
     let file = load("negative/malformed.json");
     let cases = file.as_array().unwrap();
     let mut per_message: BTreeMap<String, usize> = BTreeMap::new();
+    let mut valid: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         let kind = case["kind"].as_str().unwrap();
         let expected = case["error"].as_str().unwrap();
         let bytes = field(case, "hex");
-        *per_message.entry(message(kind)).or_default() += 1;
-        let got: Result<(), Error> = check(kind, &bytes);
+        if expected == "Ok" {
+            *valid.entry(kind.to_string()).or_default() += 1;
+        } else {
+            *per_message.entry(message(kind)).or_default() += 1;
+        }
+        let got: Result<(), Error> = check(kind, &bytes, case);
         let ok = match &got {
-            Ok(()) => false,
+            Ok(()) => expected == "Ok",
             Err(e) => expected.split('|').any(|alt| alt == format!("{e:?}")),
         };
         if !ok {
@@ -157,5 +182,11 @@ fn every_malformed_message_is_refused_with_its_error() {
     for (message, count) in &per_message {
         assert!(*count >= 10, "only {count} malformed {message} messages");
     }
-    assert_eq!(cases.len(), 271, "the committed file has 271 cases");
+    // Every ARC kind holds at least one valid message; no other kind does.
+    for kind in per_message.keys().filter(|k| k.starts_with("arc_")) {
+        assert!(valid.contains_key(kind), "no valid {kind} message");
+    }
+    assert!(valid.keys().all(|k| k.starts_with("arc_")), "{valid:?}");
+    assert_eq!(valid.values().sum::<usize>(), 15, "the committed file has 15 valid ARC messages");
+    assert_eq!(cases.len(), 503, "the committed file has 503 cases");
 }

@@ -11,14 +11,17 @@
 // parser targets, `encode.rs` the `encode_roundtrip` target, which builds
 // messages from fuzzer-chosen fields and checks encode → decode. This file
 // keeps the target table and the helper both use. `metadata.rs` holds the
-// parser targets of token type 0xDA7A, whose messages need 64 KiB buffers.
+// parser targets of token type 0xDA7A, whose messages need 64 KiB buffers,
+// and `arc.rs` those of ARC (token type 0xE5AC), its states and its keys.
 
+mod arc;
 mod decode;
 mod encode;
 mod metadata;
 
 use crate::codec::Encode;
 
+pub use arc::{arc_challenge, arc_credential_response, arc_presentation, arc_state, arc_token, arc_token_request};
 pub use decode::{
     amortized_request, authorization, batch_request, batch_response, challenge, directory, encap_key, inner_request,
     private_request, rsa_pkcs8, rsa_spki, token, type1_request, type2_request, type3_request, type5_request, varint,
@@ -31,7 +34,7 @@ pub use metadata::{authorization_extensions, extensions, type_da7a_request};
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by name, for corpus replay.
-pub const TARGETS: [(&str, Check); 21] = [
+pub const TARGETS: [(&str, Check); 27] = [
     ("challenge", challenge),
     ("token", token),
     ("www_authenticate", www_authenticate),
@@ -53,6 +56,12 @@ pub const TARGETS: [(&str, Check); 21] = [
     ("extensions", extensions),
     ("type_da7a_request", type_da7a_request),
     ("authorization_extensions", authorization_extensions),
+    ("arc_challenge", arc_challenge),
+    ("arc_token_request", arc_token_request),
+    ("arc_credential_response", arc_credential_response),
+    ("arc_presentation", arc_presentation),
+    ("arc_token", arc_token),
+    ("arc_state", arc_state),
 ];
 
 /// Re-encodes `msg` and compares with `data` when it fits a 4 KiB buffer;

@@ -77,9 +77,10 @@ enum VectorsCommand {
         /// The schema.
         #[arg(long, value_parser = parse_kind)]
         kind: Kind,
-        /// Number of cases (at most 100,000).
-        #[arg(long, default_value_t = 5)]
-        count: u64,
+        /// Number of cases (at most 100,000; 5 when omitted; `arc` writes
+        /// one suite of 6 cases, so 6, its default, is its one count).
+        #[arg(long)]
+        count: Option<u64>,
         /// Output file (stdout when omitted).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -142,10 +143,10 @@ fn verify(kind: Option<Kind>, files: &[PathBuf]) -> ExitCode {
     if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-fn generate(kind: Kind, count: u64, out: Option<PathBuf>) -> ExitCode {
+fn generate(kind: Kind, count: Option<u64>, out: Option<PathBuf>) -> ExitCode {
     // Parsed as u64 on every target, so that a count too large for a 32-bit
     // usize gets the same message as any other count over the limit.
-    let count = usize::try_from(count).unwrap_or(usize::MAX);
+    let count = count.map_or(kind.default_count(), |c| usize::try_from(c).unwrap_or(usize::MAX));
     let value = match vectors::generate(kind, count) {
         Ok(v) => v,
         Err(e) => {

@@ -123,7 +123,12 @@ fn generate_every_kind_then_verify() {
         let path = dir.join(format!("{}.json", kind.name()));
         // One case of the partially blind RSA kinds (a safe-prime key each,
         // slow in this debug build); the harness's own test generates three.
-        let count = if matches!(kind, pat_vectors::Kind::Pbrsa | pat_vectors::Kind::TypeDa7a) { 1 } else { 2 };
+        // An arc file is one suite: its six groups.
+        let count = match kind {
+            pat_vectors::Kind::Pbrsa | pat_vectors::Kind::TypeDa7a => 1,
+            pat_vectors::Kind::Arc => 6,
+            _ => 2,
+        };
         let (code, _, err) = pat(&[
             "vectors",
             "generate",
@@ -139,6 +144,25 @@ fn generate_every_kind_then_verify() {
         assert_eq!(code, 0, "{kind}: {out}{err}");
         assert!(out.ends_with(&format!(": {count} passed, 0 failed\n")), "{kind}: {out}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The ARC draft's vectors through the command line, and an arc file made
+/// with the default count (the suite's six groups).
+#[test]
+fn verify_arc_files() {
+    verify_files("tests/vectors/arc", &[("draft-ietf-privacypass-arc-crypto-01.json", 6)]);
+    let dir = std::env::temp_dir().join(format!("pat-arc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("arc.json");
+    let (code, _, err) = pat(&["vectors", "generate", "--kind", "arc", "--out", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = pat(&["vectors", "verify", "--kind", "arc", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.ends_with(": 6 passed, 0 failed\n"), "{out}");
+    let (code, _, err) = pat(&["vectors", "generate", "--kind", "arc", "--count", "5"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("one suite of 6 cases"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 use pat::token_type::{PrivateP384, PrivateRistretto255};
 
 mod amortized;
+mod arc;
 mod batched;
 mod metadata;
 mod private;
@@ -58,11 +59,14 @@ pub enum Kind {
     /// Type 0xDA7A issuance with extensions (privacypass-ts
     /// `pub_verif_with_metadata_v3.json`).
     TypeDa7a,
+    /// ARC(P-256), draft-ietf-privacypass-arc-crypto-01's
+    /// `allVectors.json`: an object keyed by suite, six groups (cases) each.
+    Arc,
 }
 
 impl Kind {
     /// Every kind, in command-line order.
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 14] = [
         Kind::Token,
         Kind::Type1,
         Kind::Type2,
@@ -76,6 +80,7 @@ impl Kind {
         Kind::Type3AnonOriginId,
         Kind::Pbrsa,
         Kind::TypeDa7a,
+        Kind::Arc,
     ];
 
     /// The command-line name.
@@ -94,6 +99,7 @@ impl Kind {
             Kind::Type3AnonOriginId => "type3-anon-origin-id",
             Kind::Pbrsa => "pbrsa",
             Kind::TypeDa7a => "type-da7a",
+            Kind::Arc => "arc",
         }
     }
 
@@ -108,8 +114,22 @@ impl Kind {
         true
     }
 
-    /// Guesses the schema of a vector file from the fields of its first case.
+    /// The number of cases [`generate`] writes when none is asked for:
+    /// 5, as pat-go's files hold; 6 for `arc`, whose one suite has six groups.
+    pub const fn default_count(self) -> usize {
+        match self {
+            Kind::Arc => arc::GROUPS.len(),
+            _ => 5,
+        }
+    }
+
+    /// Guesses the schema of a vector file from the fields of its first case
+    /// (for `arc`, the groups of its first suite).
     pub fn detect(file: &Value) -> Option<Kind> {
+        if let Some(suites) = file.as_object() {
+            let first = suites.values().next()?.as_object()?;
+            return (first.contains_key("ServerKey") && first.contains_key("Presentation1")).then_some(Kind::Arc);
+        }
         let first = file.as_array()?.first()?.as_object()?;
         let has = |k: &str| first.contains_key(k);
         let type_of = |field: &str| first.get(field).and_then(Value::as_str).and_then(|h| h.get(..4)).map(String::from);
@@ -237,6 +257,9 @@ pub fn parse(text: &str) -> Result<Value, VectorError> {
 
 /// Checks every case of a parsed file against the library.
 pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
+    if kind == Kind::Arc {
+        return arc::verify(file);
+    }
     let mut report = Report::default();
     for (i, fields) in cases(file)?.into_iter().enumerate() {
         let case = Case { index: i, fields };
@@ -254,6 +277,7 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
             Kind::Batched => batched::verify(&case)?,
             Kind::Pbrsa => metadata::verify_pbrsa(&case)?,
             Kind::TypeDa7a => metadata::verify_type_da7a(&case)?,
+            Kind::Arc => return arc::verify(file),
         };
         report.record(i, outcome);
     }
@@ -266,9 +290,21 @@ pub const MAX_GENERATE: usize = 100_000;
 
 /// Generates `count` fresh cases of `kind` in pat-go's schema; `count` above
 /// [`MAX_GENERATE`] is a [`VectorError::Format`], refused before any work.
+/// `arc` writes one suite, whose six groups are its cases: `count` must be 6
+/// (or 0, an empty file).
 pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
     if count > MAX_GENERATE {
         return Err(VectorError::Format(std::format!("--count {count} is above the limit of {MAX_GENERATE} cases")));
+    }
+    if kind == Kind::Arc {
+        return match count {
+            0 => Ok(Value::Object(Map::new())),
+            6 => arc::generate(),
+            _ => Err(VectorError::Format(std::format!(
+                "--count {count}: the arc kind writes one suite of {} cases",
+                arc::GROUPS.len()
+            ))),
+        };
     }
     let cases = match kind {
         Kind::Token => (0..count).map(token::generate).collect::<Result<Vec<_>, _>>()?,
@@ -284,6 +320,7 @@ pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
         Kind::Batched => batched::generate(count)?,
         Kind::Pbrsa => metadata::generate_pbrsa(count)?,
         Kind::TypeDa7a => metadata::generate_type_da7a(count)?,
+        Kind::Arc => return arc::generate(),
     };
     Ok(Value::Array(cases))
 }

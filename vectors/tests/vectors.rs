@@ -59,6 +59,10 @@ const METADATA: &[(&str, Kind, usize)] = &[
     ("privacypass-ts/auth_scheme_token_with_extensions_v1.json", Kind::Token, 5),
 ];
 
+/// ARC(P-256): draft-ietf-privacypass-arc-crypto-01's vectors, one case per
+/// group (see `tests/vectors/arc/README.md`).
+const ARC: &[(&str, Kind, usize)] = &[("arc/draft-ietf-privacypass-arc-crypto-01.json", Kind::Arc, 6)];
+
 /// Every file of `files` is detected as its kind and passes with its count.
 fn pass_with_exact_counts(files: &[(&str, Kind, usize)]) {
     for &(path, kind, count) in files {
@@ -93,6 +97,109 @@ fn metadata_files_fail_on_an_altered_field() {
         let report = vectors::verify(Kind::detect(&file).unwrap(), &file).unwrap();
         assert_eq!(report.failed(), 1, "{path} {field}");
     }
+}
+
+#[test]
+fn arc_files_pass_with_exact_counts() {
+    pass_with_exact_counts(ARC);
+}
+
+/// One altered field fails its group's case, and the cases whose checks use
+/// it (a presentation is verified under the file's server key, the client
+/// finalizes the file's response into the file's credential).
+#[test]
+fn arc_file_fails_on_an_altered_field() {
+    const PATH: &str = "arc/draft-ietf-privacypass-arc-crypto-01.json";
+    for (group, field, failed) in [
+        ("ServerKey", "x0", &[0, 4, 5][..]),
+        ("ServerKey", "X2", &[0, 3]),
+        ("CredentialRequest", "m2", &[1]),
+        ("CredentialRequest", "proof", &[1]),
+        ("CredentialRequest", "r2", &[1, 3]),
+        ("CredentialResponse", "b", &[2]),
+        ("CredentialResponse", "proof", &[2, 3]),
+        ("Credential", "U_prime", &[3, 4, 5]),
+        ("Presentation1", "z", &[4]),
+        ("Presentation1", "nonce_blinding", &[4]),
+        ("Presentation1", "tag", &[4]),
+        ("Presentation2", "a", &[5]),
+        ("Presentation2", "D_0", &[5]),
+        ("Presentation2", "proof", &[5]),
+        ("Presentation2", "presentation_context", &[5]),
+    ] {
+        let mut file = load(PATH);
+        let value = file["ARCV1-P256"][group][field].as_str().unwrap().to_owned();
+        let flipped = if value.ends_with('0') { "1" } else { "0" };
+        file["ARCV1-P256"][group][field] = format!("{}{flipped}", &value[..value.len() - 1]).into();
+        let report = vectors::verify(Kind::Arc, &file).unwrap();
+        let cases: Vec<usize> = report.failures.iter().map(|f| f.case).collect();
+        assert_eq!(cases, failed, "{group}.{field}: {:?}", report.failures);
+        assert_eq!(report.passed, 6 - failed.len(), "{group}.{field}");
+        assert!(report.failures[0].what.starts_with(group), "{group}.{field}: {}", report.failures[0].what);
+    }
+    // The nonce is a number: another one fails its presentation.
+    let mut file = load(PATH);
+    file["ARCV1-P256"]["Presentation1"]["nonce"] = "0x1".into();
+    let report = vectors::verify(Kind::Arc, &file).unwrap();
+    assert_eq!(report.failures.iter().map(|f| f.case).collect::<Vec<_>>(), [4]);
+    // Another seed: nothing the generator drew matches.
+    let mut file = load(PATH);
+    file["ARCV1-P256"]["seed"] = "00".repeat(32).into();
+    assert_eq!(vectors::verify(Kind::Arc, &file).unwrap().failed(), 6);
+    // Not of the schema: an error naming the case and the field.
+    let mut file = load(PATH);
+    file["ARCV1-P256"]["Presentation2"].as_object_mut().unwrap().insert("extra".into(), "00".into());
+    match vectors::verify(Kind::Arc, &file) {
+        Err(VectorError::Field { case: 5, field, .. }) => assert_eq!(field, "Presentation2.extra"),
+        other => panic!("{other:?}"),
+    }
+    let mut file = load(PATH);
+    file["ARCV1-P256"]["CredentialResponse"].as_object_mut().unwrap().remove("b");
+    match vectors::verify(Kind::Arc, &file) {
+        Err(VectorError::Field { case: 2, field, .. }) => assert_eq!(field, "CredentialResponse.b"),
+        other => panic!("{other:?}"),
+    }
+    let mut file = load(PATH);
+    let suite = file.as_object_mut().unwrap().remove("ARCV1-P256").unwrap();
+    file.as_object_mut().unwrap().insert("ARCV1-P384".into(), suite);
+    assert_eq!(Kind::detect(&file), Some(Kind::Arc));
+    assert!(matches!(vectors::verify(Kind::Arc, &file), Err(VectorError::Field { case: 0, .. })));
+    assert!(matches!(vectors::verify(Kind::Arc, &serde_json::json!([])), Err(VectorError::Format(_))));
+    assert_eq!(vectors::verify(Kind::Arc, &serde_json::json!({})).unwrap().total(), 0);
+}
+
+/// A generated arc file has the published file's shape (the same groups and
+/// fields), plus the seed it was drawn from.
+#[test]
+fn generated_arc_file_has_the_published_shape() {
+    let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    let published = load("arc/draft-ietf-privacypass-arc-crypto-01.json");
+    let generated = vectors::generate(Kind::Arc, 6).unwrap();
+    assert_eq!(keys(&generated), ["ARCV1-P256"]);
+    let (p, g) = (&published["ARCV1-P256"], &generated["ARCV1-P256"]);
+    let mut expected = keys(p);
+    expected.push("seed".into());
+    expected.sort();
+    assert_eq!(keys(g), expected);
+    for group in keys(p) {
+        assert_eq!(keys(&g[&group]), keys(&p[&group]), "{group}");
+    }
+    assert_eq!(g["seed"].as_str().unwrap().len(), 64);
+    assert_ne!(g["ServerKey"]["x0"], p["ServerKey"]["x0"]);
+    for group in ["Presentation1", "Presentation2"] {
+        assert_eq!(g[group]["presentation_context"], p[group]["presentation_context"]);
+    }
+    assert_eq!(g["CredentialRequest"]["request_context"], p["CredentialRequest"]["request_context"]);
+    // Same context, same m2.
+    assert_eq!(g["CredentialRequest"]["m2"], p["CredentialRequest"]["m2"]);
+    assert_eq!(
+        (g["Presentation1"]["nonce"].as_str(), g["Presentation2"]["nonce"].as_str()),
+        (Some("0x0"), Some("0x1"))
+    );
+    for count in [1, 5, 7, 12] {
+        assert!(matches!(vectors::generate(Kind::Arc, count), Err(VectorError::Format(_))), "{count}");
+    }
+    assert_eq!(vectors::generate(Kind::Arc, 0).unwrap(), serde_json::json!({}));
 }
 
 #[test]
@@ -187,7 +294,7 @@ fn generated_vectors_verify() {
         if slow && cfg!(any(target_arch = "powerpc", target_arch = "s390x")) {
             continue;
         }
-        let count = if slow { 3 } else { 5 };
+        let count = if slow { 3 } else { kind.default_count() };
         let file = vectors::generate(kind, count).unwrap();
         assert_eq!(Kind::detect(&file), Some(kind));
         let report = vectors::verify(kind, &file).unwrap();

@@ -61,6 +61,15 @@ impl TestDrng {
         out
     }
 
+    /// The next protocol scalar the generator gives (as
+    /// [`protocol_scalar`](Self::protocol_scalar) draws it for the ARC
+    /// operations), serialized: how a vector writer reads the blinds the
+    /// library keeps to itself, by running a second generator of the same
+    /// seed to the step that draws them.
+    pub fn next_protocol_scalar(&mut self) -> [u8; 32] {
+        super::group::encode_scalar(&self.protocol_scalar())
+    }
+
     /// `rng.random_scalar()`: 48 bytes modulo n (the sigma nonces).
     pub(crate) fn sigma_scalar(&mut self) -> Scalar {
         reduce_wide(&self.next48())

@@ -18,8 +18,8 @@
 //!    here with the `p256` crate's RFC 9380 `hash_to_field`; the blinds the
 //!    library keeps to itself (`b`; `a`, `r`, `z`, `nonce_blinding`) are the
 //!    generator's next protocol scalars at the step that draws them, read
-//!    with a second generator of the same seed run up to that step, whose
-//!    `server_keygen` then draws them (the first four protocol scalars of the
+//!    with a second generator of the same seed run up to that step
+//!    (`TestDrng::next_protocol_scalar`: the first protocol scalars of the
 //!    step, in that order).
 //! 2. **The algebra of the scalars.** Independent of the generator: `m1_enc =
 //!    m1·G + r1·H`, `m2_enc = m2·G + r2·H`, `U = b·G`, `H_aux = b·H`, and for
@@ -309,12 +309,18 @@ fn run(seed: &[u8; 32], rctx: &[u8], pctx: &[u8]) -> Result<[Group; 6], String> 
 
 /// The next four protocol scalars of the generator after `steps` steps
 /// (1 keygen, 2 request, 3 response, 4 the first presentation): a second
-/// generator of the same seed is run that far, and `server_keygen` draws
-/// them (x0 ‖ x1 ‖ x2 ‖ xb of a key nobody uses). The response draws `b`
+/// generator of the same seed is run that far, and
+/// [`TestDrng::next_protocol_scalar`] reads them. The response draws `b`
 /// first; a presentation draws `a`, `r`, `z`, `nonce_blinding` first.
 fn next_scalars(seed: &[u8; 32], rctx: &[u8], pctx: &[u8], steps: usize) -> Result<[u8; 128], String> {
     let mut drng = TestDrng::new(seed);
-    let draw = |drng: &mut TestDrng| hazmat::server_keygen(drng).map(|k| k.to_bytes()).map_err(e("draw"));
+    let draw = |drng: &mut TestDrng| -> Result<[u8; 128], String> {
+        let mut out = [0u8; 128];
+        for chunk in out.chunks_exact_mut(32) {
+            chunk.copy_from_slice(&drng.next_protocol_scalar());
+        }
+        Ok(out)
+    };
     let key = hazmat::server_keygen(&mut drng).map_err(e("keygen"))?;
     if steps == 1 {
         return draw(&mut drng);

@@ -13,7 +13,9 @@
 //! - issuer keys after parsing: VOPRF `skS`, RSA p, q, dP, dQ, qInv (and the
 //!   values derived from p and q), the HPKE secret key, the origins' ECDSA
 //!   keys; the type 0x0003 client's ECDSA key; the attester's copy of the
-//!   request blind; the key-blinding secrets of the `keyblind-*` cases.
+//!   request blind; the key-blinding secrets of the `keyblind-*` cases; the
+//!   ARC server key's x0, x1, x2, xb and an exported ARC presentation
+//!   state's nonce counter (`arc-client-present-counter`).
 //!
 //! Messages that cross the network are marked public by [`wire`]: once sent,
 //! their bytes are known to everyone.

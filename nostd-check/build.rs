@@ -189,6 +189,41 @@ fn main() {
         .unwrap();
     }
     code += "];\n";
+    // ARC (draft-ietf-privacypass-arc-crypto-01): the draft's one suite, its
+    // six groups drawn in order from the TestDRNG, each field concatenated in
+    // the order the API encodes it (tests/arc.rs maps every field).
+    writeln!(code, "/// arc/draft-ietf-privacypass-arc-crypto-01.json: suite ARCV1-P256").unwrap();
+    let arc_file = vectors.join("arc/draft-ietf-privacypass-arc-crypto-01.json");
+    println!("cargo:rerun-if-changed={}", arc_file.display());
+    let arc: Value = serde_json::from_str(&std::fs::read_to_string(&arc_file).unwrap()).unwrap();
+    let arc = &arc["ARCV1-P256"];
+    let cat = |group: &str, names: &[&str]| -> String {
+        bytes(&names.iter().flat_map(|n| hex(&arc[group], n)).collect::<Vec<u8>>())
+    };
+    let presentations = ["Presentation1", "Presentation2"]
+        .iter()
+        .map(|g| {
+            let nonce = u32::from_str_radix(arc[g]["nonce"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+            format!(
+                "ArcPresentation {{ context: {}, nonce: {nonce}, bytes: {} }}",
+                bytes(&hex(&arc[g], "presentation_context")),
+                cat(g, &["U", "U_prime_commit", "m1_commit", "tag", "nonce_commit", "proof"])
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    writeln!(
+        code,
+        "pub const ARC: &[ArcCase] = &[ArcCase {{ sk: {}, pk: {}, request_context: {}, state: {}, request: {}, response: {}, credential: {}, presentations: &[{presentations}] }}];",
+        cat("ServerKey", &["x0", "x1", "x2", "xb"]),
+        cat("ServerKey", &["X0", "X1", "X2"]),
+        bytes(&hex(&arc["CredentialRequest"], "request_context")),
+        cat("CredentialRequest", &["m1", "r1", "r2", "m1_enc", "m2_enc"]),
+        cat("CredentialRequest", &["m1_enc", "m2_enc", "proof"]),
+        cat("CredentialResponse", &["U", "enc_U_prime", "X0_aux", "X1_aux", "X2_aux", "H_aux", "proof"]),
+        cat("Credential", &["m1", "U", "U_prime", "X1"]),
+    )
+    .unwrap();
     // Generic batches: the mixed [1, 2] case of the Go file and both Rust cases.
     code += "/// batched-issuance-test-vectors{,.rust}.json: mixed batches\n";
     code += "pub const BATCHED: &[BatchedCase] = &[\n";

@@ -14,8 +14,8 @@ use pat::types::private::PrivateTokenType;
 use pat::types::rate_limited as t3;
 
 use crate::demo::{
-    AmortizedFixture, BATCH, BATCH_WIRE, BatchedFixture, MetadataFixture, ORIGIN, PrivateFixture, PublicFixture,
-    RateLimitedFixture, Result, rng,
+    AmortizedFixture, ArcFixture, BATCH, BATCH_WIRE, BatchedFixture, MetadataFixture, ORIGIN, PrivateFixture,
+    PublicFixture, RateLimitedFixture, Result, rng,
 };
 use pat_cli::cycles::{self, Config, Counter, Measurement};
 
@@ -79,6 +79,14 @@ const OPERATIONS: &[&str] = &[
     "typeda7a/IssuerEvaluateDerived",
     "typeda7a/ClientFinalize",
     "typeda7a/OriginVerify",
+    "arc/ServerKeygen",
+    "arc/ClientRequest",
+    "arc/IssuerRespond",
+    "arc/ClientFinalize",
+    "arc/ClientPresentLimit2",
+    "arc/ClientPresentLimit65536",
+    "arc/IssuerVerifyLimit2",
+    "arc/IssuerVerifyLimit65536",
     "parse/TokenChallenge",
     "parse/Token",
     "parse/WwwAuthenticate",
@@ -239,6 +247,36 @@ fn rate_limited(r: &mut Runner<'_>) -> Result<()> {
     r.op("type3/OriginVerify", || Ok(()), |()| p.origin.verify(&f.token, &p.challenge))
 }
 
+/// Type 0xE5AC (ARC, P-256) through its token layer. `ClientPresent` makes
+/// one token from a presentation state imported fresh (untimed) for every
+/// call; `IssuerVerify` checks one token of that limit (decode, context and
+/// key checks, the presentation proof with its range proof).
+fn arc(r: &mut Runner<'_>) -> Result<()> {
+    if !r.wants_group("arc/") {
+        return Ok(());
+    }
+    let f = ArcFixture::new(ORIGIN)?;
+    let parsed = f.request()?;
+    r.op("arc/ServerKeygen", || Ok(()), |()| pat::arc::ServerPrivateKey::generate(&mut rng()))?;
+    r.op("arc/ClientRequest", || Ok(()), |()| f.client.request(&f.challenge, &mut rng()))?;
+    r.op("arc/IssuerRespond", || Ok(()), |()| f.issuer.issue(&parsed, &mut rng()))?;
+    r.op("arc/ClientFinalize", || f.exchange(), |(response, state)| f.client.finalize(&state, &response))?;
+    let limits = [
+        (2u64, "arc/ClientPresentLimit2", "arc/IssuerVerifyLimit2"),
+        (1 << 16, "arc/ClientPresentLimit65536", "arc/IssuerVerifyLimit65536"),
+    ];
+    let mut tokens = Vec::new();
+    for (limit, present, _) in limits {
+        let exported = f.presentation_state(limit)?.export();
+        r.op(present, || pat::arc::PresentationState::import(&exported), |mut state| f.token(&mut state))?;
+        tokens.push(f.token(&mut f.presentation_state(limit)?)?);
+    }
+    for ((limit, _, verify), token) in limits.into_iter().zip(&tokens) {
+        r.op(verify, || Ok(()), |()| f.verify(token.as_slice(), limit))?;
+    }
+    Ok(())
+}
+
 /// The foundation messages, as `benches/codec.rs` builds them.
 fn parse(r: &mut Runner<'_>) -> Result<()> {
     if !r.wants_group("parse/") {
@@ -299,6 +337,7 @@ fn run_all(r: &mut Runner<'_>) -> Result<()> {
     batched(r)?;
     rate_limited(r)?;
     metadata(r)?;
+    arc(r)?;
     parse(r)
 }
 

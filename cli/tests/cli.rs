@@ -199,6 +199,52 @@ fn demo_runs() {
     let (code, out, _) = pat(&["demo"]);
     assert_eq!(code, 0);
     assert!(out.contains("WWW-Authenticate: PrivateToken challenge="), "{out}");
+    // Type 0xE5AC: one credential, three tokens redeemed, the fourth cannot
+    // be made, a replay is refused. Sizes from the ARC drafts: a request is
+    // the type, the truncated key id and 2 elements + 5 scalars (229 bytes);
+    // a response 6 elements + 8 scalars (454); a token of limit 3 (a range
+    // proof over 2 bases) the 70-byte header, 5 + 2 elements and
+    // 1 + 5 + 3·2 scalars (70 + 231 + 384 = 685).
+    let row = out.lines().find(|l| l.starts_with("0xe5ac arc (limit 3)")).unwrap_or_else(|| panic!("{out}"));
+    let fields: Vec<&str> = row["0xe5ac arc (limit 3)".len()..].split_whitespace().collect();
+    assert_eq!(fields.len(), 7, "{row}");
+    assert_eq!(fields[..3], ["229", "454", "685"], "{row}");
+    for t in &fields[3..] {
+        assert!(t.parse::<f64>().unwrap() > 0.0, "{row}");
+    }
+    assert!(
+        out.contains(
+            "0xe5ac arc: one credential, 3 tokens redeemed; token 4 refused (presentation limit reached); \
+             a replayed token refused (replayed)"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn bench_arc_rows() {
+    let (code, out, err) = pat(&["bench", "--warmup", "0", "--iters", "1", "--filter", "arc/", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = rows.as_array().unwrap().iter().map(|r| r["operation"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "arc/ServerKeygen",
+            "arc/ClientRequest",
+            "arc/IssuerRespond",
+            "arc/ClientFinalize",
+            "arc/ClientPresentLimit2",
+            "arc/ClientPresentLimit65536",
+            "arc/IssuerVerifyLimit2",
+            "arc/IssuerVerifyLimit65536",
+        ]
+    );
+    for r in rows.as_array().unwrap() {
+        assert_eq!(r["iterations"], 1, "{r}");
+        assert!(r["mean"].as_f64().unwrap() > 0.0, "{r}");
+        assert_eq!(r["allocations_per_op"].as_f64(), Some(0.0), "{r}");
+    }
 }
 
 #[test]

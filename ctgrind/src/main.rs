@@ -13,7 +13,9 @@
 //! - issuer keys after parsing: VOPRF `skS`, RSA p, q, dP, dQ, qInv (and the
 //!   values derived from p and q), the HPKE secret key, the origins' ECDSA
 //!   keys; the type 0x0003 client's ECDSA key; the attester's copy of the
-//!   request blind; the key-blinding secrets of the `keyblind-*` cases.
+//!   request blind; the key-blinding secrets of the `keyblind-*` cases; the
+//!   ARC server key's x0, x1, x2, xb and an exported ARC presentation
+//!   state's nonce counter (`arc-client-present-counter`).
 //!
 //! Messages that cross the network are marked public by [`wire`]: once sent,
 //! their bytes are known to everyone.
@@ -25,6 +27,7 @@ use std::convert::Infallible;
 use std::hint::black_box;
 
 use crabgrind::memcheck::{MemState, mark_memory};
+use pat::arc;
 use pat::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
 use pat::blind_rsa::{self, SecretKey as RsaSecretKey};
 use pat::codec::{Decode, Encode};
@@ -269,6 +272,108 @@ fn metadata_roles(role: Role) {
     }
 }
 
+/// Poisons an ARC (P-256) server key's four scalars x0, x1, x2, xb. The
+/// library has no `ctgrind_poison` hook for this key, so the whole key is
+/// poisoned and its public half (a field the key lends out by reference)
+/// marked defined again.
+fn arc_poison_key(key: &arc::ServerPrivateKey) {
+    poison(key);
+    public(key.public_key());
+}
+
+/// Sends ARC bytes over the network: public from then on.
+fn arc_wire<const N: usize>(bytes: [u8; N]) -> [u8; N] {
+    public(&bytes);
+    bytes
+}
+
+const ARC_REQUEST_CONTEXT: &[&[u8]] = &[b"ctgrind request context"];
+const ARC_PRESENTATION_CONTEXT: &[&[u8]] = &[b"ctgrind presentation context"];
+
+/// ARC issuance: the client's request (m1, r1, r2 and the proof nonces from
+/// its generator) and finalize (response proof, unblinding with r1, r2)
+/// with `client`, the issuer's response (its key, after the public key was
+/// derived, and its b and proof nonces) with `issuer`; the other side is
+/// unpoisoned.
+fn arc_issuance(client: bool, issuer: bool) -> (arc::ServerPrivateKey, arc::Credential) {
+    let key = arc::ServerPrivateKey::generate(&mut rng(false)).unwrap();
+    if issuer {
+        arc_poison_key(&key);
+    }
+    let public_key = arc::ServerPublicKey::decode(&key.public_key().to_bytes()).unwrap();
+    let (mut crng, mut irng) = (rng(client), rng(issuer));
+    let mut credential = None;
+    for _ in 0..2 {
+        let (state, request) = arc::CredentialRequestState::new(ARC_REQUEST_CONTEXT, &mut crng).unwrap();
+        let request = arc::CredentialRequest::decode(&arc_wire(request.to_bytes())).unwrap();
+        let response = key.respond(&request, &mut irng).unwrap();
+        let response = arc::CredentialResponse::decode(&arc_wire(response.to_bytes())).unwrap();
+        credential = Some(state.finalize(&public_key, &response).unwrap());
+        // An altered response: the rejection path of the same proof check.
+        let mut bad = response.to_bytes();
+        *bad.last_mut().unwrap() ^= 1;
+        let bad = arc::CredentialResponse::decode(&bad).unwrap();
+        assert!(state.finalize(&public_key, &bad).is_err());
+    }
+    (key, credential.unwrap())
+}
+
+/// ARC presentations of limits 2 and 2^16, checked by the issuer, forged
+/// ones refused. With `Role::Client` the credential's m1 comes from the
+/// poisoned client generator and the blinds and proof nonces are poisoned;
+/// with `Role::Issuer` an unpoisoned client presents to an issuer whose key
+/// is poisoned (after issuance, which `arc-issuer-respond` covers).
+fn arc_presentations(role: Role) {
+    let issue = || {
+        let (key, credential) = arc_issuance(role.client(), false);
+        if role.issuer() {
+            arc_poison_key(&key);
+        }
+        (key, credential)
+    };
+    let mut crng = rng(role.client());
+    let mut out = [0u8; arc::messages::PRESENTATION_MAX_LEN];
+    for limit in [2u64, 1 << 16] {
+        let (key, credential) = issue();
+        let mut state = arc::PresentationState::new(credential, ARC_PRESENTATION_CONTEXT, limit).unwrap();
+        for _ in 0..2 {
+            let p = state.present(&mut crng, &mut out).unwrap();
+            let bytes = &mut out[..p.len];
+            public(&*bytes);
+            let parsed = arc::PresentationRef::decode(bytes, limit).unwrap();
+            key.verify_presentation(ARC_REQUEST_CONTEXT, ARC_PRESENTATION_CONTEXT, &parsed, limit).unwrap();
+            // A forged proof: the rejection path of the same verification.
+            *bytes.last_mut().unwrap() ^= 1;
+            let parsed = arc::PresentationRef::decode(bytes, limit).unwrap();
+            assert!(key.verify_presentation(ARC_REQUEST_CONTEXT, ARC_PRESENTATION_CONTEXT, &parsed, limit).is_err());
+        }
+        if limit == 2 {
+            assert!(state.present(&mut crng, &mut out).is_err());
+        }
+    }
+}
+
+/// The presentation nonce counter is secret too: a state exported after one
+/// presentation of limit 2^16, its 8-byte counter poisoned, imported and
+/// presented from (the client's secrets as in `arc-client-present`).
+fn arc_present_counter() {
+    let (key, credential) = arc_issuance(true, false);
+    let mut crng = rng(true);
+    let limit = 1u64 << 16;
+    let mut out = [0u8; arc::messages::PRESENTATION_MAX_LEN];
+    let mut state = arc::PresentationState::new(credential, ARC_PRESENTATION_CONTEXT, limit).unwrap();
+    state.present(&mut crng, &mut out).unwrap();
+    let mut exported = state.export();
+    let at = arc::Credential::LEN + 33;
+    poison(&exported[at..at + 8]);
+    let mut state = arc::PresentationState::import(&exported).unwrap();
+    exported.fill(0);
+    let p = state.present(&mut crng, &mut out).unwrap();
+    public(&out[..p.len]);
+    let parsed = arc::PresentationRef::decode(&out[..p.len], limit).unwrap();
+    key.verify_presentation(ARC_REQUEST_CONTEXT, ARC_PRESENTATION_CONTEXT, &parsed, limit).unwrap();
+}
+
 /// Type 0x0003 with its three parties and the given blind encoding: the
 /// constant-time `BlindKeyEncoding::Fixed` for the real cases; pat-go's
 /// `Minimal` is the documented leak, which the `known-leak-minimal-encoding`
@@ -451,6 +556,11 @@ const CASES: &[(&str, fn())] = &[
     ("type2-issuer", || public_roles(Role::Issuer)),
     ("typeda7a-client", || metadata_roles(Role::Client)),
     ("typeda7a-issuer", || metadata_roles(Role::Issuer)),
+    ("arc-client-request", || drop(arc_issuance(true, false))),
+    ("arc-client-present", || arc_presentations(Role::Client)),
+    ("arc-client-present-counter", arc_present_counter),
+    ("arc-issuer-respond", || drop(arc_issuance(false, true))),
+    ("arc-issuer-verify", || arc_presentations(Role::Issuer)),
     ("type3-client", || rate_limited_roles("client", ecdsa::BlindKeyEncoding::Fixed)),
     ("type3-attester", || rate_limited_roles("attester", ecdsa::BlindKeyEncoding::Fixed)),
     ("type3-issuer", || rate_limited_roles("issuer", ecdsa::BlindKeyEncoding::Fixed)),

@@ -76,6 +76,30 @@ pub struct MetadataCase {
     pub token: &'static [u8],
 }
 
+/// One presentation of the ARC vectors: its context, its nonce, and the
+/// presentation's bytes (U ‖ U′ commitment ‖ m1 commitment ‖ tag ‖ nonce
+/// commitment ‖ proof, the proof starting with the range proof's D).
+pub struct ArcPresentation {
+    pub context: &'static [u8],
+    pub nonce: u32,
+    pub bytes: &'static [u8],
+}
+
+/// The ARC draft's vectors (one suite, limit 2), each group's fields
+/// concatenated as the API encodes them: the server key x0 ‖ x1 ‖ x2 ‖ xb and
+/// X0 ‖ X1 ‖ X2; the request state m1 ‖ r1 ‖ r2 ‖ m1Enc ‖ m2Enc; the request,
+/// the response and the credential (m1 ‖ U ‖ U′ ‖ X1); two presentations.
+pub struct ArcCase {
+    pub sk: &'static [u8],
+    pub pk: &'static [u8],
+    pub request_context: &'static [u8],
+    pub state: &'static [u8],
+    pub request: &'static [u8],
+    pub response: &'static [u8],
+    pub credential: &'static [u8],
+    pub presentations: &'static [ArcPresentation],
+}
+
 /// One entry of a generic batch case.
 pub struct BatchEntry {
     pub ty: u16,
@@ -97,7 +121,10 @@ pub struct BatchedCase {
 pub mod vectors {
     //! Generated from the JSON vector files.
     #![allow(missing_docs)]
-    use super::{AmortizedCase, BatchEntry, BatchedCase, MetadataCase, PbrsaCase, PrivateCase, PublicCase};
+    use super::{
+        AmortizedCase, ArcCase, ArcPresentation, BatchEntry, BatchedCase, MetadataCase, PbrsaCase, PrivateCase,
+        PublicCase,
+    };
     include!(concat!(env!("OUT_DIR"), "/vectors.rs"));
 }
 

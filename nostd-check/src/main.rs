@@ -25,8 +25,8 @@ use pat::types::public;
 use pat::voprf::{ByteArray, KeyPair, Suite};
 
 use pat_nostd_check::{
-    AmortizedCase, BatchedCase, MetadataCase, PbrsaCase, PrivateCase, PublicCase, TestRng, check, clock, hprintln,
-    platform, same, vectors,
+    AmortizedCase, ArcCase, BatchedCase, MetadataCase, PbrsaCase, PrivateCase, PublicCase, TestRng, check, clock,
+    hprintln, platform, same, vectors,
 };
 
 const PAINT: u32 = 0xCCCC_CCCC;
@@ -211,6 +211,77 @@ fn metadata_case(case: &MetadataCase) -> Result<(), Error> {
     let mut rng = TestRng::new(0x2545_f491_4f6c_da7a);
     let (_, state) = measure("type_da7a/client_request", || client.request(&challenge, extensions, &mut rng))?;
     drop(state);
+    Ok(())
+}
+
+/// ARC (P-256) on the draft's vectors, every value drawn in the draft's
+/// order from its TestDRNG: the server key, the request (and its state's
+/// m1, r1, r2), the response, the credential and both presentations of
+/// limit 2, each compared byte for byte with its group, each presentation
+/// verified by the issuer, the third refused. Then the roles through the
+/// ordinary entry points with the harness's generator (what a device runs):
+/// key generation, a request, a response, and presentations of limits 2,
+/// 2^16 and 2^32 (one, 16 and 32 range-proof bases) with their
+/// verification. The known-answer finalize and limit-2 verification are
+/// measured too.
+fn arc_case(case: &ArcCase) -> Result<(), Error> {
+    use pat::arc::hazmat::{self, TestDrng};
+    use pat::arc::messages::{PRESENTATION_MAX_LEN, PresentationRef, presentation_len};
+    use pat::arc::{CredentialRequestState, PresentationState, ServerPrivateKey};
+    const LIMIT: u64 = 2;
+    let mut seed = [0u8; 32];
+    seed[..16].copy_from_slice(b"test vector seed");
+    let mut drng = TestDrng::new(&seed);
+
+    // ServerKey
+    let key = hazmat::server_keygen(&mut drng)?;
+    check(key.to_bytes().as_slice() == case.sk)?;
+    check(key.public_key().to_bytes().as_slice() == case.pk)?;
+    // CredentialRequest: the state's m1, r1, r2 (and the two encodings), the request.
+    let ctx = case.request_context;
+    let (state, request) = hazmat::credential_request(&[ctx], &mut drng)?;
+    check(state.export().as_slice() == case.state)?;
+    check(request.to_bytes().as_slice() == case.request)?;
+    // CredentialResponse
+    let response = hazmat::credential_response(&key, &request, &mut drng)?;
+    check(response.to_bytes().as_slice() == case.response)?;
+    // Credential
+    let credential = measure("arc/client_finalize", || state.finalize(key.public_key(), &response))?;
+    check(credential.export().as_slice() == case.credential)?;
+    // Presentation1, Presentation2
+    let pctx = case.presentations.first().ok_or(Error::Verification)?.context;
+    let mut pstate = PresentationState::new(credential, &[pctx], LIMIT)?;
+    let mut out = [0u8; PRESENTATION_MAX_LEN];
+    for expected in case.presentations {
+        check(expected.context == pctx)?;
+        let p = hazmat::present(&mut pstate, &mut drng, &mut out)?;
+        check(p.nonce == expected.nonce)?;
+        let bytes = out.get(..p.len).ok_or(Error::BufferTooSmall)?;
+        check(bytes == expected.bytes)?;
+        let parsed = PresentationRef::decode(bytes, LIMIT)?;
+        measure("arc/issuer_verify", || key.verify_presentation(&[ctx], &[pctx], &parsed, LIMIT))?;
+    }
+    check(hazmat::present(&mut pstate, &mut drng, &mut out) == Err(Error::PresentationLimitReached))?;
+
+    // The ordinary entry points, with the harness's generator.
+    let mut rng = TestRng::new(0xa7c0_e5ac_0001_0000);
+    let key = measure("arc/server_keygen", || ServerPrivateKey::generate(&mut rng))?;
+    let (state, request) = measure("arc/client_request", || CredentialRequestState::new(&[ctx], &mut rng))?;
+    let response = measure("arc/issuer_respond", || key.respond(&request, &mut rng))?;
+    let credential = state.finalize(key.public_key(), &response)?.export();
+    for (limit, present_label, verify_label) in [
+        (LIMIT, "arc/client_present", "arc/issuer_verify"),
+        (1u64 << 16, "arc/client_present_limit_2e16", "arc/issuer_verify_limit_2e16"),
+        (1u64 << 32, "arc/client_present_limit_2e32", "arc/issuer_verify_limit_2e32"),
+    ] {
+        let mut pstate = PresentationState::new(pat::arc::Credential::import(&credential)?, &[pctx], limit)?;
+        let p = measure(present_label, || pstate.present(&mut rng, &mut out))?;
+        check(p.nonce == 0 && p.len == presentation_len(limit)?)?;
+        let parsed = PresentationRef::decode(out.get(..p.len).ok_or(Error::BufferTooSmall)?, limit)?;
+        measure(verify_label, || key.verify_presentation(&[ctx], &[pctx], &parsed, limit))?;
+        // The same presentation under another context is refused.
+        check(key.verify_presentation(&[ctx], &[b"other"], &parsed, limit) == Err(Error::Verification))?;
+    }
     Ok(())
 }
 
@@ -434,6 +505,7 @@ fn main() -> ! {
     run("type2", vectors::TYPE2, public_case, &mut totals);
     run("pbrsa", vectors::PBRSA, pbrsa_case, &mut totals);
     run("type-da7a", vectors::TYPE_DA7A, metadata_case, &mut totals);
+    run("arc", vectors::ARC, arc_case, &mut totals);
     run("batched", vectors::BATCHED, batched_case, &mut totals);
     let pem = vectors::TYPE2.first().map_or("", |c| c.sk_pem);
     run("type3 flow", &[pem], rate_limited_flow, &mut totals);

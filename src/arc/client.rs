@@ -87,8 +87,8 @@ impl CredentialRequestState {
         let mut r1 = src.random_scalar()?;
         let mut r2 = src.random_scalar()?;
         let result = (|| {
-            let m1_enc = Elem::from_point(ProjectivePoint::lincomb(&[(g.point, m1), (h.point, r1)]))?;
-            let m2_enc = Elem::from_point(ProjectivePoint::lincomb(&[(g.point, m2), (h.point, r2)]))?;
+            let m1_enc = Elem::public(ProjectivePoint::lincomb(&[(g.point, m1), (h.point, r1)]))?;
+            let m2_enc = Elem::public(ProjectivePoint::lincomb(&[(g.point, m2), (h.point, r2)]))?;
             let st = RequestStatement { elems: [g, h, m1_enc, m2_enc] };
             let mut proof = [0u8; REQUEST_PROOF_LEN];
             sigma::prove(&REQUEST_SESSION, &st, &[m1, m2, r1, r2], src, &mut proof)?;
@@ -320,14 +320,20 @@ impl PresentationState {
         src: &mut S,
         out: &mut [u8],
     ) -> Result<Presentation> {
-        if self.next_nonce >= self.limit {
+        // The counter is the client's secret in the crypto layer (the token
+        // format shows it, arc-protocol §6.1); only the verdict is branched on.
+        let mut spent = !self.limit.ct_gt(&self.next_nonce);
+        crate::ct::declassify(&mut spent);
+        if bool::from(spent) {
             return Err(Error::PresentationLimitReached);
         }
         let bases = Bases::new(self.limit)?;
         let k = bases.len;
         let len = super::messages::presentation_len(self.limit)?;
         let out = out.get_mut(..len).ok_or(Error::BufferTooSmall)?;
-        let nonce = u32::try_from(self.next_nonce).map_err(|_| Error::PresentationLimitReached)?;
+        // Below the limit, so below 2^32: the low 32 bits, without a branch.
+        let [n0, n1, n2, n3, ..] = self.next_nonce.to_le_bytes();
+        let nonce = u32::from_le_bytes([n0, n1, n2, n3]);
         // The nonce is spent before anything can fail.
         self.next_nonce += 1;
 
@@ -339,13 +345,13 @@ impl PresentationState {
         let mut z = src.random_scalar()?;
         let result = (|| {
             let c = &self.credential;
-            let u = Elem::from_point(c.u.point * a)?;
-            let u_prime_commit = Elem::from_point(ProjectivePoint::lincomb(&[(c.u_prime.point, a), (g.point, r)]))?;
-            let m1_commit = Elem::from_point(ProjectivePoint::lincomb(&[(u.point, c.m1), (h.point, z)]))?;
+            let u = Elem::public(c.u.point * a)?;
+            let u_prime_commit = Elem::public(ProjectivePoint::lincomb(&[(c.u_prime.point, a), (g.point, r)]))?;
+            let m1_commit = Elem::public(ProjectivePoint::lincomb(&[(u.point, c.m1), (h.point, z)]))?;
             let mut nonce_s = Scalar::from(u64::from(nonce));
             let mut nonce_blinding = src.random_scalar()?;
             let nonce_commit =
-                Elem::from_point(ProjectivePoint::lincomb(&[(g.point, nonce_s), (h.point, nonce_blinding)]))?;
+                Elem::public(ProjectivePoint::lincomb(&[(g.point, nonce_s), (h.point, nonce_blinding)]))?;
             let inv = (c.m1 + nonce_s).invert();
             let mut ok = inv.is_some();
             crate::ct::declassify(&mut ok);
@@ -353,7 +359,7 @@ impl PresentationState {
                 return Err(Error::InvalidScalar);
             }
             let mut inv = inv.unwrap_or(Scalar::ZERO);
-            let tag = Elem::from_point(self.generator_t.point * inv)?;
+            let tag = Elem::public(self.generator_t.point * inv)?;
             inv.zeroize();
             let v = Elem::from_point(ProjectivePoint::lincomb(&[(c.x1.point, z), (g.point, -r)]))?;
 
@@ -403,7 +409,7 @@ impl PresentationState {
                         Option::<Scalar>::from(Scalar::from(u64::from(base)).invert()).ok_or(Error::InvalidScalar)?;
                     inv_base * (nonce_blinding - partial)
                 };
-                let d = Elem::from_point(ProjectivePoint::lincomb(&[(g.point, b), (h.point, s)]))?;
+                let d = Elem::public(ProjectivePoint::lincomb(&[(g.point, b), (h.point, s)]))?;
                 if let Some(slot) = st.elems.get_mut(10 + i) {
                     *slot = d;
                 }
@@ -462,7 +468,9 @@ impl PresentationState {
         let next_nonce = u64::from_be_bytes(nonce.try_into().map_err(|_| Error::InvalidLength(Field::State))?);
         let limit = u64::from_be_bytes(limit.try_into().map_err(|_| Error::InvalidLength(Field::State))?);
         Bases::new(limit).map_err(|_| Error::InvalidValue(Field::State))?;
-        if next_nonce > limit {
+        let mut past = next_nonce.ct_gt(&limit);
+        crate::ct::declassify(&mut past);
+        if bool::from(past) {
             return Err(Error::InvalidValue(Field::State));
         }
         Ok(Self { credential: Credential::import(cred)?, generator_t: Elem::decode(t)?, next_nonce, limit })

@@ -7,9 +7,10 @@
 
 use p256::elliptic_curve::array::Array;
 use p256::elliptic_curve::consts::U48;
-use p256::elliptic_curve::group::GroupEncoding;
 use p256::elliptic_curve::ops::Reduce;
-use p256::elliptic_curve::point::AffineCoordinates;
+use p256::elliptic_curve::group::GroupEncoding;
+use p256::elliptic_curve::point::{AffineCoordinates, DecompressPoint};
+use subtle::{Choice, ConstantTimeEq};
 use p256::elliptic_curve::{Group, PrimeField};
 use p256::hash2curve::{ExpandMsgXmd, hash_from_bytes, hash_to_scalar};
 use p256::{AffinePoint, NistP256, ProjectivePoint, Scalar};
@@ -40,21 +41,32 @@ pub(crate) struct Elem {
 }
 
 impl Elem {
-    /// `DeserializeElement`: a compressed point on the curve, not the identity.
+    /// `DeserializeElement`: a compressed point on the curve (never the
+    /// identity, which has no compressed form). Constant time in the bytes
+    /// (the prefix and x are checked and y recovered without branching), so
+    /// that a stored secret point, the credential's UPrime, imports without
+    /// leaking; only the verdict is revealed.
     pub(crate) fn decode(bytes: &[u8]) -> Result<Self> {
         let bytes: [u8; NE] = bytes.try_into().map_err(|_| Error::InvalidElement)?;
-        let repr = Array::from(bytes);
-        let affine = Option::<AffinePoint>::from(AffinePoint::from_bytes(&repr)).ok_or(Error::InvalidElement)?;
-        let point = ProjectivePoint::from(affine);
-        if bool::from(point.is_identity()) {
+        let (prefix, x) = bytes.split_at(1);
+        let prefix = prefix.first().copied().unwrap_or(0);
+        let x: [u8; NS] = x.try_into().map_err(|_| Error::InvalidElement)?;
+        let affine = AffinePoint::decompress(&Array::from(x), Choice::from(prefix & 1));
+        let mut ok = (prefix | 1).ct_eq(&0x03) & affine.is_some();
+        crate::ct::declassify(&mut ok);
+        if !bool::from(ok) {
             return Err(Error::InvalidElement);
         }
-        // Only 0x02 and 0x03 prefixes name a compressed point; `from_bytes`
-        // must not have taken another form.
-        if !matches!(bytes.first(), Some(0x02 | 0x03)) {
-            return Err(Error::InvalidElement);
-        }
+        let point = ProjectivePoint::from(affine.unwrap_or(AffinePoint::IDENTITY));
         Ok(Self { point, bytes })
+    }
+
+    /// [`from_point`](Self::from_point) for a value the protocol sends or
+    /// publishes: marked public for the constant-time harness.
+    pub(crate) fn public(point: ProjectivePoint) -> Result<Self> {
+        let mut e = Self::from_point(point)?;
+        crate::ct::declassify(&mut e);
+        Ok(e)
     }
 
     /// `SerializeElement` of a computed point, in constant time: the prefix

@@ -127,9 +127,9 @@ impl ServerPrivateKey {
         let g = generator_g();
         let h = generator_h()?;
         let public = ServerPublicKey {
-            x0: Elem::from_point(ProjectivePoint::lincomb(&[(g.point, x0), (h.point, xb)]))?,
-            x1: Elem::from_point(h.point * x1)?,
-            x2: Elem::from_point(h.point * x2)?,
+            x0: Elem::public(ProjectivePoint::lincomb(&[(g.point, x0), (h.point, xb)]))?,
+            x1: Elem::public(h.point * x1)?,
+            x2: Elem::public(h.point * x2)?,
         };
         Ok(Self { x0, x1, x2, xb, public })
     }
@@ -196,17 +196,17 @@ impl ServerPrivateKey {
         let mut bxb = b * self.xb;
         let result = (|| {
             let pk = &self.public;
-            let u = Elem::from_point(g.point * b)?;
+            let u = Elem::public(g.point * b)?;
             // encUPrime = b·(X0 + x1·m1Enc + x2·m2Enc) = b·X0 + t1·m1Enc + t2·m2Enc.
-            let enc_u_prime = Elem::from_point(ProjectivePoint::lincomb(&[
+            let enc_u_prime = Elem::public(ProjectivePoint::lincomb(&[
                 (pk.x0.point, b),
                 (request.m1_enc.point, t1),
                 (request.m2_enc.point, t2),
             ]))?;
-            let x0_aux = Elem::from_point(h.point * bxb)?;
-            let x1_aux = Elem::from_point(pk.x1.point * b)?;
-            let x2_aux = Elem::from_point(pk.x2.point * b)?;
-            let h_aux = Elem::from_point(h.point * b)?;
+            let x0_aux = Elem::public(h.point * bxb)?;
+            let x1_aux = Elem::public(pk.x1.point * b)?;
+            let x2_aux = Elem::public(pk.x2.point * b)?;
+            let h_aux = Elem::public(h.point * b)?;
             let st = ResponseStatement {
                 elems: [
                     g,

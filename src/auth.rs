@@ -129,6 +129,7 @@ impl<'a> ParamValue<'a> {
 
 /// One `PrivateToken` challenge from a `WWW-Authenticate` header (RFC 9577 §2.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PrivateTokenChallenge<'a> {
     /// The `challenge` parameter: a base64url TokenChallenge.
     pub challenge: ParamValue<'a>,
@@ -141,11 +142,11 @@ pub struct PrivateTokenChallenge<'a> {
     /// The optional `max-age` parameter, in seconds.
     pub max_age: Option<u32>,
     /// The `rate-limit` parameter of an ARC challenge (type 0xE5AC,
-    /// draft-ietf-privacypass-arc-protocol-01 §4): the presentation limit, a
-    /// decimal number (the draft calls it a JSON number; only digits are
-    /// accepted, quoted or not). Whether the value is a usable limit is
-    /// checked where it is used ([`crate::types::arc`]).
-    pub rate_limit: Option<u64>,
+    /// draft-ietf-privacypass-arc-protocol-01 §6), as it appears; read it
+    /// with [`PrivateTokenChallenge::decode_rate_limit`]. Kept raw so that
+    /// an odd value on another type's challenge is ignored, as RFC 9110
+    /// §11.2 asks of parameters a recipient does not use.
+    pub rate_limit: Option<ParamValue<'a>>,
 }
 
 impl PrivateTokenChallenge<'_> {
@@ -160,6 +161,16 @@ impl PrivateTokenChallenge<'_> {
     /// has none (see [`PrivateTokenChallenge::token_key`]).
     pub fn decode_token_key<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8]> {
         self.token_key.ok_or(Error::MissingParameter(Field::TokenKey))?.decode_base64url(out)
+    }
+
+    /// The `rate-limit` parameter as a number: the presentation limit of an
+    /// ARC challenge. The draft calls it a JSON number; only decimal digits
+    /// are accepted (quoted or not), up to `u64::MAX`, else
+    /// [`Error::InvalidValue`]`(`[`Field::RateLimit`]`)`. Whether it is a
+    /// usable limit (2 to 2^32) is checked where it is used
+    /// ([`crate::types::arc`]). `None` if the challenge has none.
+    pub fn decode_rate_limit(&self) -> Result<Option<u64>> {
+        self.rate_limit.map(parse_rate_limit).transpose()
     }
 }
 
@@ -229,7 +240,7 @@ fn private_token_challenge(body: Body<'_>) -> Result<PrivateTokenChallenge<'_>> 
         challenge: challenge.ok_or(Error::MissingParameter(Field::Challenge))?,
         token_key,
         max_age: max_age.map(parse_delta_seconds).transpose()?,
-        rate_limit: rate_limit.map(parse_rate_limit).transpose()?,
+        rate_limit,
     })
 }
 
@@ -385,7 +396,7 @@ pub fn write_www_authenticate<'o>(
 /// Writes an ARC challenge (type 0xE5AC): as [`write_www_authenticate`] (or
 /// without the key when `token_key` is `None`), with the `rate-limit`
 /// parameter carrying the presentation limit
-/// (draft-ietf-privacypass-arc-protocol-01 §4).
+/// (draft-ietf-privacypass-arc-protocol-01 §6).
 pub fn write_www_authenticate_with_rate_limit<'o>(
     challenge: &[u8],
     token_key: Option<&[u8]>,

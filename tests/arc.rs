@@ -85,7 +85,7 @@ fn published_vectors_byte_for_byte() {
 
     // Presentation1, Presentation2
     let pctx = f(&v, "Presentation1", "presentation_context");
-    let mut pstate = PresentationState::new(credential, &[&pctx], LIMIT).unwrap();
+    let mut pstate = PresentationState::new(&credential, &[&pctx], LIMIT).unwrap();
     for (n, group) in ["Presentation1", "Presentation2"].iter().enumerate() {
         let mut out = [0u8; 512];
         let p = hazmat::present(&mut pstate, &mut drng, &mut out).unwrap();
@@ -177,12 +177,12 @@ fn presentation_limit_end_to_end() {
     let response = key.respond(&request, &mut r).unwrap();
     let response = CredentialResponse::decode(&response.to_bytes()).unwrap();
     let credential = state.finalize(key.public_key(), &response).unwrap();
-    let credential = Credential::import(&credential.export()).unwrap();
+    let credential = Credential::import(&credential.export()[..]).unwrap();
 
     for limit in [2u64, 3, 5, 8] {
         let pctx: &[&[u8]] = &[b"presentation ", b"context"];
-        let cred = Credential::import(&credential.export()).unwrap();
-        let mut pstate = PresentationState::new(cred, pctx, limit).unwrap();
+        let cred = Credential::import(&credential.export()[..]).unwrap();
+        let mut pstate = PresentationState::new(&cred, pctx, limit).unwrap();
         let mut seen: Vec<[u8; 33]> = Vec::new();
         let mut first = Vec::new();
         for i in 0..limit {
@@ -199,7 +199,7 @@ fn presentation_limit_end_to_end() {
                 first = out.clone();
             }
             // A device keeps the state between presentations.
-            pstate = PresentationState::import(&pstate.export()).unwrap();
+            pstate = PresentationState::import(&pstate.export()[..]).unwrap();
         }
         let mut out = vec![0u8; presentation_len(limit).unwrap()];
         assert_eq!(pstate.present(&mut r, &mut out), Err(Error::PresentationLimitReached));
@@ -224,16 +224,16 @@ fn limits_out_of_range_are_refused() {
     let response = key.respond(&request, &mut r).unwrap();
     let credential = state.finalize(key.public_key(), &response).unwrap();
     for limit in [0u64, 1, (1 << 32) + 1, u64::MAX] {
-        let c = Credential::import(&credential.export()).unwrap();
+        let c = Credential::import(&credential.export()[..]).unwrap();
         assert_eq!(
-            PresentationState::new(c, &[b"p"], limit).unwrap_err(),
+            PresentationState::new(&c, &[b"p"], limit).unwrap_err(),
             Error::InvalidValue(Field::PresentationLimit)
         );
         assert_eq!(presentation_len(limit), Err(Error::InvalidValue(Field::PresentationLimit)));
     }
     // The widest range proof: 2^32.
-    let c = Credential::import(&credential.export()).unwrap();
-    let mut pstate = PresentationState::new(c, &[b"p"], 1 << 32).unwrap();
+    let c = Credential::import(&credential.export()[..]).unwrap();
+    let mut pstate = PresentationState::new(&c, &[b"p"], 1 << 32).unwrap();
     let mut out = vec![0u8; presentation_len(1 << 32).unwrap()];
     assert_eq!(out.len(), pat::arc::messages::PRESENTATION_MAX_LEN);
     pstate.present(&mut r, &mut out).unwrap();
@@ -289,8 +289,35 @@ fn decoders_refuse_bad_lengths_and_points() {
     assert_eq!(ServerPrivateKey::from_bytes(&[0; 128]).unwrap_err(), Error::InvalidKey);
     assert_eq!(ServerPrivateKey::from_bytes(&[0xff; 128]).unwrap_err(), Error::InvalidKey);
     assert_eq!(ServerPrivateKey::from_bytes(&[1; 127]).unwrap_err(), Error::InvalidLength(Field::Key));
-    assert!(bool::from(subtle::ConstantTimeEq::ct_eq(&ServerPrivateKey::from_bytes(&key.to_bytes()).unwrap(), &key)));
+    assert!(bool::from(subtle::ConstantTimeEq::ct_eq(
+        &ServerPrivateKey::from_bytes(&key.to_bytes()[..]).unwrap(),
+        &key
+    )));
     let debug = format!("{key:?}");
     let secret: String = key.to_bytes()[..32].iter().map(|b| format!("{b:02x}")).collect();
     assert!(!debug.contains(&secret) && debug.starts_with("ServerPrivateKey { public: ServerPublicKey("), "{debug}");
+}
+
+/// A presentation is bound to the bases of its limit: made under the limit
+/// 8, it verifies under 8 and under no other limit of the same length (5,
+/// 6, 7 have other bases, so the sum check fails), whatever its nonce.
+#[test]
+fn a_presentation_verifies_only_under_its_own_limit() {
+    let mut r = rng();
+    let key = ServerPrivateKey::generate(&mut r).unwrap();
+    let (state, request) = CredentialRequestState::new(&[b"c"], &mut r).unwrap();
+    let response = key.respond(&request, &mut r).unwrap();
+    let credential = state.finalize(key.public_key(), &response).unwrap();
+    let mut pstate = PresentationState::new(&credential, &[b"p"], 8).unwrap();
+    assert_eq!(presentation_len(5).unwrap(), presentation_len(8).unwrap());
+    for nonce in 0..8u64 {
+        let mut out = vec![0u8; presentation_len(8).unwrap()];
+        assert_eq!(u64::from(pstate.present(&mut r, &mut out).unwrap().nonce), nonce);
+        for limit in 5..=8u64 {
+            let parsed = PresentationRef::decode(&out, limit).unwrap();
+            let got = key.verify_presentation(&[b"c"], &[b"p"], &parsed, limit);
+            let want = if limit == 8 { Ok(()) } else { Err(Error::Verification) };
+            assert_eq!(got, want, "nonce {nonce}, limit {limit}");
+        }
+    }
 }

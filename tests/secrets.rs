@@ -417,7 +417,7 @@ fn debug_never_prints_a_secret() {
     let credential = req_state.finalize(arc_key().public_key(), &response).unwrap();
     let cred_bytes = credential.export();
     check("Credential", &credential, &[&cred_bytes[..32]]);
-    let pstate = pat::arc::PresentationState::new(credential, &[b"p"], 4).unwrap();
+    let pstate = pat::arc::PresentationState::new(&credential, &[b"p"], 4).unwrap();
     check("PresentationState", &pstate, &[&cred_bytes[..32]]);
 
     assert_eq!(cases, 50);

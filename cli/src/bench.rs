@@ -268,7 +268,7 @@ fn arc(r: &mut Runner<'_>) -> Result<()> {
     let mut tokens = Vec::new();
     for (limit, present, _) in limits {
         let exported = f.presentation_state(limit)?.export();
-        r.op(present, || pat::arc::PresentationState::import(&exported), |mut state| f.token(&mut state))?;
+        r.op(present, || pat::arc::PresentationState::import(&exported[..]), |mut state| f.token(&mut state))?;
         tokens.push(f.token(&mut f.presentation_state(limit)?)?);
     }
     for ((limit, _, verify), token) in limits.into_iter().zip(&tokens) {

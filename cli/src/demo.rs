@@ -202,7 +202,7 @@ pub(crate) struct ArcFixture<'a> {
     pub(crate) challenge: ArcChallenge<'a>,
     pub(crate) request_bytes: Vec<u8>,
     pub(crate) response_bytes: Vec<u8>,
-    credential: [u8; Credential::LEN],
+    credential: Vec<u8>,
 }
 
 impl<'a> ArcFixture<'a> {
@@ -214,7 +214,7 @@ impl<'a> ArcFixture<'a> {
         let request_bytes = encoded(&request)?;
         let response = issuer.issue(&arc_type::TokenRequest::decode(&request_bytes)?, &mut rng())?;
         let response_bytes = response.to_bytes().to_vec();
-        let credential = client.finalize(&state, &CredentialResponse::decode(&response_bytes)?)?.export();
+        let credential = client.finalize(&state, &CredentialResponse::decode(&response_bytes)?)?.export().to_vec();
         Ok(Self { issuer, client, challenge, request_bytes, response_bytes, credential })
     }
 
@@ -230,7 +230,7 @@ impl<'a> ArcFixture<'a> {
 
     /// A new presentation state of `limit` for the fixture's credential.
     pub(crate) fn presentation_state(&self, limit: u64) -> Result<PresentationState> {
-        self.client.presentation_state(Credential::import(&self.credential)?, &self.challenge, limit)
+        self.client.presentation_state(&Credential::import(&self.credential)?, &self.challenge, limit)
     }
 
     /// The next token of `state`, in a fixed buffer.

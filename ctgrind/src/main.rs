@@ -335,7 +335,7 @@ fn arc_presentations(role: Role) {
     let mut out = [0u8; arc::messages::PRESENTATION_MAX_LEN];
     for limit in [2u64, 1 << 16] {
         let (key, credential) = issue();
-        let mut state = arc::PresentationState::new(credential, ARC_PRESENTATION_CONTEXT, limit).unwrap();
+        let mut state = arc::PresentationState::new(&credential, ARC_PRESENTATION_CONTEXT, limit).unwrap();
         for _ in 0..2 {
             let p = state.present(&mut crng, &mut out).unwrap();
             let bytes = &mut out[..p.len];
@@ -361,12 +361,12 @@ fn arc_present_counter() {
     let mut crng = rng(true);
     let limit = 1u64 << 16;
     let mut out = [0u8; arc::messages::PRESENTATION_MAX_LEN];
-    let mut state = arc::PresentationState::new(credential, ARC_PRESENTATION_CONTEXT, limit).unwrap();
+    let mut state = arc::PresentationState::new(&credential, ARC_PRESENTATION_CONTEXT, limit).unwrap();
     state.present(&mut crng, &mut out).unwrap();
     let mut exported = state.export();
     let at = arc::Credential::LEN + 33;
     poison(&exported[at..at + 8]);
-    let mut state = arc::PresentationState::import(&exported).unwrap();
+    let mut state = arc::PresentationState::import(&exported[..]).unwrap();
     exported.fill(0);
     let p = state.present(&mut crng, &mut out).unwrap();
     public(&out[..p.len]);

@@ -19,7 +19,7 @@ async fn arc_tags_are_spent_once_in_the_origin_store() {
     let response = issuer.issue(&request, &mut rng).unwrap();
     let credential = client.finalize(&state, &response).unwrap();
     const N: u64 = 3;
-    let mut pstate = client.presentation_state(credential, &challenge, N).unwrap();
+    let mut pstate = client.presentation_state(&credential, &challenge, N).unwrap();
     let replay = Replay::memory().unwrap();
     let now = pat_http::unix_now();
     let mut tokens = Vec::new();

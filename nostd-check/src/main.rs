@@ -250,7 +250,7 @@ fn arc_case(case: &ArcCase) -> Result<(), Error> {
     check(credential.export().as_slice() == case.credential)?;
     // Presentation1, Presentation2
     let pctx = case.presentations.first().ok_or(Error::Verification)?.context;
-    let mut pstate = PresentationState::new(credential, &[pctx], LIMIT)?;
+    let mut pstate = PresentationState::new(&credential, &[pctx], LIMIT)?;
     let mut out = [0u8; PRESENTATION_MAX_LEN];
     for expected in case.presentations {
         check(expected.context == pctx)?;
@@ -274,7 +274,7 @@ fn arc_case(case: &ArcCase) -> Result<(), Error> {
         (1u64 << 16, "arc/client_present_limit_2e16", "arc/issuer_verify_limit_2e16"),
         (1u64 << 32, "arc/client_present_limit_2e32", "arc/issuer_verify_limit_2e32"),
     ] {
-        let mut pstate = PresentationState::new(pat::arc::Credential::import(&credential)?, &[pctx], limit)?;
+        let mut pstate = PresentationState::new(&pat::arc::Credential::import(&credential[..])?, &[pctx], limit)?;
         let p = measure(present_label, || pstate.present(&mut rng, &mut out))?;
         check(p.nonce == 0 && p.len == presentation_len(limit)?)?;
         let parsed = PresentationRef::decode(out.get(..p.len).ok_or(Error::BufferTooSmall)?, limit)?;

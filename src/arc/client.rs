@@ -12,7 +12,7 @@ use p256::elliptic_curve::ops::LinearCombination;
 use p256::{ProjectivePoint, Scalar};
 use rand_core::TryCryptoRng;
 use subtle::{ConditionallySelectable, ConstantTimeEq, ConstantTimeGreater};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::group::{
     Elem, NE, NS, decode_scalar, encode_scalar, generator_g, generator_h, hash_to_group, hash_to_scalar_arc,
@@ -91,7 +91,8 @@ impl CredentialRequestState {
             let m2_enc = Elem::public(ProjectivePoint::lincomb(&[(g.point, m2), (h.point, r2)]))?;
             let st = RequestStatement { elems: [g, h, m1_enc, m2_enc] };
             let mut proof = [0u8; REQUEST_PROOF_LEN];
-            sigma::prove(&REQUEST_SESSION, &st, &[m1, m2, r1, r2], src, &mut proof)?;
+            let witness = Zeroizing::new([m1, m2, r1, r2]);
+            sigma::prove(&REQUEST_SESSION, &st, &*witness, src, &mut proof)?;
             Ok((Self { m1, r1, r2, m1_enc, m2_enc }, CredentialRequest { m1_enc, m2_enc, proof }))
         })();
         m1.zeroize();
@@ -129,17 +130,12 @@ impl CredentialRequestState {
     }
 
     /// The state as bytes, for a device that finalizes later. They are
-    /// secret.
-    pub fn export(&self) -> [u8; Self::STATE_LEN] {
-        let mut out = [0u8; Self::STATE_LEN];
-        let parts: [&[u8]; 5] = [
-            &encode_scalar(&self.m1),
-            &encode_scalar(&self.r1),
-            &encode_scalar(&self.r2),
-            &self.m1_enc.bytes,
-            &self.m2_enc.bytes,
-        ];
-        write_parts(&mut out, &parts);
+    /// secret, and wiped when the returned value drops.
+    pub fn export(&self) -> Zeroizing<[u8; Self::STATE_LEN]> {
+        let mut out = Zeroizing::new([0u8; Self::STATE_LEN]);
+        let s = Zeroizing::new([encode_scalar(&self.m1), encode_scalar(&self.r1), encode_scalar(&self.r2)]);
+        let [m1, r1, r2] = &*s;
+        write_parts(&mut *out, &[m1, r1, r2, &self.m1_enc.bytes, &self.m2_enc.bytes]);
         out
     }
 
@@ -206,12 +202,12 @@ impl Credential {
     /// Length of [`export`](Self::export): m1 ‖ U ‖ UPrime ‖ X1.
     pub const LEN: usize = NS + 3 * NE;
 
-    /// The credential as bytes (secret: m1 is the credential's key).
-    pub fn export(&self) -> [u8; Self::LEN] {
-        let mut out = [0u8; Self::LEN];
-        let mut m1 = encode_scalar(&self.m1);
-        write_parts(&mut out, &[&m1, &self.u.bytes, &self.u_prime.bytes, &self.x1.bytes]);
-        m1.zeroize();
+    /// The credential as bytes (secret: m1 is the credential's key), wiped
+    /// when the returned value drops.
+    pub fn export(&self) -> Zeroizing<[u8; Self::LEN]> {
+        let mut out = Zeroizing::new([0u8; Self::LEN]);
+        let m1 = Zeroizing::new(encode_scalar(&self.m1));
+        write_parts(&mut *out, &[&*m1, &self.u.bytes, &self.u_prime.bytes, &self.x1.bytes]);
         out
     }
 
@@ -224,6 +220,12 @@ impl Credential {
         let (u, rest) = rest.split_at(NE);
         let (u_prime, x1) = rest.split_at(NE);
         Ok(Self { m1: decode_scalar(m1)?, u: Elem::decode(u)?, u_prime: Elem::decode(u_prime)?, x1: Elem::decode(x1)? })
+    }
+
+    /// A second copy, for a presentation state (not `Clone`: copies of a
+    /// secret are made only where the crate needs one).
+    fn copy(&self) -> Self {
+        Self { m1: self.m1, u: self.u, u_prime: self.u_prime, x1: self.x1 }
     }
 
     /// `SerializeElement(U)`.
@@ -279,11 +281,19 @@ impl PresentationState {
 
     /// `MakePresentationState(credential, presentationContext, limit)`; the
     /// context is the concatenation of `presentation_context`'s parts, and
-    /// the limit lies in [2, 2^32].
-    pub fn new(credential: Credential, presentation_context: &[&[u8]], limit: u64) -> Result<Self> {
+    /// the limit lies in [2, 2^32]. The state holds its own copy of the
+    /// credential, which stays the caller's (one credential serves several
+    /// presentation contexts, one state each).
+    ///
+    /// Make one state per context and keep it: the tag depends on the
+    /// context and the nonce but not on the limit (an open issue of the
+    /// draft), so a second state for the same context starts again at nonce
+    /// 0 and its tokens repeat the first state's tags, which links them and
+    /// makes the origin refuse them as replays.
+    pub fn new(credential: &Credential, presentation_context: &[&[u8]], limit: u64) -> Result<Self> {
         Bases::new(limit)?;
         let t = hash_to_group(presentation_context, b"Tag")?;
-        Ok(Self { credential, generator_t: Elem::from_point(t)?, next_nonce: 0, limit })
+        Ok(Self { credential: credential.copy(), generator_t: Elem::from_point(t)?, next_nonce: 0, limit })
     }
 
     /// Whether this state is for `presentation_context` (its tag generator
@@ -321,7 +331,7 @@ impl PresentationState {
         out: &mut [u8],
     ) -> Result<Presentation> {
         // The counter is the client's secret in the crypto layer (the token
-        // format shows it, arc-protocol §6.1); only the verdict is branched on.
+        // format shows it, arc-protocol-01 §8.1); only the verdict is branched on.
         let mut spent = !self.limit.ct_gt(&self.next_nonce);
         crate::ct::declassify(&mut spent);
         if bool::from(spent) {
@@ -340,6 +350,10 @@ impl PresentationState {
         let g = generator_g();
         let h = generator_h()?;
         let mut witness = Witness::new();
+        // Every secret intermediate lives out here, wiped on every path.
+        let (mut nonce_s, mut nonce_blinding, mut partial, mut inv) =
+            (Scalar::ZERO, Scalar::ZERO, Scalar::ZERO, Scalar::ZERO);
+        let mut remainder = 0u32;
         let mut a = src.random_scalar()?;
         let mut r = src.random_scalar()?;
         let mut z = src.random_scalar()?;
@@ -348,17 +362,17 @@ impl PresentationState {
             let u = Elem::public(c.u.point * a)?;
             let u_prime_commit = Elem::public(ProjectivePoint::lincomb(&[(c.u_prime.point, a), (g.point, r)]))?;
             let m1_commit = Elem::public(ProjectivePoint::lincomb(&[(u.point, c.m1), (h.point, z)]))?;
-            let mut nonce_s = Scalar::from(u64::from(nonce));
-            let mut nonce_blinding = src.random_scalar()?;
+            nonce_s = Scalar::from(u64::from(nonce));
+            nonce_blinding = src.random_scalar()?;
             let nonce_commit =
                 Elem::public(ProjectivePoint::lincomb(&[(g.point, nonce_s), (h.point, nonce_blinding)]))?;
-            let inv = (c.m1 + nonce_s).invert();
-            let mut ok = inv.is_some();
+            let inverse = (c.m1 + nonce_s).invert();
+            let mut ok = inverse.is_some();
             crate::ct::declassify(&mut ok);
             if !bool::from(ok) {
                 return Err(Error::InvalidScalar);
             }
-            let mut inv = inv.unwrap_or(Scalar::ZERO);
+            inv = inverse.unwrap_or(Scalar::ZERO);
             let tag = Elem::public(self.generator_t.point * inv)?;
             inv.zeroize();
             let v = Elem::from_point(ProjectivePoint::lincomb(&[(c.x1.point, z), (g.point, -r)]))?;
@@ -392,8 +406,7 @@ impl PresentationState {
 
             // The range proof (§5.4): the canonical decomposition of the
             // nonce over the bases, in constant time.
-            let mut remainder = nonce;
-            let mut partial = Scalar::ZERO;
+            remainder = nonce;
             let last = k - 1;
             for (i, &base) in bases.as_slice().iter().enumerate() {
                 let bit = !base.ct_gt(&remainder);
@@ -427,16 +440,17 @@ impl PresentationState {
             for (chunk, e) in d_out.chunks_exact_mut(NE).zip(st.elems.iter().skip(10)) {
                 chunk.copy_from_slice(&e.bytes);
             }
-            partial.zeroize();
-            nonce_s.zeroize();
-            nonce_blinding.zeroize();
-            remainder.zeroize();
             let n = 5 + 3 * k;
             let wit = w.get(..n).ok_or(Error::InvalidLength(Field::Presentation))?;
             sigma::prove(&PRESENTATION_SESSION, &st, wit, src, proof_out)?;
             Ok(Presentation { nonce, len })
         })();
         a.zeroize();
+        nonce_s.zeroize();
+        nonce_blinding.zeroize();
+        partial.zeroize();
+        inv.zeroize();
+        remainder.zeroize();
         r.zeroize();
         z.zeroize();
         if result.is_err() {
@@ -445,15 +459,15 @@ impl PresentationState {
         result
     }
 
-    /// The state as bytes (secret: it holds the credential).
-    pub fn export(&self) -> [u8; Self::STATE_LEN] {
-        let mut out = [0u8; Self::STATE_LEN];
-        let mut cred = self.credential.export();
+    /// The state as bytes (secret: it holds the credential), wiped when the
+    /// returned value drops.
+    pub fn export(&self) -> Zeroizing<[u8; Self::STATE_LEN]> {
+        let mut out = Zeroizing::new([0u8; Self::STATE_LEN]);
+        let cred = self.credential.export();
         write_parts(
-            &mut out,
-            &[&cred, &self.generator_t.bytes, &self.next_nonce.to_be_bytes(), &self.limit.to_be_bytes()],
+            &mut *out,
+            &[&*cred, &self.generator_t.bytes, &self.next_nonce.to_be_bytes(), &self.limit.to_be_bytes()],
         );
-        cred.zeroize();
         out
     }
 

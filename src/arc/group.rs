@@ -7,14 +7,14 @@
 
 use p256::elliptic_curve::array::Array;
 use p256::elliptic_curve::consts::U48;
-use p256::elliptic_curve::ops::Reduce;
 use p256::elliptic_curve::group::GroupEncoding;
+use p256::elliptic_curve::ops::Reduce;
 use p256::elliptic_curve::point::{AffineCoordinates, DecompressPoint};
-use subtle::{Choice, ConstantTimeEq};
 use p256::elliptic_curve::{Group, PrimeField};
 use p256::hash2curve::{ExpandMsgXmd, hash_from_bytes, hash_to_scalar};
 use p256::{AffinePoint, NistP256, ProjectivePoint, Scalar};
 use sha2::Sha256;
+use subtle::{Choice, ConstantTimeEq};
 
 use crate::error::{Error, Field, Result};
 

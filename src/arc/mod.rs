@@ -19,9 +19,9 @@
 //! | present | [`PresentationState::present`] (§4.3.2) | |
 //! | verify | | [`ServerPrivateKey::verify_presentation`] (§4.3.3) |
 //!
-//! The three proofs are [`Statement`](sigma)s of one sigma-protocol compiler
-//! (`sigma.rs`); the presentation proof carries the range proof of §5.4,
-//! which shows the hidden nonce lies below the limit.
+//! The three proofs are statements of one sigma-protocol compiler (the
+//! private module `sigma`); the presentation proof carries the range proof
+//! of §5.4, which shows the hidden nonce lies below the limit.
 //!
 //! No allocation: messages are fixed arrays or borrow their input, the
 //! presentation is written into a caller buffer
@@ -30,8 +30,19 @@
 //! exports to a fixed-size byte string.
 //!
 //! Secrets (server scalars, m1, r1, r2, the presentation blinds and the
-//! nonce) are used only in constant-time arithmetic, wiped after use and
-//! never printed.
+//! nonce) are used only in constant-time arithmetic, wiped when their
+//! holders drop (exports come back as `Zeroizing` arrays; `p256::Scalar` is
+//! `Copy`, so register and stack copies the compiler makes are out of
+//! reach), and never printed by `Debug`.
+//!
+//! Using a credential: one [`PresentationState`] per presentation context,
+//! kept for the credential's life. The tag depends on the context and the
+//! nonce, not on the limit (an open issue of the draft), so a second state
+//! for the same context repeats the first one's tags. A credential is bound
+//! to the request context it was issued for (for type 0xE5AC, the
+//! challenge's `credential_context`), which the credential does not record:
+//! presentations for a challenge with another credential context fail at
+//! the origin.
 //!
 //! The Privacy Pass token type built on this (0xE5AC,
 //! draft-ietf-privacypass-arc-protocol-01) is [`crate::types::arc`].
@@ -49,5 +60,4 @@ mod sigma;
 pub use client::{Credential, CredentialRequestState, Presentation, PresentationState};
 pub use group::{CONTEXT_STRING, NE, NS};
 pub use messages::{CredentialRequest, CredentialResponse, PresentationRef};
-pub use random::{FromRng, ScalarSource};
 pub use server::{ServerPrivateKey, ServerPublicKey};

@@ -247,6 +247,21 @@ mod tests {
         assert!(Bases::new(1).is_err());
         assert!(Bases::new(0).is_err());
         assert!(Bases::new((1 << 32) + 1).is_err());
+        // The prover's greedy decomposition over the bases is exact for
+        // every nonce below the limit and for none at or above it, so no
+        // bits and blinds of a nonce ≥ limit pass the verifier's sum check.
+        for limit in 2u64..70 {
+            let b = Bases::new(limit).unwrap();
+            for nonce in 0..limit + 8 {
+                let mut rem = nonce;
+                for &base in b.as_slice() {
+                    if rem >= u64::from(base) {
+                        rem -= u64::from(base);
+                    }
+                }
+                assert_eq!(rem == 0, nonce < limit, "limit {limit}, nonce {nonce}");
+            }
+        }
         // Every limit's bases cover exactly [0, limit).
         for limit in 2u64..200 {
             let b = Bases::new(limit).unwrap();

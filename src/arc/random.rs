@@ -23,8 +23,10 @@ pub(crate) mod sealed {
 
 /// A source of ARC's random scalars (sealed: [`FromRng`], or the `hazmat`
 /// test generator).
-pub trait ScalarSource: sealed::Sealed {
-    /// `G.RandomScalar()` of the protocol: uniform in [1, n − 1].
+pub(crate) trait ScalarSource: sealed::Sealed {
+    /// `G.RandomScalar()` of the protocol: uniform in [1, n − 1] from
+    /// [`FromRng`]; the test generator follows the reference code (below
+    /// n − 1, zero included).
     #[doc(hidden)]
     fn random_scalar(&mut self) -> Result<Scalar>;
     /// A sigma-proof nonce (`rng.random_scalar()` of the sigma draft).
@@ -35,7 +37,7 @@ pub trait ScalarSource: sealed::Sealed {
 /// The caller's cryptographic generator as a [`ScalarSource`]: 48 bytes
 /// reduced modulo n (statistical distance 2^-128 from uniform, the draft's
 /// "extra random bits" method, §6.2.2), redrawn in the 2^-256 event of zero.
-pub struct FromRng<'a, R: ?Sized>(pub &'a mut R);
+pub(crate) struct FromRng<'a, R: ?Sized>(pub(crate) &'a mut R);
 
 impl<R: TryCryptoRng<Error: 'static> + ?Sized> FromRng<'_, R> {
     fn draw(&mut self) -> Result<Scalar> {

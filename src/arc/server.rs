@@ -1,7 +1,15 @@
 //! The ARC server (draft-ietf-privacypass-arc-crypto-01 §4.1, §4.2.2,
 //! §4.3.3): key generation, the credential response, and presentation
-//! verification. Secret-key arithmetic is constant time; checking the
-//! client's proofs is variable time over public data.
+//! verification. Secret-key arithmetic is constant time. Checking the
+//! client's proofs is variable time in the public scalars (challenge and
+//! responses) only: in a presentation the statement also holds V, derived
+//! from the key and from points the client chose (so V is secret: with it a
+//! client could compute MACs), and V enters only as a base point of p256's
+//! `lincomb_vartime`, whose timing depends on the scalars' digits and not on
+//! the points (complete formulas, no point-dependent branches; the ctgrind
+//! case `arc-issuer-verify` checks it). Unlike the reference code, a
+//! statement whose elements repeat (m1Enc = m2Enc, two equal bit
+//! commitments) is not refused; the proof still has to verify.
 
 use p256::elliptic_curve::Field as _;
 use p256::elliptic_curve::ops::LinearCombination;
@@ -9,7 +17,7 @@ use p256::{ProjectivePoint, Scalar};
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::group::{
     Elem, NE, NS, decode_scalar, encode_scalar, generator_g, generator_h, hash_to_group, hash_to_scalar_arc,
@@ -116,14 +124,18 @@ impl ServerPrivateKey {
     }
 
     pub(crate) fn generate_with<S: ScalarSource + ?Sized>(src: &mut S) -> Result<Self> {
-        let x0 = src.random_scalar()?;
-        let x1 = src.random_scalar()?;
-        let x2 = src.random_scalar()?;
-        let xb = src.random_scalar()?;
+        let mut s = Zeroizing::new([Scalar::ZERO; 4]);
+        for slot in s.iter_mut() {
+            *slot = src.random_scalar()?;
+        }
+        let [x0, x1, x2, xb] = *s;
         Self::from_scalars(x0, x1, x2, xb)
     }
 
     fn from_scalars(x0: Scalar, x1: Scalar, x2: Scalar, xb: Scalar) -> Result<Self> {
+        // Wipes the scalars if no key forms (an identity public key,
+        // probability about 2^-256); the key's own Drop wipes them otherwise.
+        let _guard = Zeroizing::new([x0, x1, x2, xb]);
         let g = generator_g();
         let h = generator_h()?;
         let public = ServerPublicKey {
@@ -140,7 +152,7 @@ impl ServerPrivateKey {
         if bytes.len() != Self::LEN {
             return Err(Error::InvalidLength(Field::Key));
         }
-        let mut s = [Scalar::ZERO; 4];
+        let mut s = Zeroizing::new([Scalar::ZERO; 4]);
         for (slot, chunk) in s.iter_mut().zip(bytes.chunks_exact(NS)) {
             *slot = decode_scalar(chunk).map_err(|_| Error::InvalidKey)?;
             let mut zero = slot.is_zero();
@@ -149,14 +161,13 @@ impl ServerPrivateKey {
                 return Err(Error::InvalidKey);
             }
         }
-        let [x0, x1, x2, xb] = s;
-        s.zeroize();
+        let [x0, x1, x2, xb] = *s;
         Self::from_scalars(x0, x1, x2, xb)
     }
 
-    /// The secret key as bytes.
-    pub fn to_bytes(&self) -> [u8; Self::LEN] {
-        let mut out = [0u8; Self::LEN];
+    /// The secret key as bytes, wiped when the returned value drops.
+    pub fn to_bytes(&self) -> Zeroizing<[u8; Self::LEN]> {
+        let mut out = Zeroizing::new([0u8; Self::LEN]);
         for (chunk, s) in out.chunks_exact_mut(NS).zip([&self.x0, &self.x1, &self.x2, &self.xb]) {
             let mut b = encode_scalar(s);
             chunk.copy_from_slice(&b);

@@ -33,7 +33,8 @@ pub(crate) const MAX_SCALARS: usize = 5 + 3 * 32;
 /// The most terms in one equation.
 pub(crate) const MAX_TERMS: usize = 3;
 
-/// `get_protocol_id()` of `NISchnorrProofShake128P256`, padded to 64 bytes.
+/// `get_protocol_id()` of `NISchnorrProofShake128P256` (the reference pads
+/// it to 64 bytes, and the sponge's first block pads it on to the rate).
 const PROTOCOL_ID: &[u8] = b"sigma-proofs_Shake128_P256";
 /// SHAKE128's rate: the sponge's first block is the 64-byte IV and zeros.
 const RATE: usize = 168;
@@ -119,7 +120,8 @@ fn absorb_u32(sponge: &mut Sponge, v: usize) -> Result<()> {
 /// the session string as it is. The sigma-protocols commit that the ARC
 /// repository pins (1d243b4) hashes the session into a 64-byte identifier
 /// and drops the length prefixes instead; its output does not match the
-/// published vectors, which came from the codec of the revision before it.
+/// published vectors, which came from the codec before sigma-protocols
+/// commit 41b316a (that commit removed the length-prefixed `Codec.init`).
 fn start<S: Statement + ?Sized>(session: &[&[u8]], st: &S) -> Result<Sponge> {
     let mut sponge = Sponge::new(PROTOCOL_ID);
     let session_len: usize = session.iter().map(|p| p.len()).sum();

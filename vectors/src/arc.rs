@@ -245,7 +245,7 @@ fn run(seed: &[u8; 32], rctx: &[u8], pctx: &[u8]) -> Result<[Group; 6], String> 
     let response = hazmat::credential_response(&key, &request, &mut drng).map_err(e("response"))?;
     let credential = state.finalize(key.public_key(), &response).map_err(e("finalize"))?;
     let c = credential.export();
-    let mut pstate = PresentationState::new(credential, &[pctx], LIMIT).map_err(e("presentation state"))?;
+    let mut pstate = PresentationState::new(&credential, &[pctx], LIMIT).map_err(e("presentation state"))?;
     let mut presentations = [Vec::new(), Vec::new()];
     let mut nonces = [0u32; 2];
     for (slot, nonce) in presentations.iter_mut().zip(nonces.iter_mut()) {
@@ -268,14 +268,14 @@ fn run(seed: &[u8; 32], rctx: &[u8], pctx: &[u8]) -> Result<[Group; 6], String> 
     let mut groups: [Group; 6] = Default::default();
     let [g_sk, g_req, g_resp, g_cred, g_p1, g_p2] = &mut groups;
     for (i, name) in ["x0", "x1", "x2", "xb"].into_iter().enumerate() {
-        g_sk.insert(name, cut(&sk, 32 * i, 32 * (i + 1)));
+        g_sk.insert(name, cut(&sk[..], 32 * i, 32 * (i + 1)));
     }
     for (i, name) in ["X0", "X1", "X2"].into_iter().enumerate() {
         g_sk.insert(name, cut(&pk, 33 * i, 33 * (i + 1)));
     }
-    g_req.insert("m1", cut(&st, 0, 32));
-    g_req.insert("r1", cut(&st, 32, 64));
-    g_req.insert("r2", cut(&st, 64, 96));
+    g_req.insert("m1", cut(&st[..], 0, 32));
+    g_req.insert("r1", cut(&st[..], 32, 64));
+    g_req.insert("r2", cut(&st[..], 64, 96));
     g_req.insert("m2", m2.to_repr().to_vec());
     g_req.insert("m1_enc", cut(&req, 0, 33));
     g_req.insert("m2_enc", cut(&req, 33, 66));
@@ -286,10 +286,10 @@ fn run(seed: &[u8; 32], rctx: &[u8], pctx: &[u8]) -> Result<[Group; 6], String> 
     }
     g_resp.insert("proof", cut(&resp, 198, resp.len()));
     g_resp.insert("b", cut(&b, 0, 32));
-    g_cred.insert("m1", cut(&c, 0, 32));
-    g_cred.insert("U", cut(&c, 32, 65));
-    g_cred.insert("U_prime", cut(&c, 65, 98));
-    g_cred.insert("X1", cut(&c, 98, 131));
+    g_cred.insert("m1", cut(&c[..], 0, 32));
+    g_cred.insert("U", cut(&c[..], 32, 65));
+    g_cred.insert("U_prime", cut(&c[..], 65, 98));
+    g_cred.insert("X1", cut(&c[..], 98, 131));
     for ((group, bytes), (nonce, blinds)) in
         [g_p1, g_p2].into_iter().zip(&presentations).zip(nonces.iter().zip(&blinds))
     {
@@ -334,7 +334,7 @@ fn next_scalars(seed: &[u8; 32], rctx: &[u8], pctx: &[u8], steps: usize) -> Resu
         return draw(&mut drng);
     }
     let credential = state.finalize(key.public_key(), &response).map_err(e("finalize"))?;
-    let mut pstate = PresentationState::new(credential, &[pctx], LIMIT).map_err(e("presentation state"))?;
+    let mut pstate = PresentationState::new(&credential, &[pctx], LIMIT).map_err(e("presentation state"))?;
     let mut out = [0u8; 1024];
     hazmat::present(&mut pstate, &mut drng, &mut out).map_err(e("present"))?;
     if steps == 4 {
@@ -455,8 +455,12 @@ fn published_credential(sk: &Group, req: &Group, resp: &Group, cred: &Group) -> 
     let state = CredentialRequestState::import(&concat(req, &["m1", "r1", "r2", "m1_enc", "m2_enc"]))
         .map_err(e("request state"))?;
     let credential = state.finalize(&file_public_key(sk)?, &response).map_err(e("the client refuses the response"))?;
-    expect_eq("m1 ‖ U ‖ U_prime ‖ X1 (finalized)", &credential.export(), &concat(cred, &["m1", "U", "U_prime", "X1"]))?;
-    Credential::import(&credential.export()).map(drop).map_err(e("credential"))
+    expect_eq(
+        "m1 ‖ U ‖ U_prime ‖ X1 (finalized)",
+        &credential.export()[..],
+        &concat(cred, &["m1", "U", "U_prime", "X1"]),
+    )?;
+    Credential::import(&credential.export()[..]).map(drop).map_err(e("credential"))
 }
 
 fn published_presentation(sk: &Group, rctx: &[u8], p: &Group) -> Result<(), String> {

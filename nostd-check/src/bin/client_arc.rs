@@ -20,7 +20,7 @@ fn run() -> Result<(), pat::Error> {
     let credential = state.finalize(&public_key, &CredentialResponse::decode(case.response)?)?;
     check(credential.export().as_slice() == case.credential)?;
     let presentation = case.presentations.first().ok_or(pat::Error::Verification)?;
-    let mut pstate = PresentationState::new(credential, &[presentation.context], 2)?;
+    let mut pstate = PresentationState::new(&credential, &[presentation.context], 2)?;
     let mut out = [0u8; 512];
     let p = pstate.present(&mut rng, &mut out)?;
     check(p.nonce == 0 && p.len == presentation_len(2)?)

@@ -13,9 +13,9 @@
 //! ```
 //!
 //! One issuance gives a [`Credential`] bound to the challenge's issuer,
-//! origin_info and credential_context (the request context, §5.1); each
+//! origin_info and credential_context (the request context, arc-protocol-01 §7.1); each
 //! token is a presentation bound to its issuer, origin_info and
-//! redemption_context (the presentation context, §6.1), under the
+//! redemption_context (the presentation context, §8.1), under the
 //! presentation limit the origin announces (the `rate-limit` attribute of
 //! its HTTP challenge). ARC is privately verifiable: the issuer and the
 //! origin are one party ([`Issuer`] does both), and the tag of each
@@ -65,7 +65,7 @@ pub fn token_len(limit: u64) -> Result<usize> {
     Ok(TOKEN_HEADER_LEN + arc_messages::presentation_len(limit)?)
 }
 
-/// An ARC `TokenChallenge` (arc-protocol §4): the RFC 9577 fields with the
+/// An ARC `TokenChallenge` (arc-protocol-01 §6): the RFC 9577 fields with the
 /// type fixed to 0xE5AC, and the `credential_context` (empty or 32 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArcChallenge<'a> {
@@ -138,12 +138,12 @@ impl<'a> ArcChallenge<'a> {
         h.finalize().into()
     }
 
-    /// The request context of issuance (arc-protocol §5.1), in parts.
+    /// The request context of issuance (arc-protocol-01 §7.1), in parts.
     pub fn request_context(&self, issuer_key_id: &[u8; KEY_ID_LEN]) -> Context<'a> {
         Context::new(self.inner.issuer_name(), self.inner.origin_info(), self.credential_context(), issuer_key_id)
     }
 
-    /// The presentation context of a token (arc-protocol §6.1), in parts.
+    /// The presentation context of a token (arc-protocol-01 §8.1), in parts.
     pub fn presentation_context(&self, issuer_key_id: &[u8; KEY_ID_LEN]) -> Context<'a> {
         Context::new(self.inner.issuer_name(), self.inner.origin_info(), self.inner.redemption_context(), issuer_key_id)
     }
@@ -200,7 +200,7 @@ impl<'a> Context<'a> {
     }
 }
 
-/// A `CredentialRequest` (arc-protocol §5.1).
+/// A `CredentialRequest` (arc-protocol-01 §7.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TokenRequest {
     /// The last byte of the issuer key id.
@@ -290,7 +290,7 @@ impl Client {
         &self.key_id
     }
 
-    /// The credential request for `challenge` (arc-protocol §5.1).
+    /// The credential request for `challenge` (arc-protocol-01 §7.1).
     pub fn request<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         challenge: &ArcChallenge<'_>,
@@ -301,24 +301,24 @@ impl Client {
         Ok((state, TokenRequest { truncated_key_id: truncated_key_id(&self.key_id), request }))
     }
 
-    /// Credential finalization (arc-protocol §5.3).
+    /// Credential finalization (arc-protocol-01 §7.3).
     pub fn finalize(&self, state: &CredentialRequestState, response: &CredentialResponse) -> Result<Credential> {
         state.finalize(&self.public_key, response)
     }
 
     /// The presentation state for the presentation context of `challenge`
-    /// under `limit` (arc-protocol §6.1). Keep it, exported if need be, for
+    /// under `limit` (arc-protocol-01 §8.1). Keep it, exported if need be, for
     /// every later token for the same context.
     pub fn presentation_state(
         &self,
-        credential: Credential,
+        credential: &Credential,
         challenge: &ArcChallenge<'_>,
         limit: u64,
     ) -> Result<PresentationState> {
         PresentationState::new(credential, &challenge.presentation_context(&self.key_id).parts(), limit)
     }
 
-    /// A token for `challenge` from `state` (arc-protocol §6.1), written into
+    /// A token for `challenge` from `state` (arc-protocol-01 §8.1), written into
     /// `out` ([`token_len`] of the state's limit); returns its length.
     /// [`Error::ChallengeMismatch`] if `state` is for another presentation
     /// context, [`Error::PresentationLimitReached`] once it is used up.
@@ -378,7 +378,7 @@ impl Issuer {
         &self.key
     }
 
-    /// The credential response (arc-protocol §5.2):
+    /// The credential response (arc-protocol-01 §7.2):
     /// [`Error::KeyIdMismatch`] for a request for another key,
     /// [`Error::Verification`] if its proof fails.
     pub fn issue<R: TryCryptoRng<Error: 'static> + ?Sized>(
@@ -392,7 +392,7 @@ impl Issuer {
         self.key.respond(&request.request, rng)
     }
 
-    /// Token verification (arc-protocol §6.2) for `challenge` under `limit`;
+    /// Token verification (arc-protocol-01 §8.2) for `challenge` under `limit`;
     /// returns the presentation tag, which the caller must refuse to see
     /// twice ([`redeem`](Self::redeem) does both).
     pub fn verify(&self, token: &ArcToken<'_>, challenge: &ArcChallenge<'_>, limit: u64) -> Result<[u8; 33]> {

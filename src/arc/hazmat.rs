@@ -61,9 +61,8 @@ impl TestDrng {
         out
     }
 
-    /// The next protocol scalar the generator gives (as
-    /// [`protocol_scalar`](Self::protocol_scalar) draws it for the ARC
-    /// operations), serialized: how a vector writer reads the blinds the
+    /// The next protocol scalar the generator gives (as the ARC operations
+    /// draw it from this generator), serialized: how a vector writer reads the blinds the
     /// library keeps to itself, by running a second generator of the same
     /// seed to the step that draws them.
     pub fn next_protocol_scalar(&mut self) -> [u8; 32] {

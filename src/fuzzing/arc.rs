@@ -114,7 +114,7 @@ fn fixed_key() -> ServerPrivateKey {
     }
 }
 
-/// A presentation (first byte: the limit, [`limit_of`]): an invalid limit
+/// A presentation (first byte: the limit, as `limit_of` maps it): an invalid limit
 /// is refused before the bytes are read; a presentation that decodes has
 /// exactly [`presentation_len`] bytes, which its fields rebuild; verifying
 /// it with an unrelated key (when bit 6 of the first byte is set) fails
@@ -157,7 +157,7 @@ pub fn arc_presentation(data: &[u8]) {
     }
 }
 
-/// A token (first byte: the limit, [`limit_of`]): decode → encode is the
+/// A token (first byte: the limit, as `limit_of` maps it): decode → encode is the
 /// identity at exactly [`token_len`] bytes; its presentation then fails to
 /// decode only for a bad element.
 pub fn arc_token(data: &[u8]) {

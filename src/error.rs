@@ -7,6 +7,8 @@
 
 use core::fmt;
 
+mod code;
+
 /// Everything that can go wrong in this crate.
 ///
 /// The enum is `Copy`, carries no dependency error types and never holds

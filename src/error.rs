@@ -153,7 +153,7 @@ pub enum Error {
 /// fixed codes; a driver should use lower ones.
 ///
 /// The mapping recognizes the error by downcasting it through
-/// `core::error::Error`, which needs a `'static` error type: every function
+/// `core::any::Any`, which needs a `'static` error type: every function
 /// that takes a generator asks for `R: TryCryptoRng<Error: 'static>`. The
 /// error types of `rand_core`, `getrandom` and HAL drivers are all `'static`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -17,7 +17,13 @@ pub(crate) fn fill<R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R, buf: &
 /// The code of a generator's error: an [`RngCode`] as it is; an OS error of
 /// `getrandom` (feature `std`) as its error number; anything else
 /// [`RngCode::UNKNOWN`].
-pub(crate) fn code_of(error: &(dyn core::error::Error + 'static)) -> RngCode {
+///
+/// The error is recognized through `core::any::Any`, not through
+/// `dyn core::error::Error`: a `dyn Error` would keep the error type's
+/// `Display` and `Debug` (and with them `core::fmt`) in every firmware that
+/// passes a generator with a real error type, some 4 to 8 KB of flash.
+pub(crate) fn code_of<E: 'static>(error: &E) -> RngCode {
+    let error: &dyn core::any::Any = error;
     if let Some(code) = error.downcast_ref::<RngCode>() {
         return *code;
     }

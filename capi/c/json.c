@@ -1,0 +1,191 @@
+/* The reader of json.h: a hand-written descent over one fixed shape. */
+#include "json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char *p;
+    char *err;
+    size_t err_cap;
+} reader;
+
+static int fail(reader *r, const char *what) {
+    snprintf(r->err, r->err_cap, "%s near byte '%.12s'", what, r->p);
+    return -1;
+}
+
+static void skip_space(reader *r) {
+    while (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t') {
+        r->p++;
+    }
+}
+
+static int expect(reader *r, char c) {
+    skip_space(r);
+    if (*r->p != c) {
+        char what[32];
+        snprintf(what, sizeof what, "expected '%c'", c);
+        return fail(r, what);
+    }
+    r->p++;
+    return 0;
+}
+
+/* Reads a string, resolving escapes in place (\uXXXX only below 0x80,
+ * which is all these files can hold); returns its start and length. */
+static int read_string(reader *r, const char **out, size_t *len) {
+    if (expect(r, '"') != 0) {
+        return -1;
+    }
+    char *start = r->p;
+    char *w = r->p;
+    for (;;) {
+        char c = *r->p++;
+        if (c == '\0') {
+            return fail(r, "unterminated string");
+        }
+        if (c == '"') {
+            break;
+        }
+        if ((unsigned char)c < 0x20) {
+            return fail(r, "control character in string");
+        }
+        if (c == '\\') {
+            char e = *r->p++;
+            switch (e) {
+            case '"': case '\\': case '/': c = e; break;
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'u': {
+                unsigned v = 0;
+                for (int i = 0; i < 4; i++) {
+                    char h = *r->p++;
+                    v <<= 4;
+                    if (h >= '0' && h <= '9') v |= (unsigned)(h - '0');
+                    else if (h >= 'a' && h <= 'f') v |= (unsigned)(h - 'a' + 10);
+                    else if (h >= 'A' && h <= 'F') v |= (unsigned)(h - 'A' + 10);
+                    else return fail(r, "bad \\u escape");
+                }
+                if (v == 0 || v >= 0x80) {
+                    return fail(r, "\\u escape outside ASCII");
+                }
+                c = (char)v;
+                break;
+            }
+            default:
+                return fail(r, "bad escape");
+            }
+        }
+        *w++ = c;
+    }
+    *out = start;
+    *len = (size_t)(w - start);
+    *w = '\0'; /* w < r->p: the closing quote or an escape's room */
+    return 0;
+}
+
+int json_read_cases(char *text, json_case *cases, char *err, size_t err_cap) {
+    reader r = {text, err, err_cap};
+    int n = 0;
+    if (expect(&r, '[') != 0) {
+        return -1;
+    }
+    skip_space(&r);
+    if (*r.p == ']') {
+        r.p++;
+    } else {
+        for (;;) {
+            if (n == JSON_MAX_CASES) {
+                return fail(&r, "too many cases");
+            }
+            json_case *c = &cases[n++];
+            c->count = 0;
+            if (expect(&r, '{') != 0) {
+                return -1;
+            }
+            skip_space(&r);
+            if (*r.p == '}') {
+                r.p++;
+            } else {
+                for (;;) {
+                    if (c->count == JSON_MAX_FIELDS) {
+                        return fail(&r, "too many members");
+                    }
+                    json_field *f = &c->fields[c->count++];
+                    size_t name_len;
+                    if (read_string(&r, &f->name, &name_len) != 0 || expect(&r, ':') != 0 ||
+                        read_string(&r, &f->value, &f->value_len) != 0) {
+                        return -1;
+                    }
+                    skip_space(&r);
+                    if (*r.p == ',') {
+                        r.p++;
+                        continue;
+                    }
+                    if (expect(&r, '}') != 0) {
+                        return -1;
+                    }
+                    break;
+                }
+            }
+            skip_space(&r);
+            if (*r.p == ',') {
+                r.p++;
+                continue;
+            }
+            if (expect(&r, ']') != 0) {
+                return -1;
+            }
+            break;
+        }
+    }
+    skip_space(&r);
+    if (*r.p != '\0') {
+        return fail(&r, "trailing bytes");
+    }
+    return n;
+}
+
+const json_field *json_get(const json_case *c, const char *name) {
+    for (size_t i = 0; i < c->count; i++) {
+        if (strcmp(c->fields[i].name, name) == 0) {
+            return &c->fields[i];
+        }
+    }
+    return NULL;
+}
+
+static int nibble(char h) {
+    if (h >= '0' && h <= '9') return h - '0';
+    if (h >= 'a' && h <= 'f') return h - 'a' + 10;
+    if (h >= 'A' && h <= 'F') return h - 'A' + 10;
+    return -1;
+}
+
+uint8_t *json_hex(const json_case *c, const char *name, size_t *len) {
+    const json_field *f = json_get(c, name);
+    if (f == NULL || f->value_len % 2 != 0) {
+        return NULL;
+    }
+    size_t n = f->value_len / 2;
+    uint8_t *out = malloc(n > 0 ? n : 1);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int hi = nibble(f->value[2 * i]);
+        int lo = nibble(f->value[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            free(out);
+            return NULL;
+        }
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    *len = n;
+    return out;
+}

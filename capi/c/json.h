@@ -1,0 +1,41 @@
+/*
+ * A small reader for the shape of pat-go's vector files: a JSON array of
+ * flat objects whose values are all strings. Enough for the C tests, and
+ * strict: anything else in the file is an error, never skipped silently.
+ */
+#ifndef PAT_TEST_JSON_H
+#define PAT_TEST_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define JSON_MAX_FIELDS 16
+#define JSON_MAX_CASES 64
+
+/* One member of an object: its name and its string value (escapes
+ * resolved, NUL-terminated; both point into the parsed text, which the
+ * reader rewrites in place). */
+typedef struct {
+    const char *name;
+    const char *value;
+    size_t value_len;
+} json_field;
+
+typedef struct {
+    json_field fields[JSON_MAX_FIELDS];
+    size_t count;
+} json_case;
+
+/* Parses `text` (modified in place, NUL-terminated) into at most
+ * JSON_MAX_CASES cases. Returns the number of cases, or -1 with a message
+ * in `err` (err_cap bytes). */
+int json_read_cases(char *text, json_case *cases, char *err, size_t err_cap);
+
+/* The value of member `name`, or NULL. */
+const json_field *json_get(const json_case *c, const char *name);
+
+/* Decodes the hex value of member `name` into a fresh malloc'd buffer of
+ * *len bytes; NULL if the member is missing or not hex. */
+uint8_t *json_hex(const json_case *c, const char *name, size_t *len);
+
+#endif

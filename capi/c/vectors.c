@@ -1,0 +1,420 @@
+/*
+ * The C API from C: pat-go's vectors of token types 0x0001, 0x0002 and
+ * 0x0005 byte for byte, and the behaviour of the API around them (headers,
+ * directory, status codes, the callback, refused calls).
+ *
+ *   pat-capi-test FILE...
+ *
+ * Prints `api: N passed, M failed`, then `FILE: N passed, M failed` per
+ * vector file, and exits 0 only when nothing failed and every file had
+ * cases. Built against a library with the hazmat feature (-DPAT_HAZMAT):
+ * the vectors need the deterministic request functions.
+ */
+#define _DEFAULT_SOURCE /* getrandom() */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "json.h"
+#include "pat.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...)                         \
+    do {                                         \
+        if (cond) {                              \
+            passed++;                            \
+        } else {                                 \
+            failed++;                            \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+            printf(__VA_ARGS__);                 \
+            printf("\n");                        \
+        }                                        \
+    } while (0)
+
+static bool all_zero(const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != 0) return false;
+    }
+    return true;
+}
+
+/* Bytes after each output buffer that the library must leave alone. */
+#define GUARD 16
+
+static bool guard_intact(const uint8_t *g) {
+    for (size_t i = 0; i < GUARD; i++) {
+        if (g[i] != 0xA5) return false;
+    }
+    return true;
+}
+
+/* Padded base64url (RFC 4648 §5), written here so that the header checks
+ * do not take the library's word for its own encoding. */
+static size_t b64url(const uint8_t *in, size_t n, char *out) {
+    static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16;
+        if (i + 1 < n) v |= (uint32_t)in[i + 1] << 8;
+        if (i + 2 < n) v |= in[i + 2];
+        out[o++] = a[v >> 18 & 63];
+        out[o++] = a[v >> 12 & 63];
+        out[o++] = i + 1 < n ? a[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < n ? a[v & 63] : '=';
+    }
+    out[o] = '\0';
+    return o;
+}
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return NULL;
+    if (fseek(f, 0, SEEK_END) != 0) { fclose(f); return NULL; }
+    long size = ftell(f);
+    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) { fclose(f); return NULL; }
+    char *text = malloc((size_t)size + 1);
+    if (text != NULL && fread(text, 1, (size_t)size, f) != (size_t)size) {
+        free(text);
+        text = NULL;
+    }
+    fclose(f);
+    if (text != NULL) text[size] = '\0';
+    return text;
+}
+
+/* ---- randomness callbacks ------------------------------------------------ */
+
+/* The OS generator: what a host client would pass. */
+static int32_t os_rng(void *ctx, uint8_t *buf, size_t len) {
+    (void)ctx;
+    while (len > 0) {
+        ssize_t n = getrandom(buf, len, 0);
+        if (n <= 0) return 1;
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Fails with the code `ctx` points to. */
+static int32_t failing_rng(void *ctx, uint8_t *buf, size_t len) {
+    (void)buf;
+    (void)len;
+    return *(const int32_t *)ctx;
+}
+
+/* ---- one vector case ------------------------------------------------------ */
+
+typedef struct {
+    uint16_t type;
+    size_t request_len, response_len, token_len, state_len, authorization_size;
+} kind;
+
+static const kind KINDS[] = {
+    {1, PAT_TYPE1_REQUEST_LEN, PAT_TYPE1_RESPONSE_LEN, PAT_TYPE1_TOKEN_LEN, PAT_TYPE1_STATE_LEN,
+     PAT_TYPE1_AUTHORIZATION_SIZE},
+    {2, PAT_TYPE2_REQUEST_LEN, PAT_TYPE2_RESPONSE_LEN, PAT_TYPE2_TOKEN_LEN, PAT_TYPE2_STATE_LEN,
+     PAT_TYPE2_AUTHORIZATION_SIZE},
+    {5, PAT_TYPE5_REQUEST_LEN, PAT_TYPE5_RESPONSE_LEN, PAT_TYPE5_TOKEN_LEN, PAT_TYPE5_STATE_LEN,
+     PAT_TYPE5_AUTHORIZATION_SIZE},
+};
+
+static const kind *kind_of(uint16_t type) {
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
+        if (KINDS[i].type == type) return &KINDS[i];
+    }
+    return NULL;
+}
+
+static int32_t finalize(uint16_t type, const uint8_t *key, size_t key_len, uint8_t *state, size_t state_len,
+                        const uint8_t *resp, size_t resp_len, uint8_t *token, size_t token_cap) {
+    switch (type) {
+    case 1: return pat_type1_finalize(key, key_len, state, state_len, resp, resp_len, token, token_cap);
+    case 2: return pat_type2_finalize(key, key_len, state, state_len, resp, resp_len, token, token_cap);
+    default: return pat_type5_finalize(key, key_len, state, state_len, resp, resp_len, token, token_cap);
+    }
+}
+
+typedef struct {
+    uint8_t *pk, *challenge, *nonce, *blind, *salt, *request, *response, *token;
+    size_t pk_len, challenge_len, nonce_len, blind_len, salt_len, request_len, response_len, token_len;
+} vector;
+
+static void vector_free(vector *v) {
+    free(v->pk); free(v->challenge); free(v->nonce); free(v->blind);
+    free(v->salt); free(v->request); free(v->response); free(v->token);
+}
+
+/* Runs one case; returns true when every step gave the expected bytes. */
+static bool run_case(const vector *v, const char *where) {
+    int before = failed;
+    if (v->challenge_len < 2) {
+        CHECK(false, "%s: no token type in the challenge", where);
+        return false;
+    }
+    uint16_t type = (uint16_t)(v->challenge[0] << 8 | v->challenge[1]);
+    const kind *k = kind_of(type);
+    if (k == NULL) {
+        CHECK(false, "%s: token type %u is not a client type of the C API", where, type);
+        return false;
+    }
+    /* Each output is given exactly its size, followed by guard bytes that
+     * must survive: the library writes nothing past a capacity. */
+    uint8_t request[PAT_TYPE2_REQUEST_LEN + GUARD], state[PAT_TYPE2_STATE_LEN + GUARD];
+    uint8_t token[PAT_TYPE2_TOKEN_LEN + GUARD];
+    char auth[PAT_TYPE2_AUTHORIZATION_SIZE + GUARD], expected_auth[PAT_TYPE2_AUTHORIZATION_SIZE];
+    memset(request + k->request_len, 0xA5, GUARD);
+    memset(state + k->state_len, 0xA5, GUARD);
+    memset(token + k->token_len, 0xA5, GUARD);
+    memset(auth + k->authorization_size, 0xA5, GUARD);
+    int32_t rc;
+    if (type == 2) {
+        uint8_t blind[PAT_TYPE2_BLIND_LEN] = {0};
+        if (v->blind_len > sizeof blind) {
+            CHECK(false, "%s: blind longer than the modulus", where);
+            return false;
+        }
+        memcpy(blind + sizeof blind - v->blind_len, v->blind, v->blind_len); /* big-endian, left-padded */
+        rc = pat_type2_request_with(v->pk, v->pk_len, v->challenge, v->challenge_len, v->nonce, v->nonce_len,
+                                    v->salt, v->salt_len, blind, sizeof blind, request, k->request_len, state,
+                                    k->state_len);
+    } else if (type == 1) {
+        rc = pat_type1_request_with(v->pk, v->pk_len, v->challenge, v->challenge_len, v->nonce, v->nonce_len,
+                                    v->blind, v->blind_len, request, k->request_len, state, k->state_len);
+    } else {
+        rc = pat_type5_request_with(v->pk, v->pk_len, v->challenge, v->challenge_len, v->nonce, v->nonce_len,
+                                    v->blind, v->blind_len, request, k->request_len, state, k->state_len);
+    }
+    CHECK(rc == (int32_t)k->request_len, "%s: request returned %d", where, rc);
+    CHECK(rc >= 0 && (size_t)rc == v->request_len && memcmp(request, v->request, v->request_len) == 0,
+          "%s: token_request differs", where);
+
+    rc = finalize(type, v->pk, v->pk_len, state, k->state_len, v->response, v->response_len, token, k->token_len);
+    CHECK(rc == (int32_t)k->token_len, "%s: finalize returned %d", where, rc);
+    CHECK(rc >= 0 && (size_t)rc == v->token_len && memcmp(token, v->token, v->token_len) == 0,
+          "%s: token differs", where);
+    CHECK(all_zero(state, k->state_len), "%s: the state is not wiped after finalize", where);
+
+    /* The wiped state cannot finalize again. */
+    uint8_t again[PAT_TYPE2_TOKEN_LEN];
+    rc = finalize(type, v->pk, v->pk_len, state, k->state_len, v->response, v->response_len, again, k->token_len);
+    CHECK(pat_error_kind(rc) == PAT_E_UNKNOWN_STATE_VERSION && pat_error_detail(rc) == 0,
+          "%s: a wiped state finalized again (%d)", where, rc);
+
+    /* The Authorization value: `PrivateToken token="<base64url>"`. */
+    rc = pat_authorization(v->token, v->token_len, auth, k->authorization_size);
+    strcpy(expected_auth, "PrivateToken token=\"");
+    b64url(v->token, v->token_len, expected_auth + strlen(expected_auth));
+    strcat(expected_auth, "\"");
+    CHECK(rc == (int32_t)k->authorization_size - 1 && strcmp(auth, expected_auth) == 0,
+          "%s: Authorization value differs (%d)", where, rc);
+    CHECK(guard_intact(request + k->request_len) && guard_intact(state + k->state_len) &&
+              guard_intact(token + k->token_len) && guard_intact((uint8_t *)auth + k->authorization_size),
+          "%s: a write past an output's capacity", where);
+    return failed == before;
+}
+
+/* One vector file: `FILE: N passed, M failed`. Returns false when a case
+ * failed or the file had none. */
+static bool run_file(const char *path) {
+    char *text = read_file(path);
+    if (text == NULL) {
+        printf("%s: cannot read\n", path);
+        return false;
+    }
+    static json_case cases[JSON_MAX_CASES];
+    char err[128];
+    int n = json_read_cases(text, cases, err, sizeof err);
+    if (n <= 0) {
+        printf("%s: %s\n", path, n == 0 ? "no cases" : err);
+        free(text);
+        return false;
+    }
+    int ok = 0, bad = 0;
+    for (int i = 0; i < n; i++) {
+        vector v = {0};
+        v.pk = json_hex(&cases[i], "pkS", &v.pk_len);
+        v.challenge = json_hex(&cases[i], "token_challenge", &v.challenge_len);
+        v.nonce = json_hex(&cases[i], "nonce", &v.nonce_len);
+        v.blind = json_hex(&cases[i], "blind", &v.blind_len);
+        v.request = json_hex(&cases[i], "token_request", &v.request_len);
+        v.response = json_hex(&cases[i], "token_response", &v.response_len);
+        v.token = json_hex(&cases[i], "token", &v.token_len);
+        if (json_get(&cases[i], "salt") != NULL) v.salt = json_hex(&cases[i], "salt", &v.salt_len);
+        char where[512];
+        snprintf(where, sizeof where, "%s case %d", path, i);
+        bool complete = v.pk && v.challenge && v.nonce && v.blind && v.request && v.response && v.token &&
+                        (v.salt != NULL) == (json_get(&cases[i], "salt") != NULL);
+        if (!complete) {
+            CHECK(false, "%s: a field is missing or not hex", where);
+        }
+        if (complete && run_case(&v, where)) {
+            ok++;
+        } else {
+            bad++;
+        }
+        vector_free(&v);
+    }
+    printf("%s: %d passed, %d failed\n", path, ok, bad);
+    free(text);
+    return bad == 0;
+}
+
+/* ---- the API around the vectors ------------------------------------------ */
+
+static void api_checks(void) {
+    CHECK(pat_self_test_type1() == 0, "self-test type 1");
+    CHECK(pat_self_test_type2() == 0, "self-test type 2");
+    CHECK(pat_self_test_type5() == 0, "self-test type 5");
+
+    /* A type-5 key and challenge of pat-go's first type-5 case. */
+    static const char *path = "tests/vectors/pat-go/tokens/private/type5-issuance-test-vectors.json";
+    char *text = read_file(path);
+    static json_case cases[JSON_MAX_CASES];
+    char err[128];
+    if (text == NULL || json_read_cases(text, cases, err, sizeof err) < 1) {
+        CHECK(false, "cannot read %s (run from the repository root)", path);
+        free(text);
+        return;
+    }
+    size_t key_len = 0, challenge_len = 0, token_len = 0;
+    uint8_t *key = json_hex(&cases[0], "pkS", &key_len);
+    uint8_t *challenge = json_hex(&cases[0], "token_challenge", &challenge_len);
+    uint8_t *vtoken = json_hex(&cases[0], "token", &token_len);
+    if (key == NULL || challenge == NULL || vtoken == NULL) {
+        CHECK(false, "fields of %s", path);
+        return;
+    }
+
+    /* Random requests: the right length, a non-empty secret state, and two
+     * requests for one challenge differ. */
+    uint8_t req1[PAT_TYPE5_REQUEST_LEN], req2[PAT_TYPE5_REQUEST_LEN];
+    uint8_t st1[PAT_TYPE5_STATE_LEN], st2[PAT_TYPE5_STATE_LEN], token[PAT_TYPE5_TOKEN_LEN];
+    int32_t rc = pat_type5_request(key, key_len, challenge, challenge_len, os_rng, NULL, req1, sizeof req1, st1,
+                                   sizeof st1);
+    CHECK(rc == PAT_TYPE5_REQUEST_LEN, "random request: %d", rc);
+    rc = pat_type5_request(key, key_len, challenge, challenge_len, os_rng, NULL, req2, sizeof req2, st2, sizeof st2);
+    CHECK(rc == PAT_TYPE5_REQUEST_LEN && memcmp(req1, req2, sizeof req1) != 0, "two random requests are equal");
+    CHECK(!all_zero(st1, sizeof st1), "the state is empty");
+
+    /* A response that is not an element fails and keeps the state. */
+    uint8_t zeros[PAT_TYPE5_RESPONSE_LEN] = {0}, kept[PAT_TYPE5_STATE_LEN];
+    memcpy(kept, st1, sizeof kept);
+    memset(token, 0xAA, sizeof token);
+    rc = pat_type5_finalize(key, key_len, st1, sizeof st1, zeros, sizeof zeros, token, sizeof token);
+    CHECK(pat_error_kind(rc) == PAT_E_INVALID_ELEMENT, "bad response: %d", rc);
+    CHECK(memcmp(kept, st1, sizeof kept) == 0 && all_zero(token, sizeof token), "state kept, token zeroed");
+    pat_wipe(st1, sizeof st1);
+    pat_wipe(st2, sizeof st2);
+    CHECK(all_zero(st1, sizeof st1) && all_zero(st2, sizeof st2), "pat_wipe");
+
+    /* A failing callback: its code comes back as the detail. */
+    int32_t code = 1234;
+    rc = pat_type5_request(key, key_len, challenge, challenge_len, failing_rng, &code, req1, sizeof req1, st1,
+                           sizeof st1);
+    CHECK(pat_error_kind(rc) == PAT_E_RNG && pat_error_detail(rc) == 1234, "failing callback: %d", rc);
+    CHECK(all_zero(req1, sizeof req1) && all_zero(st1, sizeof st1), "outputs zeroed on error");
+    rc = pat_type5_request(key, key_len, challenge, challenge_len, NULL, NULL, req1, sizeof req1, st1, sizeof st1);
+    CHECK(rc == -PAT_E_NULL_POINTER, "no callback: %d", rc);
+
+    /* Overlapping outputs, a NULL input, a short buffer, a truncated challenge. */
+    uint8_t both[PAT_TYPE5_REQUEST_LEN + PAT_TYPE5_STATE_LEN];
+    rc = pat_type5_request(key, key_len, challenge, challenge_len, os_rng, NULL, both, PAT_TYPE5_REQUEST_LEN,
+                           both + PAT_TYPE5_REQUEST_LEN - 1, PAT_TYPE5_STATE_LEN);
+    CHECK(rc == -PAT_E_OVERLAP, "overlap: %d", rc);
+    rc = pat_type5_request(NULL, key_len, challenge, challenge_len, os_rng, NULL, req1, sizeof req1, st1, sizeof st1);
+    CHECK(rc == -PAT_E_NULL_POINTER, "NULL key: %d", rc);
+    rc = pat_type5_request(key, key_len, challenge, challenge_len, os_rng, NULL, req1, sizeof req1 - 1, st1,
+                           sizeof st1);
+    CHECK(pat_error_kind(rc) == PAT_E_BUFFER_TOO_SMALL, "short request buffer: %d", rc);
+    rc = pat_type5_request(key, key_len, challenge, challenge_len - 1, os_rng, NULL, req1, sizeof req1, st1,
+                           sizeof st1);
+    CHECK(pat_error_kind(rc) == PAT_E_TRUNCATED, "truncated challenge: %d", rc);
+    rc = pat_type1_request(key, key_len, challenge, challenge_len, os_rng, NULL, req1, sizeof req1, st1, sizeof st1);
+    CHECK(pat_error_kind(rc) == PAT_E_INVALID_LENGTH && pat_error_detail(rc) == PAT_FIELD_KEY,
+          "a type-5 key for type 1: %d", rc);
+
+    /* WWW-Authenticate: another scheme, then a PrivateToken challenge built
+     * here; the decoded challenge and key are the bytes we encoded. */
+    char header[1024], b64c[512], b64k[128];
+    b64url(challenge, challenge_len, b64c);
+    b64url(key, key_len, b64k);
+    snprintf(header, sizeof header, "Basic realm=\"x\", PrivateToken challenge=\"%s\", token-key=\"%s\", max-age=\"10\"",
+             b64c, b64k);
+    uint8_t buf[PAT_CHALLENGE_BUFFER_SIZE];
+    pat_challenge c;
+    rc = pat_www_authenticate_challenge(header, strlen(header), 0, buf, sizeof buf, &c);
+    CHECK(rc == 1 && c.token_type == 5 && c.has_max_age && c.max_age == 10, "challenge 0: %d", rc);
+    CHECK(rc == 1 && c.challenge_len == challenge_len && memcmp(c.challenge, challenge, challenge_len) == 0,
+          "decoded challenge");
+    CHECK(rc == 1 && c.token_key_len == key_len && memcmp(c.token_key, key, key_len) == 0, "decoded token key");
+    rc = pat_www_authenticate_challenge(header, strlen(header), 1, buf, sizeof buf, &c);
+    CHECK(rc == 0 && c.challenge == NULL, "no challenge 1: %d", rc);
+    rc = pat_www_authenticate_challenge("PrivateToken token-key=\"AAAA\"", 29, 0, buf, sizeof buf, &c);
+    CHECK(pat_error_kind(rc) == PAT_E_MISSING_PARAMETER && pat_error_detail(rc) == PAT_FIELD_CHALLENGE,
+          "missing challenge: %d", rc);
+
+    /* The issuer directory: the key listed is the key selected, and its id
+     * is the one inside the vector's token (token_input bytes 66..98). */
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"issuer-request-uri\":\"https://issuer.example/request\",\"token-keys\":[{\"token-type\":5,"
+             "\"token-key\":\"%s\",\"not-before\":100}]}",
+             b64k);
+    uint8_t selected[64], key_id[PAT_KEY_ID_LEN];
+    char uri[64];
+    rc = pat_directory_select((const uint8_t *)json, strlen(json), 5, NULL, 200, NULL, 0, selected, sizeof selected,
+                              uri, sizeof uri);
+    CHECK(rc == (int32_t)key_len && memcmp(selected, key, key_len) == 0, "directory key: %d", rc);
+    CHECK(strcmp(uri, "https://issuer.example/request") == 0, "directory uri");
+    rc = pat_token_key_id(key, key_len, key_id, sizeof key_id);
+    CHECK(rc == PAT_KEY_ID_LEN && token_len >= 98 && memcmp(key_id, vtoken + 66, PAT_KEY_ID_LEN) == 0,
+          "token key id: %d", rc);
+    rc = pat_directory_select((const uint8_t *)json, strlen(json), 5, key_id, 50, NULL, 0, selected,
+                              sizeof selected, NULL, 0);
+    CHECK(pat_error_kind(rc) == PAT_E_KEY_NOT_YET_VALID, "not yet valid: %d", rc);
+    rc = pat_directory_select((const uint8_t *)json, strlen(json), 1, NULL, 200, NULL, 0, selected,
+                              sizeof selected, NULL, 0);
+    CHECK(pat_error_kind(rc) == PAT_E_NO_MATCHING_KEY, "no type-1 key: %d", rc);
+
+    /* Type 0x0003: the client key of a secret, and a request's shape (the
+     * Rust tests run it through an attester and issuer). */
+    static const uint8_t secret[PAT_TYPE3_CLIENT_SECRET_LEN] = {[0] = 1};
+    uint8_t client_key[PAT_TYPE3_CLIENT_KEY_LEN], zero_secret[PAT_TYPE3_CLIENT_SECRET_LEN] = {0};
+    rc = pat_type3_client_key(secret, sizeof secret, client_key, sizeof client_key);
+    CHECK(rc == PAT_TYPE3_CLIENT_KEY_LEN && (client_key[0] == 2 || client_key[0] == 3), "client key: %d", rc);
+    rc = pat_type3_client_key(zero_secret, sizeof zero_secret, client_key, sizeof client_key);
+    CHECK(pat_error_kind(rc) == PAT_E_INVALID_SCALAR, "zero secret: %d", rc);
+    CHECK(pat_type3_request_len(14) == PAT_TYPE3_REQUEST_LEN_SHORT_NAME, "type-3 request length");
+
+    /* Status codes read back. */
+    char msg[128];
+    rc = pat_error_message(-PAT_E_VERIFICATION, msg, sizeof msg);
+    CHECK(rc > 0 && strcmp(msg, "verification failed") == 0, "message: %d %s", rc, msg);
+    rc = pat_error_message(-PAT_E_VERIFICATION, msg, 4);
+    CHECK(pat_error_kind(rc) == PAT_E_BUFFER_TOO_SMALL, "short message buffer: %d", rc);
+    CHECK(pat_error_kind(-12345678) == -1, "no code");
+
+    free(key);
+    free(challenge);
+    free(vtoken);
+    free(text);
+}
+
+int main(int argc, char **argv) {
+    api_checks();
+    printf("api: %d passed, %d failed\n", passed, failed);
+    bool ok = failed == 0;
+    if (argc < 2) {
+        printf("usage: %s VECTOR_FILE...\n", argv[0]);
+        return 2;
+    }
+    for (int i = 1; i < argc; i++) {
+        ok = run_file(argv[i]) && ok;
+    }
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,180 @@
+//! The one place where the caller's pointers become Rust references.
+//!
+//! Every exported function takes its buffers as `(pointer, length)` pairs.
+//! Before any slice exists, [`Regions`] checks what Rust's rules need and C
+//! does not promise: no NULL pointer with a non-zero length, no region that
+//! wraps around the address space or exceeds `isize::MAX`, and no output
+//! that overlaps another buffer of the same call (a `&mut` slice must not
+//! alias anything). What cannot be checked (that the memory is really there,
+//! readable or writable, for the whole call, and not written by another
+//! thread meanwhile) is the caller's side of the contract, stated in the
+//! header.
+
+use core::mem::align_of;
+
+use pat::Error;
+use zeroize::Zeroize as _;
+
+use crate::status::{PAT_E_MISALIGNED, PAT_E_NULL_POINTER, PAT_E_OVERLAP};
+
+/// Why a call failed: a library error, or a fault of the call itself that
+/// the library cannot have (its codes start at 100, [`crate::status`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fail {
+    /// The library's error.
+    Lib(Error),
+    /// A NULL pointer where a buffer of non-zero length (or a required
+    /// output) was expected.
+    Null,
+    /// An output buffer overlaps another buffer of the call.
+    Overlap,
+    /// A pointer to a struct or a `size_t` is not aligned for its type.
+    Misaligned,
+}
+
+impl From<Error> for Fail {
+    fn from(e: Error) -> Self {
+        Fail::Lib(e)
+    }
+}
+
+impl Fail {
+    /// The integer the C caller sees (negative).
+    pub(crate) const fn code(self) -> i32 {
+        match self {
+            Fail::Lib(e) => e.code(),
+            Fail::Null => -PAT_E_NULL_POINTER,
+            Fail::Overlap => -PAT_E_OVERLAP,
+            Fail::Misaligned => -PAT_E_MISALIGNED,
+        }
+    }
+}
+
+/// A call's result as the C caller sees it: a non-negative count or length,
+/// or a negative error code.
+pub(crate) fn status(result: Result<usize, Fail>) -> i32 {
+    match result {
+        Ok(n) => i32::try_from(n).unwrap_or(Error::ValueTooLarge.code()),
+        Err(f) => f.code(),
+    }
+}
+
+/// An address range `[start, start + len)` of one buffer.
+#[derive(Clone, Copy, Debug)]
+struct Region {
+    start: usize,
+    len: usize,
+    output: bool,
+}
+
+impl Region {
+    fn overlaps(&self, other: &Region) -> bool {
+        self.len != 0 && other.len != 0 && self.start < other.start + other.len && other.start < self.start + self.len
+    }
+}
+
+/// The buffers of one call, checked as they are added; [`Regions::check`]
+/// then refuses an output that overlaps any other buffer.
+pub(crate) struct Regions {
+    list: heapless::Vec<Region, 12>,
+}
+
+impl Regions {
+    pub(crate) const fn new() -> Self {
+        Self { list: heapless::Vec::new() }
+    }
+
+    fn add(&mut self, addr: usize, is_null: bool, len: usize, output: bool) -> Result<(), Fail> {
+        if is_null {
+            return if len == 0 { Ok(()) } else { Err(Fail::Null) };
+        }
+        if isize::try_from(len).is_err() || addr.checked_add(len).is_none() {
+            return Err(Fail::Lib(Error::InvalidLength(pat::Field::Message)));
+        }
+        self.list.push(Region { start: addr, len, output }).map_err(|_| Fail::Lib(Error::CapacityExceeded))
+    }
+
+    /// An input buffer; NULL is allowed with length 0.
+    pub(crate) fn input(&mut self, ptr: *const u8, len: usize) -> Result<(), Fail> {
+        self.add(ptr.addr(), ptr.is_null(), len, false)
+    }
+
+    /// An output buffer; NULL is allowed with capacity 0.
+    pub(crate) fn output(&mut self, ptr: *mut u8, len: usize) -> Result<(), Fail> {
+        self.add(ptr.addr(), ptr.is_null(), len, true)
+    }
+
+    /// A required output object of type `T` (a struct, a `size_t`): not
+    /// NULL, aligned for `T`.
+    pub(crate) fn object<T>(&mut self, ptr: *mut T) -> Result<(), Fail> {
+        if ptr.is_null() {
+            return Err(Fail::Null);
+        }
+        if !ptr.addr().is_multiple_of(align_of::<T>()) {
+            return Err(Fail::Misaligned);
+        }
+        self.add(ptr.addr(), false, size_of::<T>(), true)
+    }
+
+    /// Refuses an output that overlaps another buffer of the call.
+    pub(crate) fn check(&self) -> Result<(), Fail> {
+        for (i, a) in self.list.iter().enumerate() {
+            for b in self.list.iter().skip(i + 1) {
+                if (a.output || b.output) && a.overlaps(b) {
+                    return Err(Fail::Overlap);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The input buffer `[ptr, ptr + len)` as a slice.
+///
+/// # Safety
+/// `ptr` was accepted by [`Regions::input`] with `len`, and the caller of
+/// the exported function guarantees the memory is readable and not written
+/// for the lifetime `'a`, which must not outlive that call.
+pub(crate) unsafe fn read<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
+    if len == 0 || ptr.is_null() {
+        return &[];
+    }
+    // SAFETY: non-NULL, `len` bytes that do not wrap and fit `isize`
+    // (Regions::input); readable and unaliased by writes per the contract.
+    unsafe { core::slice::from_raw_parts(ptr, len) }
+}
+
+/// The output buffer `[ptr, ptr + len)` as a mutable slice.
+///
+/// # Safety
+/// `ptr` was accepted by [`Regions::output`] with `len` and
+/// [`Regions::check`] found it disjoint from every other buffer of the call;
+/// the caller of the exported function guarantees the memory is writable
+/// and not accessed by anyone else for `'a`, which must not outlive that call.
+pub(crate) unsafe fn write<'a>(ptr: *mut u8, len: usize) -> &'a mut [u8] {
+    if len == 0 || ptr.is_null() {
+        return &mut [];
+    }
+    // SAFETY: non-NULL, `len` bytes that do not wrap and fit `isize`, and no
+    // other slice of this call covers them (Regions::check); writable and
+    // unshared per the contract.
+    unsafe { core::slice::from_raw_parts_mut(ptr, len) }
+}
+
+/// Writes `value` to the output object at `ptr`.
+///
+/// # Safety
+/// `ptr` was accepted by [`Regions::object`] (non-NULL, aligned) and
+/// [`Regions::check`]; the caller guarantees it points to writable memory of
+/// a `T`.
+pub(crate) unsafe fn put<T>(ptr: *mut T, value: T) {
+    // SAFETY: non-NULL and aligned (Regions::object), writable per the
+    // contract; `T` is a plain C struct or integer, so nothing is dropped.
+    unsafe { ptr.write(value) }
+}
+
+/// Zeroes `buf` in a way the compiler keeps (it is about to be handed back
+/// to the caller holding no secret, or nothing at all).
+pub(crate) fn wipe(buf: &mut [u8]) {
+    buf.zeroize();
+}

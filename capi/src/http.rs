@@ -1,0 +1,231 @@
+//! The HTTP authentication scheme (RFC 9577 §2): a `PrivateToken`
+//! challenge out of a `WWW-Authenticate` value, and the `Authorization`
+//! value of a token.
+
+use core::ffi::c_char;
+use core::ptr;
+
+use pat::Error;
+use pat::TokenChallenge;
+use pat::auth;
+use pat::codec::Decode;
+use pat::token::TokenRef;
+
+use crate::call::{Out, call};
+use crate::ffi::{self, Fail};
+
+/// One `PrivateToken` challenge of a `WWW-Authenticate` value, decoded.
+/// Every pointer points into the caller's buffer given to
+/// `pat_www_authenticate_challenge` (or is NULL with length 0).
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug)]
+pub struct pat_challenge {
+    /// The TokenChallenge's token type.
+    pub token_type: u16,
+    /// Whether the challenge carried `max-age`.
+    pub has_max_age: bool,
+    /// `max-age` in seconds (0 when absent).
+    pub max_age: u32,
+    /// The encoded TokenChallenge, as `pat_typeN_request` takes it.
+    pub challenge: *const u8,
+    /// Its length.
+    pub challenge_len: usize,
+    /// The decoded `token-key`, or NULL when the challenge has none (the
+    /// client then takes the key from the issuer directory,
+    /// `pat_directory_select`).
+    pub token_key: *const u8,
+    /// Its length (0 when absent).
+    pub token_key_len: usize,
+    /// The TokenChallenge's `issuer_name` (inside `challenge`).
+    pub issuer_name: *const u8,
+    /// Its length.
+    pub issuer_name_len: usize,
+    /// The TokenChallenge's `redemption_context` (0 or 32 bytes, inside `challenge`).
+    pub redemption_context: *const u8,
+    /// Its length.
+    pub redemption_context_len: usize,
+    /// The TokenChallenge's `origin_info` (inside `challenge`).
+    pub origin_info: *const u8,
+    /// Its length.
+    pub origin_info_len: usize,
+}
+
+impl pat_challenge {
+    const EMPTY: Self = Self {
+        token_type: 0,
+        has_max_age: false,
+        max_age: 0,
+        challenge: ptr::null(),
+        challenge_len: 0,
+        token_key: ptr::null(),
+        token_key_len: 0,
+        issuer_name: ptr::null(),
+        issuer_name_len: 0,
+        redemption_context: ptr::null(),
+        redemption_context_len: 0,
+        origin_info: ptr::null(),
+        origin_info_len: 0,
+    };
+}
+
+/// A pointer to `part` (NULL when empty) and its length.
+fn raw(part: &[u8]) -> (*const u8, usize) {
+    if part.is_empty() { (ptr::null(), 0) } else { (part.as_ptr(), part.len()) }
+}
+
+/// The `index`-th `PrivateToken` challenge of `value`, decoded into `buf`.
+fn challenge_at(value: &[u8], index: usize, buf: &mut [u8]) -> Result<Option<pat_challenge>, Fail> {
+    let value = core::str::from_utf8(value).map_err(|_| Error::MalformedHeader)?;
+    let Some(found) = auth::parse_www_authenticate(value).nth(index) else {
+        return Ok(None);
+    };
+    let found = found?;
+    let (challenge_buf, key_buf) = buf.split_at_mut(buf.len().min(found.challenge.decoded_len_bound()));
+    let challenge_bytes = found.decode_challenge(challenge_buf)?;
+    let parsed = TokenChallenge::decode(challenge_bytes)?;
+    let token_key = match found.token_key {
+        Some(v) => v.decode_base64url(key_buf)?,
+        None => &[],
+    };
+    let (challenge, challenge_len) = raw(challenge_bytes);
+    let (token_key, token_key_len) = raw(token_key);
+    let (issuer_name, issuer_name_len) = raw(parsed.issuer_name());
+    let (redemption_context, redemption_context_len) = raw(parsed.redemption_context());
+    let (origin_info, origin_info_len) = raw(parsed.origin_info());
+    Ok(Some(pat_challenge {
+        token_type: parsed.token_type(),
+        has_max_age: found.max_age.is_some(),
+        max_age: found.max_age.unwrap_or(0),
+        challenge,
+        challenge_len,
+        token_key,
+        token_key_len,
+        issuer_name,
+        issuer_name_len,
+        redemption_context,
+        redemption_context_len,
+        origin_info,
+        origin_info_len,
+    }))
+}
+
+/// Reads the `index`-th `PrivateToken` challenge (counting from 0, other
+/// schemes skipped) of a `WWW-Authenticate` field value (RFC 9110 §11.6.1,
+/// RFC 9577 §2.1): decodes its `challenge` and `token-key` into `buf`
+/// (`buf_cap` bytes; `PAT_CHALLENGE_BUFFER_SIZE` is enough for practical
+/// names), parses the TokenChallenge, and fills `out` with pointers into
+/// `buf`.
+///
+/// Returns 1 when the challenge exists and `out` is filled, 0 when the
+/// value has no challenge at `index` (`out` is zeroed), or a negative code:
+/// that challenge is malformed (`-PAT_E_MISSING_PARAMETER`,
+/// `-PAT_E_INVALID_BASE64`, a TokenChallenge error, ...; the next index may
+/// still be fine), or the value's syntax is broken
+/// (`-PAT_E_MALFORMED_HEADER`; no later index parses). Parameter names are
+/// matched case-insensitively, values may be quoted or not, base64url
+/// padded or not.
+///
+/// # Safety
+/// `value` points to `value_len` readable bytes, `buf` to `buf_cap`
+/// writable bytes, `out` to a writable `pat_challenge`; none overlap.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_www_authenticate_challenge(
+    value: *const c_char,
+    value_len: usize,
+    index: usize,
+    buf: *mut u8,
+    buf_cap: usize,
+    out: *mut pat_challenge,
+) -> i32 {
+    let body = |[value]: [&[u8]; 1], [buf]: &mut [&mut [u8]; 1]| {
+        let (found, result) = match challenge_at(value, index, buf) {
+            Ok(Some(c)) => (c, Ok(1)),
+            Ok(None) => (pat_challenge::EMPTY, Ok(0)),
+            Err(e) => (pat_challenge::EMPTY, Err(e)),
+        };
+        // SAFETY: `out` passed Regions::object and Regions::check in `call`.
+        unsafe { ffi::put(out, found) };
+        result
+    };
+    // SAFETY: the caller's contract for these buffers.
+    unsafe { call([(value.cast::<u8>(), value_len)], [Out::wiped(buf, buf_cap)], |r| r.object(out), body) }
+}
+
+/// Writes the `Authorization` field value for `token` (an encoded Token of
+/// a type this library implements, e.g. from `pat_type1_finalize`):
+/// `PrivateToken token="<padded base64url>"` (RFC 9577 §2.2), NUL-terminated,
+/// into `out` (`PAT_TYPEn_AUTHORIZATION_SIZE` bytes for type n). Returns its
+/// length without the NUL, or a negative code: a token that does not parse
+/// (`-PAT_E_UNKNOWN_TOKEN_TYPE`, `-PAT_E_TRUNCATED`,
+/// `-PAT_E_TRAILING_BYTES`), or `-PAT_E_BUFFER_TOO_SMALL`.
+///
+/// # Safety
+/// `token` points to `token_len` readable bytes, `out` to `out_cap`
+/// writable bytes; they do not overlap.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_authorization(
+    token: *const u8,
+    token_len: usize,
+    out: *mut c_char,
+    out_cap: usize,
+) -> i32 {
+    // SAFETY: the caller's contract for these buffers.
+    unsafe {
+        call(
+            [(token, token_len)],
+            [Out::wiped(out.cast::<u8>(), out_cap)],
+            |_| Ok(()),
+            |[token], [out]| {
+                TokenRef::decode(token)?;
+                let room = out_cap.checked_sub(1).ok_or(Error::BufferTooSmall)?;
+                let (text, nul) = out.split_at_mut(room);
+                let len = auth::write_authorization(token, text)?.len();
+                // The NUL goes right after the text (inside `text` when it is shorter).
+                *text.get_mut(len).or(nul.first_mut()).ok_or(Error::BufferTooSmall)? = 0;
+                Ok(len)
+            },
+        )
+    }
+}
+
+/// Parses an encoded TokenChallenge (RFC 9577 §2.1.1), strictly: a type
+/// this library knows or not, lengths within bounds, no trailing bytes.
+/// Fills `out` (its `challenge` pointing at `challenge` itself, its key and
+/// `max-age` empty) and returns 0, or a negative code.
+///
+/// # Safety
+/// `challenge` points to `challenge_len` readable bytes, `out` to a
+/// writable `pat_challenge` outside them.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_token_challenge_parse(
+    challenge: *const u8,
+    challenge_len: usize,
+    out: *mut pat_challenge,
+) -> i32 {
+    let body = |[bytes]: [&[u8]; 1], _: &mut [&mut [u8]; 0]| {
+        let parsed = TokenChallenge::decode(bytes).map(|c| {
+            let (challenge, challenge_len) = raw(bytes);
+            let (issuer_name, issuer_name_len) = raw(c.issuer_name());
+            let (redemption_context, redemption_context_len) = raw(c.redemption_context());
+            let (origin_info, origin_info_len) = raw(c.origin_info());
+            pat_challenge {
+                token_type: c.token_type(),
+                challenge,
+                challenge_len,
+                issuer_name,
+                issuer_name_len,
+                redemption_context,
+                redemption_context_len,
+                origin_info,
+                origin_info_len,
+                ..pat_challenge::EMPTY
+            }
+        });
+        // SAFETY: `out` passed Regions::object and Regions::check in `call`.
+        unsafe { ffi::put(out, parsed.unwrap_or(pat_challenge::EMPTY)) };
+        parsed.map(|_| 0).map_err(Fail::from)
+    };
+    // SAFETY: the caller's contract for these buffers.
+    unsafe { call([(challenge, challenge_len)], [], |r| r.object(out), body) }
+}

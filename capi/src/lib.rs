@@ -1,0 +1,51 @@
+//! A C API for the client roles of `pat`: token types 0x0001 (VOPRF
+//! P-384), 0x0002 (blind RSA), 0x0003 (rate-limited blind RSA) and 0x0005
+//! (VOPRF ristretto255), the
+//! `WWW-Authenticate` challenge, the `Authorization` value, the issuer
+//! directory's key choice and the power-on self-test.
+//!
+//! The header is `include/pat.h`, generated from this crate by `cbindgen`
+//! (`tests/header.rs` fails when the checked-in copy is stale; run it with
+//! `PAT_BLESS_HEADER=1` to rewrite it). The static library is built from
+//! this crate for the host (`cargo build -p pat-capi --release`, with
+//! `std`) and for bare-metal targets (`--no-default-features --target
+//! thumbv7em-none-eabihf --profile embedded`), where it needs no allocator
+//! and no C library: the caller lends every buffer, the sizes are
+//! `#define`s, and randomness comes from a callback.
+//!
+//! Every function returns an `int32_t`: a non-negative length or count, or
+//! a negative status code that maps one-to-one to the library's errors
+//! ([`status`]). This crate is the only one of the workspace with `unsafe`:
+//! the pointers become slices in [`ffi`] alone, after checks for NULL,
+//! wrap-around, alignment and overlapping outputs, and each block says why
+//! it is sound (`clippy::undocumented_unsafe_blocks` is denied).
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod call;
+pub mod directory;
+mod ffi;
+#[cfg(feature = "hazmat")]
+pub mod hazmat;
+pub mod http;
+pub mod misc;
+pub mod private;
+pub mod public;
+pub mod rate_limited;
+pub mod rng;
+pub mod sizes;
+pub mod status;
+
+/// A panic would be a bug: the library returns an error for every bad
+/// input. Without the standard library (a bare-metal static library) the
+/// core spins here, where a debugger or the watchdog finds it.
+#[cfg(all(not(feature = "std"), not(test), target_os = "none"))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    loop {
+        core::hint::spin_loop();
+    }
+}

@@ -1,0 +1,134 @@
+//! The sizes a C caller allocates, as `#define`s in the header. Each is
+//! checked against the library's own constant when this crate compiles, so
+//! the header cannot drift from the code.
+
+use pat::auth;
+use pat::blind_rsa;
+use pat::challenge::PRACTICAL_CHALLENGE_LEN;
+use pat::key_blinding::ecdsa_p384 as ecdsa;
+use pat::token_type::{
+    KEY_ID_LEN, NONCE_LEN, PrivateP384, PrivateRistretto255, PublicRsa2048, RateLimitedRsa2048, TokenType,
+};
+use pat::types::{private, public, rate_limited};
+
+/// Token nonce (RFC 9577 §2.2).
+pub const PAT_NONCE_LEN: usize = 32;
+/// Token key id: SHA-256 of the token key (RFC 9578 §5, §6).
+pub const PAT_KEY_ID_LEN: usize = 32;
+
+/// Type 0x0001 token key: a compressed P-384 point.
+pub const PAT_TYPE1_TOKEN_KEY_LEN: usize = 49;
+/// Type 0x0001 TokenRequest.
+pub const PAT_TYPE1_REQUEST_LEN: usize = 52;
+/// Type 0x0001 TokenResponse.
+pub const PAT_TYPE1_RESPONSE_LEN: usize = 145;
+/// Type 0x0001 Token.
+pub const PAT_TYPE1_TOKEN_LEN: usize = 146;
+/// Type 0x0001 client state kept between request and finalize (secret).
+pub const PAT_TYPE1_STATE_LEN: usize = 197;
+/// Type 0x0001 `Authorization` value with its terminating NUL.
+pub const PAT_TYPE1_AUTHORIZATION_SIZE: usize = 218;
+/// Type 0x0001 VOPRF blind (hazmat known-answer entry points only).
+pub const PAT_TYPE1_BLIND_LEN: usize = 48;
+
+/// Type 0x0002 token key: the RSASSA-PSS SubjectPublicKeyInfo of pat-go and
+/// RFC 9578 (other SPKI encodings of an RSA-2048 key are accepted too).
+pub const PAT_TYPE2_TOKEN_KEY_LEN: usize = 342;
+/// Type 0x0002 TokenRequest.
+pub const PAT_TYPE2_REQUEST_LEN: usize = 259;
+/// Type 0x0002 TokenResponse.
+pub const PAT_TYPE2_RESPONSE_LEN: usize = 256;
+/// Type 0x0002 Token.
+pub const PAT_TYPE2_TOKEN_LEN: usize = 354;
+/// Type 0x0002 client state kept between request and finalize (secret).
+pub const PAT_TYPE2_STATE_LEN: usize = 356;
+/// Type 0x0002 `Authorization` value with its terminating NUL.
+pub const PAT_TYPE2_AUTHORIZATION_SIZE: usize = 494;
+/// Type 0x0002 PSS salt (hazmat known-answer entry points only).
+pub const PAT_TYPE2_SALT_LEN: usize = 48;
+/// Type 0x0002 RSA blind, big-endian (hazmat known-answer entry points only).
+pub const PAT_TYPE2_BLIND_LEN: usize = 256;
+
+/// Type 0x0005 token key: a ristretto255 element.
+pub const PAT_TYPE5_TOKEN_KEY_LEN: usize = 32;
+/// Type 0x0005 TokenRequest.
+pub const PAT_TYPE5_REQUEST_LEN: usize = 35;
+/// Type 0x0005 TokenResponse.
+pub const PAT_TYPE5_RESPONSE_LEN: usize = 96;
+/// Type 0x0005 Token.
+pub const PAT_TYPE5_TOKEN_LEN: usize = 162;
+/// Type 0x0005 client state kept between request and finalize (secret).
+pub const PAT_TYPE5_STATE_LEN: usize = 164;
+/// Type 0x0005 `Authorization` value with its terminating NUL.
+pub const PAT_TYPE5_AUTHORIZATION_SIZE: usize = 238;
+/// Type 0x0005 VOPRF blind (hazmat known-answer entry points only).
+pub const PAT_TYPE5_BLIND_LEN: usize = 32;
+
+/// Type 0x0003 client's long-term ECDSA P-384 secret (big-endian scalar).
+pub const PAT_TYPE3_CLIENT_SECRET_LEN: usize = 48;
+/// Type 0x0003 client's public key (compressed P-384), which its attester knows.
+pub const PAT_TYPE3_CLIENT_KEY_LEN: usize = 49;
+/// Type 0x0003 issuer's HPKE key configuration (`EncapKey`).
+pub const PAT_TYPE3_ENCAP_KEY_LEN: usize = 39;
+/// Type 0x0003 token key: an RSA-2048 SubjectPublicKeyInfo, as for type 0x0002.
+pub const PAT_TYPE3_TOKEN_KEY_LEN: usize = 342;
+/// Type 0x0003 TokenRequest for an origin name of up to 32 bytes
+/// (`pat_type3_request_len` for longer names).
+pub const PAT_TYPE3_REQUEST_LEN_SHORT_NAME: usize = 520;
+/// Type 0x0003 `request_blind`, sent to the attester alone.
+pub const PAT_TYPE3_REQUEST_BLIND_LEN: usize = 48;
+/// Type 0x0003 `encrypted_token_response`.
+pub const PAT_TYPE3_RESPONSE_LEN: usize = 288;
+/// Type 0x0003 Token.
+pub const PAT_TYPE3_TOKEN_LEN: usize = 354;
+/// Type 0x0003 client state kept between request and finalize (secret).
+pub const PAT_TYPE3_STATE_LEN: usize = 453;
+/// Type 0x0003 `Authorization` value with its terminating NUL.
+pub const PAT_TYPE3_AUTHORIZATION_SIZE: usize = 494;
+
+/// A buffer that holds the decoded `challenge` and `token-key` of any
+/// `WWW-Authenticate` challenge whose names are of practical length (host
+/// names with a port, one origin; `pat::auth::PRACTICAL_WWW_AUTHENTICATE_LEN`)
+/// and any token key of the implemented types.
+pub const PAT_CHALLENGE_BUFFER_SIZE: usize = 899;
+/// The most keys `pat_directory_select` reads from one directory.
+pub const PAT_DIRECTORY_MAX_KEYS: usize = 16;
+
+const _: () = {
+    assert!(PAT_NONCE_LEN == NONCE_LEN && PAT_KEY_ID_LEN == KEY_ID_LEN);
+
+    assert!(PAT_TYPE1_REQUEST_LEN == PrivateP384::REQUEST_MAX_LEN);
+    assert!(PAT_TYPE1_RESPONSE_LEN == PrivateP384::RESPONSE_MAX_LEN);
+    assert!(PAT_TYPE1_TOKEN_LEN == PrivateP384::TOKEN_LEN);
+    assert!(PAT_TYPE1_STATE_LEN == private::RequestState::<PrivateP384>::STATE_LEN);
+    assert!(PAT_TYPE1_AUTHORIZATION_SIZE == PrivateP384::AUTHORIZATION_LEN + 1);
+    assert!(PAT_TYPE1_TOKEN_KEY_LEN + 3 == PAT_TYPE1_REQUEST_LEN);
+
+    assert!(PAT_TYPE2_TOKEN_KEY_LEN == blind_rsa::PublicKey::SPKI_LEN);
+    assert!(PAT_TYPE2_REQUEST_LEN == PublicRsa2048::REQUEST_MAX_LEN);
+    assert!(PAT_TYPE2_RESPONSE_LEN == PublicRsa2048::RESPONSE_MAX_LEN);
+    assert!(PAT_TYPE2_TOKEN_LEN == PublicRsa2048::TOKEN_LEN);
+    assert!(PAT_TYPE2_STATE_LEN == public::RequestState::STATE_LEN);
+    assert!(PAT_TYPE2_AUTHORIZATION_SIZE == PublicRsa2048::AUTHORIZATION_LEN + 1);
+    assert!(PAT_TYPE2_SALT_LEN == blind_rsa::SALT_LEN && PAT_TYPE2_BLIND_LEN == blind_rsa::MODULUS_LEN);
+
+    assert!(PAT_TYPE5_REQUEST_LEN == PrivateRistretto255::REQUEST_MAX_LEN);
+    assert!(PAT_TYPE5_RESPONSE_LEN == PrivateRistretto255::RESPONSE_MAX_LEN);
+    assert!(PAT_TYPE5_TOKEN_LEN == PrivateRistretto255::TOKEN_LEN);
+    assert!(PAT_TYPE5_STATE_LEN == private::RequestState::<PrivateRistretto255>::STATE_LEN);
+    assert!(PAT_TYPE5_AUTHORIZATION_SIZE == PrivateRistretto255::AUTHORIZATION_LEN + 1);
+    assert!(PAT_TYPE5_TOKEN_KEY_LEN + 3 == PAT_TYPE5_REQUEST_LEN);
+
+    assert!(PAT_TYPE3_CLIENT_SECRET_LEN == ecdsa::SCALAR_LEN && PAT_TYPE3_CLIENT_KEY_LEN == ecdsa::PUBLIC_KEY_LEN);
+    assert!(PAT_TYPE3_ENCAP_KEY_LEN == pat::rate_limited::encap::ENCAP_KEY_LEN);
+    assert!(PAT_TYPE3_TOKEN_KEY_LEN == blind_rsa::PublicKey::SPKI_LEN);
+    assert!(matches!(rate_limited::request_len(32), Ok(PAT_TYPE3_REQUEST_LEN_SHORT_NAME)));
+    assert!(PAT_TYPE3_REQUEST_BLIND_LEN == ecdsa::SCALAR_LEN);
+    assert!(PAT_TYPE3_RESPONSE_LEN == rate_limited::RESPONSE_LEN);
+    assert!(PAT_TYPE3_RESPONSE_LEN == RateLimitedRsa2048::RESPONSE_MAX_LEN);
+    assert!(PAT_TYPE3_TOKEN_LEN == RateLimitedRsa2048::TOKEN_LEN);
+    assert!(PAT_TYPE3_STATE_LEN == rate_limited::ClientState::STATE_LEN);
+    assert!(PAT_TYPE3_AUTHORIZATION_SIZE == RateLimitedRsa2048::AUTHORIZATION_LEN + 1);
+
+    assert!(PAT_CHALLENGE_BUFFER_SIZE == PRACTICAL_CHALLENGE_LEN + auth::MAX_TOKEN_KEY_LEN);
+};

@@ -1,0 +1,25 @@
+//! `include/pat.h` is what cbindgen makes of this crate today: a change to
+//! an exported function, struct or constant fails here until the header is
+//! regenerated (`PAT_BLESS_HEADER=1 cargo test -p pat-capi --test header`).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::std_instead_of_core)]
+
+use std::path::Path;
+
+#[test]
+fn header_is_current() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).unwrap();
+    let bindings = cbindgen::Builder::new().with_crate(dir).with_config(config).generate().unwrap();
+    let mut generated = Vec::new();
+    bindings.write(&mut generated);
+    let path = dir.join("include/pat.h");
+    if std::env::var_os("PAT_BLESS_HEADER").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let checked_in = std::fs::read(&path).unwrap_or_default();
+    if checked_in != generated {
+        panic!(
+            "capi/include/pat.h is stale: regenerate it with `PAT_BLESS_HEADER=1 cargo test -p pat-capi --test header`"
+        );
+    }
+}

@@ -389,7 +389,7 @@ where
         }
         // RFC 9474 §4.2 step 3: m must be coprime to n; otherwise r or u
         // was not (a factor of n found by chance) and new ones are drawn.
-        let mut coprime = key::choice(FixedMontyForm::new(m, pk.params()).invert().is_some());
+        let mut coprime = coprime_to_n(m, pk.params());
         crate::ct::declassify(&mut coprime); // verdict only: a message sharing a factor with n aborts
         if !bool::from(coprime) {
             result = Err(Error::InvalidValue(Field::Message));
@@ -397,6 +397,14 @@ where
         }
     }
     result
+}
+
+/// Whether `m` is a unit mod n, in constant time. Not inlined: the inversion
+/// runs only after a rejected blind, and inlined it kept its temporaries in
+/// [`blind_encoded`]'s frame for every request.
+#[inline(never)]
+fn coprime_to_n<const L: usize>(m: &Uint<L>, params: &crypto_bigint::modular::FixedMontyParams<L>) -> subtle::Choice {
+    key::choice(FixedMontyForm::new(m, params).invert().is_some())
 }
 
 /// A uniformly random nonzero residue x·R mod n, read directly as the

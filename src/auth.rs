@@ -181,7 +181,16 @@ impl PrivateTokenChallenge<'_> {
 /// for that challenge and parsing goes on with the next one. `token-key` is
 /// optional (RFC 9577 §2.1).
 pub fn parse_www_authenticate(value: &str) -> WwwAuthenticate<'_> {
-    WwwAuthenticate { lex: Lexer::new(value.as_bytes()), done: false }
+    parse_www_authenticate_bytes(value.as_bytes())
+}
+
+/// [`parse_www_authenticate`] over the field value's bytes, for a caller
+/// that has them undecoded (a C caller, an HTTP stack that keeps field
+/// values as bytes): RFC 9110 lets quoted strings carry obs-text (bytes
+/// 0x80 to 0xFF, not necessarily UTF-8), and another scheme's `realm` in
+/// Latin-1 must not hide a `PrivateToken` challenge after it.
+pub fn parse_www_authenticate_bytes(value: &[u8]) -> WwwAuthenticate<'_> {
+    WwwAuthenticate { lex: Lexer::new(value), done: false }
 }
 
 /// Iterator returned by [`parse_www_authenticate`].
@@ -745,6 +754,19 @@ mod tests {
         assert_eq!(decode_all(found[1].challenge).unwrap(), [6, 7, 8]);
         assert_eq!(decode_all(found[1].token_key.unwrap()).unwrap(), [9, 10, 11]);
         assert_eq!(found[1].max_age, None);
+    }
+
+    #[test]
+    fn bytes_with_obs_text_in_another_scheme() {
+        // A Latin-1 realm (0xE9) is obs-text in a quoted string (RFC 9110
+        // §5.6.4): not UTF-8, so only the byte entry point can take it.
+        let h = b"Basic realm=\"caf\xe9\", PrivateToken challenge=\"AAEC\"";
+        let found: Vec<_> = parse_www_authenticate_bytes(h).collect::<Result<_>>().unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(decode_all(found[0].challenge).unwrap(), [0, 1, 2]);
+        // Control bytes stay refused.
+        let bad = b"Basic realm=\"a\x01\", PrivateToken challenge=\"AAEC\"";
+        assert_eq!(parse_www_authenticate_bytes(bad).next(), Some(Err(Error::MalformedHeader)));
     }
 
     #[test]

@@ -569,6 +569,31 @@ fn client_side_failures() {
 }
 
 #[test]
+fn finalize_with_the_token_key_alone() {
+    let issuer = issuer();
+    let client = client_for(&issuer, &CLIENT_SECRET);
+    let (bytes, state) = request(&client, b"origin.example");
+    let resp = evaluate(&issuer, &bytes).unwrap();
+    let exported = state.export().unwrap();
+    drop((state, client));
+    // The device reloads the state with the token key, not its long-term secret.
+    let token_key = issuer.public_key().clone();
+    let mut state = ClientState::import_for_token_key(&token_key, exported.as_bytes()).unwrap();
+    // Another issuer's key is refused, and the state stays usable.
+    let other = blind_rsa::PublicKey::from_spki(&common::field(
+        &common::load("pat-go/tokens/type2/type2-issuance-test-vectors.json")[0],
+        "pkS",
+    ))
+    .unwrap();
+    assert_eq!(state.finalize(&other, &resp.encrypted_token_response).unwrap_err(), Error::KeyIdMismatch);
+    assert_eq!(ClientState::import_for_token_key(&other, exported.as_bytes()).unwrap_err(), Error::KeyIdMismatch);
+    let token = state.finalize(&token_key, &resp.encrypted_token_response).unwrap();
+    Origin::new(token_key.clone()).verify(&token, &challenge()).unwrap();
+    assert!(state.is_spent());
+    assert_eq!(state.finalize(&token_key, &resp.encrypted_token_response).unwrap_err(), Error::StateSpent);
+}
+
+#[test]
 fn parser_negatives() {
     let issuer = issuer();
     let client = client_for(&issuer, &CLIENT_SECRET);

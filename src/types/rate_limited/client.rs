@@ -85,12 +85,19 @@ impl ClientState {
     /// [1, n)) and the blind encoding byte, each with its own error (listed
     /// in [`crate::types::state`]).
     pub fn import(client: &Client, bytes: &[u8]) -> Result<Self> {
-        state::import(bytes, Self::STATE_LEN, Shape::One, |r| Self::read(client, r))
+        Self::import_for_token_key(&client.token_key, bytes)
     }
 
-    fn read(client: &Client, r: &mut Reader<'_>) -> Result<Self> {
-        let input = state::read_input(r, TokenKind::RateLimitedRsa2048, client.token_key.key_id())?;
-        let blinding = BlindingState::from_stored(&client.token_key, r.take(MODULUS_LEN)?)?;
+    /// [`Self::import`] with the issuer's token key alone: finalizing
+    /// ([`ClientState::finalize`]) needs no more, so a device can finish a
+    /// request without loading its long-term secret again.
+    pub fn import_for_token_key(token_key: &PublicKey, bytes: &[u8]) -> Result<Self> {
+        state::import(bytes, Self::STATE_LEN, Shape::One, |r| Self::read(token_key, r))
+    }
+
+    fn read(token_key: &PublicKey, r: &mut Reader<'_>) -> Result<Self> {
+        let input = state::read_input(r, TokenKind::RateLimitedRsa2048, token_key.key_id())?;
+        let blinding = BlindingState::from_stored(token_key, r.take(MODULUS_LEN)?)?;
         let encap = EncapSecret::from_parts(r.array::<ENC_LEN>()?, r.array::<SECRET_LEN>()?);
         let blind = r.array::<SCALAR_LEN>()?;
         let encoding = match r.u8()? {
@@ -111,6 +118,26 @@ impl ClientState {
     /// Whether a token was finalized with this state (its secrets are wiped).
     pub const fn is_spent(&self) -> bool {
         self.spent
+    }
+
+    /// [`Client::finalize`] with the issuer's token key alone (the key the
+    /// request was made for; another is [`Error::KeyIdMismatch`]), for a
+    /// state imported with [`Self::import_for_token_key`]. The same checks,
+    /// errors and spending rules.
+    pub fn finalize(&mut self, token_key: &PublicKey, encrypted_token_response: &[u8]) -> Result<RateLimitedToken> {
+        if self.spent {
+            return Err(Error::StateSpent);
+        }
+        if self.input.token_key_id() != token_key.key_id() {
+            return Err(Error::KeyIdMismatch);
+        }
+        let response = <&[u8; RESPONSE_LEN]>::try_from(encrypted_token_response)
+            .map_err(|_| Error::InvalidLength(Field::Message))?;
+        let blind_sig = Zeroizing::new(response::decrypt_response(&self.encap, response)?);
+        let sig = blind_rsa::finalize(token_key, self.input.as_bytes(), &self.blinding, blind_sig.as_slice())?;
+        let token = Token::new(self.input, sig)?;
+        self.spend();
+        Ok(token)
     }
 
     /// Wipes every secret and marks the state spent.
@@ -135,7 +162,7 @@ impl fmt::Debug for ClientState {
 /// issuer's encapsulation and token keys.
 ///
 /// Flash of the client role on a Cortex-M4 (request and finalize, above the
-/// runtime, `opt-level = "s"`; docs/embedded.md): 119,776 B; about 32 KB less
+/// runtime, `opt-level = "s"`; docs/embedded.md): 119,228 B; about 32 KB less
 /// with sha2's compact backend.
 pub struct Client {
     secret: ecdsa::SecretKey,
@@ -221,9 +248,9 @@ impl Client {
     /// [`MAX_ORIGIN_NAME_LEN`]: super::MAX_ORIGIN_NAME_LEN
     ///
     /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
-    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 87.35 M instructions, 9.9–13.3 KB of stack.
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 87.32 M instructions, 10.5–11.8 KB of stack.
     /// Parsing the keys a client is built from (`EncapKey::decode`,
-    /// `PublicKey::from_spki`): 0.62 M instructions, 6.6–7.9 KB of stack.
+    /// `PublicKey::from_spki`): 0.62 M instructions, 7.4–9.0 KB of stack.
     pub fn request<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         challenge: &TokenChallenge<'_>,
@@ -318,17 +345,8 @@ impl Client {
     /// mutability.
     ///
     /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
-    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 1.90 M instructions, 4.3–5.4 KB of stack.
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 1.90 M instructions, 5.8–7.2 KB of stack.
     pub fn finalize(&self, state: &mut ClientState, encrypted_token_response: &[u8]) -> Result<RateLimitedToken> {
-        if state.spent {
-            return Err(Error::StateSpent);
-        }
-        let response = <&[u8; RESPONSE_LEN]>::try_from(encrypted_token_response)
-            .map_err(|_| Error::InvalidLength(Field::Message))?;
-        let blind_sig = Zeroizing::new(response::decrypt_response(&state.encap, response)?);
-        let sig = blind_rsa::finalize(&self.token_key, state.input.as_bytes(), &state.blinding, blind_sig.as_slice())?;
-        let token = Token::new(state.input, sig)?;
-        state.spend();
-        Ok(token)
+        state.finalize(&self.token_key, encrypted_token_response)
     }
 }

@@ -53,6 +53,9 @@ static int read_string(reader *r, const char **out, size_t *len) {
             return fail(r, "control character in string");
         }
         if (c == '\\') {
+            if (*r->p == '\0') {
+                return fail(r, "unterminated escape");
+            }
             char e = *r->p++;
             switch (e) {
             case '"': case '\\': case '/': c = e; break;
@@ -64,7 +67,11 @@ static int read_string(reader *r, const char **out, size_t *len) {
             case 'u': {
                 unsigned v = 0;
                 for (int i = 0; i < 4; i++) {
-                    char h = *r->p++;
+                    char h = *r->p;
+                    if (h == '\0') {
+                        return fail(r, "unterminated \\u escape");
+                    }
+                    r->p++;
                     v <<= 4;
                     if (h >= '0' && h <= '9') v |= (unsigned)(h - '0');
                     else if (h >= 'a' && h <= 'f') v |= (unsigned)(h - 'a' + 10);

@@ -11,6 +11,7 @@
  * the vectors need the deterministic request functions.
  */
 #define _DEFAULT_SOURCE /* getrandom() */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -93,6 +94,7 @@ static int32_t os_rng(void *ctx, uint8_t *buf, size_t len) {
     (void)ctx;
     while (len > 0) {
         ssize_t n = getrandom(buf, len, 0);
+        if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return 1;
         buf += n;
         len -= (size_t)n;
@@ -206,6 +208,10 @@ static bool run_case(const vector *v, const char *where) {
           "%s: a wiped state finalized again (%d)", where, rc);
 
     /* The Authorization value: `PrivateToken token="<base64url>"`. */
+    if (v->token_len != k->token_len) {
+        CHECK(false, "%s: the vector's token is not %zu bytes", where, k->token_len);
+        return false;
+    }
     rc = pat_authorization(v->token, v->token_len, auth, k->authorization_size);
     strcpy(expected_auth, "PrivateToken token=\"");
     b64url(v->token, v->token_len, expected_auth + strlen(expected_auth));

@@ -1,6 +1,7 @@
 /*
- * pat.h: the C API of pat, Privacy Pass tokens (RFC 9576, 9577, 9578),
- * client roles of token types 0x0001, 0x0002 and 0x0005.
+ * pat.h: the C API of pat, Privacy Pass tokens (RFC 9576, 9577, 9578 and
+ * draft-ietf-privacypass-rate-limit-tokens), client roles of token types
+ * 0x0001, 0x0002, 0x0003 and 0x0005.
  *
  * No allocation and no global state: the caller lends every buffer, sized
  * by the #defines below, and a randomness callback. Every function returns
@@ -10,8 +11,23 @@
  * secrets: store them as a key would be stored and wipe them with
  * pat_wipe() when done.
  *
- * Link libpat_capi.a (and, on a host, -lpthread -ldl -lm). Functions under
- * PAT_HAZMAT exist only in a library built with the hazmat feature.
+ * The contract of every function:
+ * - each (pointer, length) pair is memory the caller lends for the call:
+ *   inputs readable, outputs writable (they need not be initialized); a
+ *   pointer may be NULL only with length 0;
+ * - nothing else touches these buffers during the call: no other thread,
+ *   and not the randomness callback;
+ * - the randomness callback writes at most `len` bytes at `buf`, keeps no
+ *   pointer to them, does not call into this library, and returns
+ *   normally (no longjmp, no C++ exception).
+ * The library checks what it can (NULL, overlapping outputs, misaligned
+ * structs, ranges past the end of memory) and refuses the call with
+ * PAT_E_NULL_POINTER, PAT_E_OVERLAP, PAT_E_MISALIGNED or
+ * PAT_E_ADDRESS_RANGE. On any error every output is zeroed, except a
+ * client state given to finalize, which is kept for the genuine response.
+ *
+ * Link libpat_capi.a (and, on a Linux host, -lpthread -ldl -lm). Functions
+ * under PAT_HAZMAT exist only in a library built with the hazmat feature.
  */
 
 #ifndef PAT_H
@@ -210,6 +226,17 @@
  * The most keys `pat_directory_select` reads from one directory.
  */
 #define PAT_DIRECTORY_MAX_KEYS 16
+
+/**
+ * The longest token key of the implemented types (the RSA-2048 SPKI of
+ * types 0x0002 and 0x0003): a `pat_directory_select` key buffer.
+ */
+#define PAT_TOKEN_KEY_MAX_LEN 342
+
+/**
+ * A buffer that holds `pat_error_message`'s text of any status code.
+ */
+#define PAT_ERROR_MESSAGE_SIZE 128
 
 /**
  * Success.
@@ -418,9 +445,15 @@
 #define PAT_E_OVERLAP 101
 
 /**
- * A pointer to a struct or `size_t` is not aligned for its type.
+ * A pointer to a struct is not aligned for its type.
  */
 #define PAT_E_MISALIGNED 102
+
+/**
+ * A buffer's length runs past the end of the address space (or over
+ * `PTRDIFF_MAX` bytes).
+ */
+#define PAT_E_ADDRESS_RANGE 103
 
 /**
  * Detail: `TokenChallenge.issuer_name`.
@@ -604,8 +637,10 @@
 
 /**
  * One `PrivateToken` challenge of a `WWW-Authenticate` value, decoded.
- * Every pointer points into the caller's buffer given to
- * `pat_www_authenticate_challenge` (or is NULL with length 0).
+ * Filled by `pat_www_authenticate_challenge`, whose pointers point into
+ * the caller's `buf` (valid while `buf` is, until the next call with the
+ * same `buf`), or by `pat_token_challenge_parse`, whose pointers point into
+ * the challenge it was given. An absent field is NULL with length 0.
  */
 typedef struct pat_challenge {
     /**
@@ -667,11 +702,13 @@ typedef struct pat_challenge {
 /**
  * The randomness callback: fills `buf` with `len` bytes from a
  * cryptographically secure generator (a hardware TRNG, a DRBG seeded from
- * one, `getrandom`) and returns 0, or returns a non-zero status code and
- * writes what it likes. `ctx` is the pointer the caller passed along with
- * the callback. A code from 1 to 0x7FFFFC reaches the caller as the detail
- * of `PAT_E_RNG`; others are reported as `PAT_RNG_UNKNOWN`. It may be
- * called several times per operation, with `len` up to 256.
+ * one, `getrandom`) and returns 0, or returns a non-zero status code (the
+ * bytes are then discarded). It writes nowhere but `buf[0..len]`, keeps no
+ * pointer to it, does not call into this library, and returns normally.
+ * `ctx` is the pointer the caller passed along with the callback. A code
+ * from 1 to 0x7FFFFC reaches the caller as the detail of `PAT_E_RNG`;
+ * others (negative ones included) are reported as `PAT_RNG_UNKNOWN`. It may
+ * be called several times per operation, with `len` up to 256.
  */
 typedef int32_t (*pat_rng_fn)(void *ctx,
                               uint8_t *buf,
@@ -687,9 +724,12 @@ extern "C" {
  * among the keys of `token_type` whose `not-before` has passed, the one
  * with the given `key_id` (`PAT_KEY_ID_LEN` bytes, e.g.
  * `pat_token_key_id` of a challenge's `token-key`), or with `key_id` NULL
- * the newest. Writes the decoded key into `key_out` and returns its
- * length; with `uri_out` non-NULL, also writes the directory's
- * `issuer-request-uri` there, NUL-terminated.
+ * the newest. Writes the decoded key into `key_out`
+ * (`PAT_TOKEN_KEY_MAX_LEN` bytes hold a key of every implemented type) and
+ * returns its length; with `uri_out` non-NULL, also writes the directory's
+ * `issuer-request-uri` there, NUL-terminated (too small a `uri_cap`, 0
+ * included, is `-PAT_E_BUFFER_TOO_SMALL`; a URI holding U+0000 is
+ * `-PAT_E_INVALID_VALUE` with `PAT_FIELD_ISSUER_REQUEST_URI`).
  *
  * `scratch` (`scratch_cap` bytes, may be NULL/0) holds strings that carry
  * JSON escapes; `json_len` bytes are always enough. Errors:
@@ -814,7 +854,9 @@ int32_t pat_type2_request_with(const uint8_t *token_key,
  * still be fine), or the value's syntax is broken
  * (`-PAT_E_MALFORMED_HEADER`; no later index parses). Parameter names are
  * matched case-insensitively, values may be quoted or not, base64url
- * padded or not.
+ * padded or not, and other schemes' quoted strings may carry any byte
+ * RFC 9110 allows (obs-text included). On any result but 1 `out` and `buf`
+ * are zeroed.
  *
  * # Safety
  * `value` points to `value_len` readable bytes, `buf` to `buf_cap`
@@ -881,8 +923,8 @@ int32_t pat_self_test_type5(void);
 /**
  * Zeroes `len` bytes at `buf` in a way the compiler does not remove (a
  * `memset` before `free` or a return may be): use it on client states,
- * tokens and anything else secret once done with them. NULL with length 0
- * does nothing.
+ * `request_blind`, tokens and anything else secret once done with them.
+ * NULL does nothing.
  *
  * # Safety
  * `buf` points to `len` writable bytes.
@@ -1061,9 +1103,15 @@ int32_t pat_type3_client_key(const uint8_t *client_secret,
  *
  * Writes the request (`pat_type3_request_len(origin_name_len)` bytes) to
  * `request`, `request_blind` (`PAT_TYPE3_REQUEST_BLIND_LEN` bytes, for the
- * attester alone) to `request_blind`, and the state
- * (`PAT_TYPE3_STATE_LEN` bytes, secret) to `state`; returns the request's
- * length, or a negative code (and every output zeroed).
+ * attester alone: with the client key it links the request to the client,
+ * so send it to the attester only and `pat_wipe` it after) to
+ * `request_blind`, and the state (`PAT_TYPE3_STATE_LEN` bytes, secret) to
+ * `state`; returns the request's length, or a negative code (and every
+ * output zeroed).
+ *
+ * The wire choices are pat-go's (`Config::PAT_GO` of the library: its
+ * HPKE labels, the last byte of the token key id in the inner request, the
+ * minimal blind-key encoding); the issuer and attester must use the same.
  *
  * # Safety
  * Every pointer points to its length's (or capacity's) readable (inputs)
@@ -1091,20 +1139,18 @@ int32_t pat_type3_request(const uint8_t *client_secret,
 /**
  * Type 0x0003: decrypts the issuer's `encrypted_token_response`
  * (`PAT_TYPE3_RESPONSE_LEN` bytes) with the `state` of
- * `pat_type3_request`, unblinds and verifies the signature, and writes the
- * Token (`PAT_TYPE3_TOKEN_LEN` bytes) to `token`; returns its length. The
- * client's keys are those of the request. The state is zeroed on success
- * and left unchanged on failure (`-PAT_E_VERIFICATION` for a response
- * that does not decrypt or a signature that does not verify).
+ * `pat_type3_request`, unblinds and verifies the signature with
+ * `token_key` (the issuer's RSA-2048 SPKI the request was made for), and
+ * writes the Token (`PAT_TYPE3_TOKEN_LEN` bytes) to `token`; returns its
+ * length. The client's long-term secret is not needed. The state is
+ * zeroed on success and left unchanged on failure (`-PAT_E_VERIFICATION`
+ * for a response that does not decrypt or a signature that does not
+ * verify; `-PAT_E_KEY_ID_MISMATCH` for another token key).
  *
  * # Safety
  * As `pat_type3_request`; `state` is read and written.
  */
-int32_t pat_type3_finalize(const uint8_t *client_secret,
-                           size_t client_secret_len,
-                           const uint8_t *encap_key,
-                           size_t encap_key_len,
-                           const uint8_t *token_key,
+int32_t pat_type3_finalize(const uint8_t *token_key,
                            size_t token_key_len,
                            uint8_t *state,
                            size_t state_len,
@@ -1130,8 +1176,9 @@ uint32_t pat_error_detail(int32_t code);
 /**
  * A one-line English description of `code`, without secrets, written into
  * `out` (`out_cap` bytes) and NUL-terminated. Returns its length without
- * the NUL, or `-PAT_E_BUFFER_TOO_SMALL` (128 bytes are always enough), or
- * `-PAT_E_NULL_POINTER`.
+ * the NUL, or `-PAT_E_BUFFER_TOO_SMALL` (then `out` is all zeros:
+ * `PAT_ERROR_MESSAGE_SIZE` bytes are always enough), `-PAT_E_NULL_POINTER`
+ * or `-PAT_E_ADDRESS_RANGE`.
  *
  * # Safety
  * `out` points to `out_cap` writable bytes.

@@ -50,13 +50,21 @@ pub(crate) unsafe fn call<const N: usize, const M: usize>(
         prepare(&mut regions)?;
         regions.check()
     })();
+    // Outputs start zeroed, whether the call runs or is refused (a kept
+    // buffer is an input too, and stays as it is).
+    for out in outputs.iter().filter(|o| o.wipe_on_error) {
+        // SAFETY: the caller lends these bytes as writable; zero_raw skips
+        // NULL and impossible ranges.
+        unsafe { ffi::zero_raw(out.ptr, out.len) };
+    }
     if let Err(f) = checked {
         return f.code();
     }
     // SAFETY: each input passed Regions::input; readable per the contract.
     let ins = inputs.map(|(ptr, len)| unsafe { ffi::read(ptr, len) });
     // SAFETY: each output passed Regions::output and Regions::check (no
-    // overlap with any other buffer); writable per the contract.
+    // overlap with any other buffer); zeroed above or, if kept, initialized
+    // by the caller; writable per the contract.
     let mut outs = outputs.map(|out| unsafe { ffi::write(out.ptr, out.len) });
     let result = body(ins, &mut outs);
     if result.is_err() {

@@ -14,14 +14,19 @@ fn select(
     [json, key_id]: [&[u8]; 2],
     token_type: u16,
     now: u64,
+    want_uri: bool,
     [scratch, key_out, uri_out]: &mut [&mut [u8]; 3],
 ) -> Result<usize, Fail> {
     let key_id = if key_id.is_empty() { None } else { Some(exact::<PAT_KEY_ID_LEN>(key_id, pat::Field::TokenKey)?) };
     let directory = IssuerDirectory::<PAT_DIRECTORY_MAX_KEYS>::parse(json, scratch)?;
     let key = directory.select(token_type, key_id, now)?;
     let n = key.decode_token_key(key_out)?.len();
-    if !uri_out.is_empty() {
+    if want_uri {
         let uri = directory.issuer_request_uri().as_bytes();
+        // A JSON string may hold U+0000, which a C string cannot.
+        if uri.contains(&0) {
+            return Err(Fail::Lib(pat::Error::InvalidValue(pat::Field::IssuerRequestUri)));
+        }
         let room = prefix(uri_out, uri.len() + 1)?;
         let (text, nul) = room.split_at_mut(uri.len());
         text.copy_from_slice(uri);
@@ -35,9 +40,12 @@ fn select(
 /// among the keys of `token_type` whose `not-before` has passed, the one
 /// with the given `key_id` (`PAT_KEY_ID_LEN` bytes, e.g.
 /// `pat_token_key_id` of a challenge's `token-key`), or with `key_id` NULL
-/// the newest. Writes the decoded key into `key_out` and returns its
-/// length; with `uri_out` non-NULL, also writes the directory's
-/// `issuer-request-uri` there, NUL-terminated.
+/// the newest. Writes the decoded key into `key_out`
+/// (`PAT_TOKEN_KEY_MAX_LEN` bytes hold a key of every implemented type) and
+/// returns its length; with `uri_out` non-NULL, also writes the directory's
+/// `issuer-request-uri` there, NUL-terminated (too small a `uri_cap`, 0
+/// included, is `-PAT_E_BUFFER_TOO_SMALL`; a URI holding U+0000 is
+/// `-PAT_E_INVALID_VALUE` with `PAT_FIELD_ISSUER_REQUEST_URI`).
 ///
 /// `scratch` (`scratch_cap` bytes, may be NULL/0) holds strings that carry
 /// JSON escapes; `json_len` bytes are always enough. Errors:
@@ -70,7 +78,7 @@ pub unsafe extern "C" fn pat_directory_select(
             [(json, json_len), (key_id, key_id_len)],
             [Out::wiped(scratch, scratch_cap), Out::wiped(key_out, key_cap), Out::wiped(uri_out.cast::<u8>(), uri_cap)],
             |_| Ok(()),
-            |ins, outs| select(ins, token_type, now, outs),
+            |ins, outs| select(ins, token_type, now, !uri_out.is_null(), outs),
         )
     }
 }

@@ -15,7 +15,7 @@ use core::mem::align_of;
 use pat::Error;
 use zeroize::Zeroize as _;
 
-use crate::status::{PAT_E_MISALIGNED, PAT_E_NULL_POINTER, PAT_E_OVERLAP};
+use crate::status::{PAT_E_ADDRESS_RANGE, PAT_E_MISALIGNED, PAT_E_NULL_POINTER, PAT_E_OVERLAP};
 
 /// Why a call failed: a library error, or a fault of the call itself that
 /// the library cannot have (its codes start at 100, [`crate::status`]).
@@ -28,8 +28,11 @@ pub(crate) enum Fail {
     Null,
     /// An output buffer overlaps another buffer of the call.
     Overlap,
-    /// A pointer to a struct or a `size_t` is not aligned for its type.
+    /// A pointer to a struct is not aligned for its type.
     Misaligned,
+    /// A buffer's length runs past the end of the address space, or over
+    /// `isize::MAX` bytes.
+    AddressRange,
 }
 
 impl From<Error> for Fail {
@@ -46,6 +49,7 @@ impl Fail {
             Fail::Null => -PAT_E_NULL_POINTER,
             Fail::Overlap => -PAT_E_OVERLAP,
             Fail::Misaligned => -PAT_E_MISALIGNED,
+            Fail::AddressRange => -PAT_E_ADDRESS_RANGE,
         }
     }
 }
@@ -88,8 +92,8 @@ impl Regions {
         if is_null {
             return if len == 0 { Ok(()) } else { Err(Fail::Null) };
         }
-        if isize::try_from(len).is_err() || addr.checked_add(len).is_none() {
-            return Err(Fail::Lib(Error::InvalidLength(pat::Field::Message)));
+        if !in_range(addr, len) {
+            return Err(Fail::AddressRange);
         }
         self.list.push(Region { start: addr, len, output }).map_err(|_| Fail::Lib(Error::CapacityExceeded))
     }
@@ -129,6 +133,32 @@ impl Regions {
     }
 }
 
+/// Whether `[addr, addr + len)` fits the address space and `isize`, as a
+/// slice needs.
+fn in_range(addr: usize, len: usize) -> bool {
+    isize::try_from(len).is_ok() && addr.checked_add(len).is_some()
+}
+
+/// Zeroes the output `[ptr, ptr + len)` through the raw pointer, before any
+/// slice of it exists: a slice needs initialized memory, and the header
+/// does not ask the caller to initialize outputs; and a call refused by
+/// [`Regions`] still leaves its outputs zeroed, as the header promises.
+/// A NULL pointer or an impossible range is left alone.
+///
+/// # Safety
+/// The caller of the exported function lends `len` writable bytes at `ptr`
+/// (any NULL or out-of-range pair is skipped, so a refused call may pass
+/// what it was given).
+pub(crate) unsafe fn zero_raw(ptr: *mut u8, len: usize) {
+    if ptr.is_null() || len == 0 || !in_range(ptr.addr(), len) {
+        return;
+    }
+    // SAFETY: non-NULL, in range, writable per the contract; raw bytes, so
+    // overlapping another buffer of the call is no aliasing violation here
+    // (no reference to either exists yet).
+    unsafe { core::ptr::write_bytes(ptr, 0, len) };
+}
+
 /// The input buffer `[ptr, ptr + len)` as a slice.
 ///
 /// # Safety
@@ -149,8 +179,10 @@ pub(crate) unsafe fn read<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
 /// # Safety
 /// `ptr` was accepted by [`Regions::output`] with `len` and
 /// [`Regions::check`] found it disjoint from every other buffer of the call;
-/// the caller of the exported function guarantees the memory is writable
-/// and not accessed by anyone else for `'a`, which must not outlive that call.
+/// its bytes are initialized (zeroed by [`zero_raw`], or a client state the
+/// caller passes in); the caller of the exported function guarantees the
+/// memory is writable and not accessed by anyone else for `'a`, which must
+/// not outlive that call.
 pub(crate) unsafe fn write<'a>(ptr: *mut u8, len: usize) -> &'a mut [u8] {
     if len == 0 || ptr.is_null() {
         return &mut [];
@@ -178,3 +210,6 @@ pub(crate) unsafe fn put<T>(ptr: *mut T, value: T) {
 pub(crate) fn wipe(buf: &mut [u8]) {
     buf.zeroize();
 }
+
+// The library's kinds stay below the C API's own (100 and up).
+const _: () = assert!(Error::SelfTest(pat::SelfTestKind::PrivateP384Request).kind_code() < 100);

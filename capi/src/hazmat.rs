@@ -28,7 +28,9 @@ fn private_request_with<T: PrivateTokenType>(
     let client = apart(|| private::Client::<T>::from_token_key(key))?;
     let challenge = TokenChallenge::decode(challenge)?;
     let nonce = exact::<32>(nonce, Field::Message)?;
-    let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(blind).ok_or(Error::InvalidLength(Field::Message))?;
+    let blind = zeroize::Zeroizing::new(
+        <<T::Suite as Suite>::ScalarBytes>::from_slice(blind).ok_or(Error::InvalidLength(Field::Message))?,
+    );
     let [request_out, state_out] = outs;
     let request_out = prefix(request_out, T::REQUEST_MAX_LEN)?;
     let state_out = prefix(state_out, RequestState::<T>::STATE_LEN)?;

@@ -15,8 +15,10 @@ use crate::call::{Out, call};
 use crate::ffi::{self, Fail};
 
 /// One `PrivateToken` challenge of a `WWW-Authenticate` value, decoded.
-/// Every pointer points into the caller's buffer given to
-/// `pat_www_authenticate_challenge` (or is NULL with length 0).
+/// Filled by `pat_www_authenticate_challenge`, whose pointers point into
+/// the caller's `buf` (valid while `buf` is, until the next call with the
+/// same `buf`), or by `pat_token_challenge_parse`, whose pointers point into
+/// the challenge it was given. An absent field is NULL with length 0.
 #[repr(C)]
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug)]
@@ -76,8 +78,7 @@ fn raw(part: &[u8]) -> (*const u8, usize) {
 
 /// The `index`-th `PrivateToken` challenge of `value`, decoded into `buf`.
 fn challenge_at(value: &[u8], index: usize, buf: &mut [u8]) -> Result<Option<pat_challenge>, Fail> {
-    let value = core::str::from_utf8(value).map_err(|_| Error::MalformedHeader)?;
-    let Some(found) = auth::parse_www_authenticate(value).nth(index) else {
+    let Some(found) = auth::parse_www_authenticate_bytes(value).nth(index) else {
         return Ok(None);
     };
     let found = found?;
@@ -124,7 +125,9 @@ fn challenge_at(value: &[u8], index: usize, buf: &mut [u8]) -> Result<Option<pat
 /// still be fine), or the value's syntax is broken
 /// (`-PAT_E_MALFORMED_HEADER`; no later index parses). Parameter names are
 /// matched case-insensitively, values may be quoted or not, base64url
-/// padded or not.
+/// padded or not, and other schemes' quoted strings may carry any byte
+/// RFC 9110 allows (obs-text included). On any result but 1 `out` and `buf`
+/// are zeroed.
 ///
 /// # Safety
 /// `value` points to `value_len` readable bytes, `buf` to `buf_cap`

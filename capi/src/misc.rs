@@ -26,17 +26,16 @@ pub extern "C" fn pat_self_test_type5() -> i32 {
 
 /// Zeroes `len` bytes at `buf` in a way the compiler does not remove (a
 /// `memset` before `free` or a return may be): use it on client states,
-/// tokens and anything else secret once done with them. NULL with length 0
-/// does nothing.
+/// `request_blind`, tokens and anything else secret once done with them.
+/// NULL does nothing.
 ///
 /// # Safety
 /// `buf` points to `len` writable bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pat_wipe(buf: *mut u8, len: usize) {
-    let mut regions = ffi::Regions::new();
-    if regions.output(buf, len).is_err() {
-        return;
-    }
-    // SAFETY: accepted by Regions::output; writable per the contract.
-    ffi::wipe(unsafe { ffi::write(buf, len) });
+    // SAFETY: the caller lends `len` writable bytes at `buf`; zero_raw skips
+    // NULL and impossible ranges. The caller's memory outlives this call and
+    // is not visible to the compiler here, so the writes cannot be elided.
+    unsafe { ffi::zero_raw(buf, len) };
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }

@@ -5,7 +5,7 @@
 //! The client holds a long-term ECDSA P-384 secret its attester knows the
 //! public key of (`pat_type3_client_key`). A request goes to the attester
 //! with `request_blind`; the issuer's encrypted response comes back through
-//! the attester and finalizes into a token.
+//! the attester and finalizes, with the token key alone, into a token.
 
 use core::ffi::c_void;
 
@@ -44,14 +44,11 @@ fn request(
     Ok(n)
 }
 
-fn finalize(
-    [secret, encap_key, token_key, response]: [&[u8]; 4],
-    [state_buf, token_out]: &mut [&mut [u8]; 2],
-) -> Result<usize, Fail> {
-    let client = apart(|| client(secret, encap_key, token_key))?;
+fn finalize([token_key, response]: [&[u8]; 2], [state_buf, token_out]: &mut [&mut [u8]; 2]) -> Result<usize, Fail> {
+    let token_key = apart(|| pat::blind_rsa::PublicKey::from_spki(token_key))?;
     let token_out = prefix(token_out, RateLimitedRsa2048::TOKEN_LEN)?;
-    let mut state = apart(|| ClientState::import(&client, state_buf))?;
-    let token = apart(|| client.finalize(&mut state, response))?;
+    let mut state = apart(|| ClientState::import_for_token_key(&token_key, state_buf))?;
+    let token = apart(|| state.finalize(&token_key, response))?;
     let n = token.encode(token_out)?;
     crate::ffi::wipe(state_buf);
     Ok(n)
@@ -106,9 +103,15 @@ pub unsafe extern "C" fn pat_type3_client_key(
 ///
 /// Writes the request (`pat_type3_request_len(origin_name_len)` bytes) to
 /// `request`, `request_blind` (`PAT_TYPE3_REQUEST_BLIND_LEN` bytes, for the
-/// attester alone) to `request_blind`, and the state
-/// (`PAT_TYPE3_STATE_LEN` bytes, secret) to `state`; returns the request's
-/// length, or a negative code (and every output zeroed).
+/// attester alone: with the client key it links the request to the client,
+/// so send it to the attester only and `pat_wipe` it after) to
+/// `request_blind`, and the state (`PAT_TYPE3_STATE_LEN` bytes, secret) to
+/// `state`; returns the request's length, or a negative code (and every
+/// output zeroed).
+///
+/// The wire choices are pat-go's (`Config::PAT_GO` of the library: its
+/// HPKE labels, the last byte of the token key id in the inner request, the
+/// minimal blind-key encoding); the issuer and attester must use the same.
 ///
 /// # Safety
 /// Every pointer points to its length's (or capacity's) readable (inputs)
@@ -160,20 +163,18 @@ pub unsafe extern "C" fn pat_type3_request(
 
 /// Type 0x0003: decrypts the issuer's `encrypted_token_response`
 /// (`PAT_TYPE3_RESPONSE_LEN` bytes) with the `state` of
-/// `pat_type3_request`, unblinds and verifies the signature, and writes the
-/// Token (`PAT_TYPE3_TOKEN_LEN` bytes) to `token`; returns its length. The
-/// client's keys are those of the request. The state is zeroed on success
-/// and left unchanged on failure (`-PAT_E_VERIFICATION` for a response
-/// that does not decrypt or a signature that does not verify).
+/// `pat_type3_request`, unblinds and verifies the signature with
+/// `token_key` (the issuer's RSA-2048 SPKI the request was made for), and
+/// writes the Token (`PAT_TYPE3_TOKEN_LEN` bytes) to `token`; returns its
+/// length. The client's long-term secret is not needed. The state is
+/// zeroed on success and left unchanged on failure (`-PAT_E_VERIFICATION`
+/// for a response that does not decrypt or a signature that does not
+/// verify; `-PAT_E_KEY_ID_MISMATCH` for another token key).
 ///
 /// # Safety
 /// As `pat_type3_request`; `state` is read and written.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pat_type3_finalize(
-    client_secret: *const u8,
-    client_secret_len: usize,
-    encap_key: *const u8,
-    encap_key_len: usize,
     token_key: *const u8,
     token_key_len: usize,
     state: *mut u8,
@@ -186,12 +187,7 @@ pub unsafe extern "C" fn pat_type3_finalize(
     // SAFETY: the caller's contract for these buffers.
     unsafe {
         call(
-            [
-                (client_secret, client_secret_len),
-                (encap_key, encap_key_len),
-                (token_key, token_key_len),
-                (response, response_len),
-            ],
+            [(token_key, token_key_len), (response, response_len)],
             [Out::kept(state, state_len), Out::wiped(token, token_cap)],
             |_| Ok(()),
             finalize,

@@ -9,11 +9,13 @@ use crate::ffi::Fail;
 
 /// The randomness callback: fills `buf` with `len` bytes from a
 /// cryptographically secure generator (a hardware TRNG, a DRBG seeded from
-/// one, `getrandom`) and returns 0, or returns a non-zero status code and
-/// writes what it likes. `ctx` is the pointer the caller passed along with
-/// the callback. A code from 1 to 0x7FFFFC reaches the caller as the detail
-/// of `PAT_E_RNG`; others are reported as `PAT_RNG_UNKNOWN`. It may be
-/// called several times per operation, with `len` up to 256.
+/// one, `getrandom`) and returns 0, or returns a non-zero status code (the
+/// bytes are then discarded). It writes nowhere but `buf[0..len]`, keeps no
+/// pointer to it, does not call into this library, and returns normally.
+/// `ctx` is the pointer the caller passed along with the callback. A code
+/// from 1 to 0x7FFFFC reaches the caller as the detail of `PAT_E_RNG`;
+/// others (negative ones included) are reported as `PAT_RNG_UNKNOWN`. It may
+/// be called several times per operation, with `len` up to 256.
 #[allow(non_camel_case_types)]
 pub type pat_rng_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, buf: *mut u8, len: usize) -> i32>;
 

@@ -93,6 +93,11 @@ pub const PAT_TYPE3_AUTHORIZATION_SIZE: usize = 494;
 pub const PAT_CHALLENGE_BUFFER_SIZE: usize = 899;
 /// The most keys `pat_directory_select` reads from one directory.
 pub const PAT_DIRECTORY_MAX_KEYS: usize = 16;
+/// The longest token key of the implemented types (the RSA-2048 SPKI of
+/// types 0x0002 and 0x0003): a `pat_directory_select` key buffer.
+pub const PAT_TOKEN_KEY_MAX_LEN: usize = 342;
+/// A buffer that holds `pat_error_message`'s text of any status code.
+pub const PAT_ERROR_MESSAGE_SIZE: usize = 128;
 
 const _: () = {
     assert!(PAT_NONCE_LEN == NONCE_LEN && PAT_KEY_ID_LEN == KEY_ID_LEN);
@@ -130,5 +135,6 @@ const _: () = {
     assert!(PAT_TYPE3_STATE_LEN == rate_limited::ClientState::STATE_LEN);
     assert!(PAT_TYPE3_AUTHORIZATION_SIZE == RateLimitedRsa2048::AUTHORIZATION_LEN + 1);
 
+    assert!(PAT_TOKEN_KEY_MAX_LEN == auth::MAX_TOKEN_KEY_LEN);
     assert!(PAT_CHALLENGE_BUFFER_SIZE == PRACTICAL_CHALLENGE_LEN + auth::MAX_TOKEN_KEY_LEN);
 };

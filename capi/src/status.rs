@@ -99,8 +99,11 @@ pub const PAT_E_SELF_TEST: i32 = 38;
 pub const PAT_E_NULL_POINTER: i32 = 100;
 /// An output buffer overlaps another buffer of the same call.
 pub const PAT_E_OVERLAP: i32 = 101;
-/// A pointer to a struct or `size_t` is not aligned for its type.
+/// A pointer to a struct is not aligned for its type.
 pub const PAT_E_MISALIGNED: i32 = 102;
+/// A buffer's length runs past the end of the address space (or over
+/// `PTRDIFF_MAX` bytes).
+pub const PAT_E_ADDRESS_RANGE: i32 = 103;
 
 /// Detail: `TokenChallenge.issuer_name`.
 pub const PAT_FIELD_ISSUER_NAME: u32 = 1;
@@ -272,7 +275,7 @@ const _: () = {
 
 /// The call faults of this API (kinds from 100), by their code.
 fn call_fault(code: i32) -> Option<Fail> {
-    [Fail::Null, Fail::Overlap, Fail::Misaligned].into_iter().find(|f| f.code() == code)
+    [Fail::Null, Fail::Overlap, Fail::Misaligned, Fail::AddressRange].into_iter().find(|f| f.code() == code)
 }
 
 /// The kind of a status code: `PAT_OK` (0) for success or any non-negative
@@ -302,14 +305,18 @@ pub extern "C" fn pat_error_detail(code: i32) -> u32 {
 
 /// A one-line English description of `code`, without secrets, written into
 /// `out` (`out_cap` bytes) and NUL-terminated. Returns its length without
-/// the NUL, or `-PAT_E_BUFFER_TOO_SMALL` (128 bytes are always enough), or
-/// `-PAT_E_NULL_POINTER`.
+/// the NUL, or `-PAT_E_BUFFER_TOO_SMALL` (then `out` is all zeros:
+/// `PAT_ERROR_MESSAGE_SIZE` bytes are always enough), `-PAT_E_NULL_POINTER`
+/// or `-PAT_E_ADDRESS_RANGE`.
 ///
 /// # Safety
 /// `out` points to `out_cap` writable bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pat_error_message(code: i32, out: *mut c_char, out_cap: usize) -> i32 {
     let out = out.cast::<u8>();
+    // SAFETY: the caller lends `out_cap` writable bytes; zero_raw skips NULL
+    // and impossible ranges. A refused or short buffer is left empty.
+    unsafe { ffi::zero_raw(out, out_cap) };
     let mut regions = Regions::new();
     if let Err(f) = regions.output(out, out_cap) {
         return f.code();
@@ -317,9 +324,15 @@ pub unsafe extern "C" fn pat_error_message(code: i32, out: *mut c_char, out_cap:
     if out.is_null() {
         return Fail::Null.code();
     }
-    // SAFETY: checked by Regions::output; writable per the contract.
+    // SAFETY: checked by Regions::output and zeroed above; writable per the
+    // contract.
     let buf = unsafe { ffi::write(out, out_cap) };
-    ffi::status(message(code, buf).map_err(Fail::from))
+    let result = message(code, buf);
+    if result.is_err() {
+        // No partial text: an ignored error must not leave an unterminated string.
+        ffi::wipe(buf);
+    }
+    ffi::status(result.map_err(Fail::from))
 }
 
 /// The message of `code` into `buf`, NUL-terminated.
@@ -335,6 +348,7 @@ pub(crate) fn message(code: i32, buf: &mut [u8]) -> Result<usize, Error> {
             Some(Fail::Null) => "a required pointer is NULL",
             Some(Fail::Overlap) => "an output buffer overlaps another buffer",
             Some(Fail::Misaligned) => "a pointer is not aligned for its type",
+            Some(Fail::AddressRange) => "a buffer runs past the end of the address space",
             _ => "not a pat status code",
         })
     };

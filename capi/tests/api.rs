@@ -420,10 +420,7 @@ fn null_overlap_and_short_buffers_are_refused_before_any_work() {
     assert_eq!(call(key.as_ptr(), 49, base, 51, unsafe { base.add(100) }, 197), Error::BufferTooSmall.code());
     assert_eq!(call(key.as_ptr(), 49, base, 52, unsafe { base.add(100) }, 196), Error::BufferTooSmall.code());
     // A region that wraps around the address space.
-    assert_eq!(
-        call(key.as_ptr(), usize::MAX, base, 52, unsafe { base.add(100) }, 197),
-        Error::InvalidLength(Field::Message).code()
-    );
+    assert_eq!(call(key.as_ptr(), usize::MAX, base, 52, unsafe { base.add(100) }, 197), -PAT_E_ADDRESS_RANGE);
 }
 
 #[test]
@@ -548,7 +545,7 @@ fn www_authenticate_challenges_are_found_decoded_and_counted() {
     assert_eq!(www("PrivateToken challenge=\"AAAA", 0, &mut buf).0, Error::MalformedHeader.code());
     assert_eq!(www(&first, 0, &mut buf[..challenge.len() + 10]).0, Error::BufferTooSmall.code());
     assert_eq!(www("PrivateToken challenge=\"AAEA\"", 0, &mut buf).0, Error::Truncated.code());
-    assert!(www("\u{00ff}", 0, &mut buf).0 < 0);
+    assert_eq!(www("\u{0001}", 0, &mut buf).0, Error::MalformedHeader.code());
     // A misaligned output struct.
     let mut raw = [0u64; 16];
     let misaligned = unsafe { raw.as_mut_ptr().cast::<u8>().add(1) }.cast::<pat_challenge>();
@@ -783,16 +780,12 @@ fn type3_client_through_attester_and_issuer() {
     let mut scratch = vec![0u8; t3::scratch_len(&request)];
     let response = issuer.evaluate(&request, &mut scratch, &mut pat_testkit::TestRng::new(6)).unwrap();
 
-    let finalize = |state: &mut [u8], response: &[u8]| {
+    let finalize_with = |key: &[u8], state: &mut [u8], response: &[u8]| {
         let mut token = vec![0xAAu8; PAT_TYPE3_TOKEN_LEN];
         let rc = unsafe {
             pat_type3_finalize(
-                secret.as_ptr(),
-                secret.len(),
-                encap.as_ptr(),
-                encap.len(),
-                token_key.as_ptr(),
-                token_key.len(),
+                key.as_ptr(),
+                key.len(),
                 state.as_mut_ptr(),
                 state.len(),
                 response.as_ptr(),
@@ -803,12 +796,19 @@ fn type3_client_through_attester_and_issuer() {
         };
         (rc, token)
     };
+    let finalize = |state: &mut [u8], response: &[u8]| finalize_with(&token_key, state, response);
     // A tampered response does not decrypt, and the state stays.
     let mut bad = response.encrypted_token_response.to_vec();
     bad[100] ^= 1;
     let kept = state.clone();
     assert_eq!(finalize(&mut state, &bad).0, Error::Verification.code());
     assert_eq!(finalize(&mut state, &bad[..287]).0, Error::InvalidLength(Field::Message).code());
+    // Another issuer's token key: the state names the key it was made for.
+    let other_key = field(&load("type2/type2-issuance-test-vectors.rust.json")[0], "pkS");
+    assert_eq!(
+        finalize_with(&other_key, &mut state, &response.encrypted_token_response).0,
+        Error::KeyIdMismatch.code()
+    );
     assert_eq!(state, kept);
     let (rc, token) = finalize(&mut state, &response.encrypted_token_response);
     assert_eq!(rc, PAT_TYPE3_TOKEN_LEN as i32);
@@ -825,6 +825,42 @@ fn type3_client_through_attester_and_issuer() {
 
     // Refusals: a name ending in a zero byte, a bad secret, a short blind buffer, a type-1 challenge.
     assert_eq!(run(b"origin\0", 7).0, Error::InvalidValue(Field::OriginName).code());
+    let mut rng = pat_testkit::TestRng::new(8);
+    let (mut req, mut blind, mut state) = (vec![0u8; 600], [0u8; 47], vec![0u8; PAT_TYPE3_STATE_LEN]);
+    let type1_challenge = challenge_bytes(1);
+    for (challenge, blind_cap, expected) in [
+        (&challenge, 47, Error::BufferTooSmall.code()),
+        (&type1_challenge, 48, Error::WrongTokenType { expected: 3, found: 1 }.code()),
+    ] {
+        let mut blind48 = [0u8; 48];
+        let blind_ptr = if blind_cap == 47 { blind.as_mut_ptr() } else { blind48.as_mut_ptr() };
+        let rc = unsafe {
+            pat_type3_request(
+                secret.as_ptr(),
+                secret.len(),
+                encap.as_ptr(),
+                encap.len(),
+                token_key.as_ptr(),
+                token_key.len(),
+                challenge.as_ptr(),
+                challenge.len(),
+                origin.as_ptr(),
+                origin.len(),
+                Some(test_rng),
+                (&raw mut rng).cast(),
+                req.as_mut_ptr(),
+                req.len(),
+                blind_ptr,
+                blind_cap,
+                state.as_mut_ptr(),
+                state.len(),
+            )
+        };
+        assert_eq!(rc, expected);
+    }
+    req.fill(1);
+    blind.fill(1);
+    state.fill(1);
     let (rc, req, blind, state) = run(&[b'a'; 65_217], 7);
     assert_eq!(rc, Error::InvalidLength(Field::OriginName).code());
     assert!(req.iter().chain(&blind).chain(&state).all(|&b| b == 0));
@@ -835,4 +871,197 @@ fn type3_client_through_attester_and_issuer() {
         unsafe { pat_type3_client_key(zero.as_ptr(), 47, out.as_mut_ptr(), 49) },
         Error::InvalidLength(Field::Key).code()
     );
+}
+
+// ---- refused calls: outputs zeroed, the callback never called -------------
+
+/// Counts its calls in the `usize` `ctx` points to, and fills with 7s.
+unsafe extern "C" fn counting_rng(ctx: *mut c_void, buf: *mut u8, len: usize) -> i32 {
+    unsafe { *ctx.cast::<usize>() += 1 };
+    unsafe { ptr::write_bytes(buf, 7, len) };
+    0
+}
+
+#[test]
+fn refused_calls_zero_their_outputs_and_draw_nothing() {
+    let (key, challenge) = type1_case();
+    let mut calls = 0usize;
+    let ctx: *mut c_void = (&raw mut calls).cast();
+    let mut buf = vec![0xAAu8; 512];
+    let base = buf.as_mut_ptr();
+    let run = |k: *const u8, kl: usize, rq: *mut u8, rql: usize, st: *mut u8, stl: usize| unsafe {
+        pat_type1_request(k, kl, challenge.as_ptr(), challenge.len(), Some(counting_rng), ctx, rq, rql, st, stl)
+    };
+    // A NULL key: both outputs zeroed, although the call never started.
+    assert_eq!(run(ptr::null(), 49, base, 52, unsafe { base.add(100) }, 197), -PAT_E_NULL_POINTER);
+    assert!(buf[..52].iter().chain(&buf[100..297]).all(|&b| b == 0));
+    assert!(buf[52..100].iter().chain(&buf[297..]).all(|&b| b == 0xAA), "nothing outside the outputs");
+    // Overlapping outputs: zeroed as well (raw writes, before any reference).
+    buf.fill(0xAA);
+    let base = buf.as_mut_ptr();
+    assert_eq!(run(key.as_ptr(), 49, base, 52, unsafe { base.add(40) }, 197), -PAT_E_OVERLAP);
+    assert!(buf[..237].iter().all(|&b| b == 0));
+    // A range past the end of memory: that output is skipped, the other zeroed.
+    buf.fill(0xAA);
+    let base = buf.as_mut_ptr();
+    assert_eq!(run(key.as_ptr(), 49, base, 52, unsafe { base.add(100) }, usize::MAX), -PAT_E_ADDRESS_RANGE);
+    assert!(buf[..52].iter().all(|&b| b == 0));
+    assert_eq!(calls, 0, "no randomness drawn for a refused call");
+    // A short buffer: refused before the callback too.
+    assert_eq!(run(key.as_ptr(), 49, base, 51, unsafe { base.add(100) }, 197), Error::BufferTooSmall.code());
+    assert_eq!(calls, 0);
+    assert!(run(key.as_ptr(), 49, base, 52, unsafe { base.add(100) }, 197) == 52 && calls > 0);
+
+    // finalize keeps the state through a refused call (it is an input too).
+    let case = &load("private/type1-issuance-test-vectors.json")[0];
+    let (_, _, state) =
+        request_with(pat_type1_request_with, &TYPE1, &key, &challenge, &field(case, "nonce"), &field(case, "blind"));
+    let resp = field(case, "token_response");
+    let mut s = state.clone();
+    let mut token = vec![0xAAu8; PAT_TYPE1_TOKEN_LEN];
+    let rc = unsafe {
+        pat_type1_finalize(ptr::null(), 49, s.as_mut_ptr(), s.len(), resp.as_ptr(), resp.len(), token.as_mut_ptr(), 146)
+    };
+    assert_eq!(rc, -PAT_E_NULL_POINTER);
+    assert_eq!(s, state);
+    assert!(token.iter().all(|&b| b == 0));
+
+    // pat_token_challenge_parse: NULL and misaligned outputs.
+    let mut raw = [0u64; 16];
+    let misaligned = unsafe { raw.as_mut_ptr().cast::<u8>().add(2) }.cast::<pat_challenge>();
+    assert_eq!(
+        unsafe { pat_token_challenge_parse(challenge.as_ptr(), challenge.len(), misaligned) },
+        -PAT_E_MISALIGNED
+    );
+    assert_eq!(
+        unsafe { pat_token_challenge_parse(challenge.as_ptr(), challenge.len(), ptr::null_mut()) },
+        -PAT_E_NULL_POINTER
+    );
+    assert_eq!(unsafe { pat_token_challenge_parse(ptr::null(), 5, raw.as_mut_ptr().cast()) }, -PAT_E_NULL_POINTER);
+}
+
+#[test]
+fn every_message_fits_its_size_and_a_short_buffer_is_left_empty() {
+    let mut buf = [0u8; PAT_ERROR_MESSAGE_SIZE];
+    let mut checked = 0;
+    for kind in 1..=38 {
+        for detail in [0u32, 1, 5, 27, 255, 0xFFFF, 0x6_FFFF, 0x7F_FFFF] {
+            let code = -((kind + 256 * detail) as i32);
+            if Error::from_code(code).is_none() {
+                continue;
+            }
+            let n = unsafe { pat_error_message(code, buf.as_mut_ptr().cast(), buf.len()) };
+            assert!(n > 0 && buf[n as usize] == 0, "{code}: {n}");
+            checked += 1;
+        }
+    }
+    for code in [-PAT_E_NULL_POINTER, -PAT_E_OVERLAP, -PAT_E_MISALIGNED, -PAT_E_ADDRESS_RANGE] {
+        assert!(unsafe { pat_error_message(code, buf.as_mut_ptr().cast(), buf.len()) } > 0);
+        assert_eq!(pat_error_kind(code), -code);
+    }
+    assert!(checked > 60, "{checked}");
+    buf.fill(0xAA);
+    let rc = unsafe { pat_error_message(Error::InvalidLength(Field::Key).code(), buf.as_mut_ptr().cast(), 20) };
+    assert_eq!(rc, Error::BufferTooSmall.code());
+    assert!(buf[..20].iter().all(|&b| b == 0), "no unterminated partial text");
+    assert!(buf[20..].iter().all(|&b| b == 0xAA));
+}
+
+#[test]
+fn directory_uri_edge_cases() {
+    let key = [1u8; 49];
+    let json = directory(&[(1, &key, None)]);
+    let mut out = vec![0u8; 512];
+    let mut uri = [0xAAu8; 8];
+    let select_uri = |json: &[u8], uri: *mut u8, cap: usize, out: &mut [u8]| unsafe {
+        pat_directory_select(
+            json.as_ptr(),
+            json.len(),
+            1,
+            ptr::null(),
+            0,
+            ptr::null_mut(),
+            0,
+            out.as_mut_ptr(),
+            out.len(),
+            uri.cast(),
+            cap,
+        )
+    };
+    // A URI buffer given, but with no room: an error, not silence.
+    assert_eq!(select_uri(&json, uri.as_mut_ptr(), 0, &mut out), Error::BufferTooSmall.code());
+    assert_eq!(select_uri(&json, uri.as_mut_ptr(), 8, &mut out), Error::BufferTooSmall.code());
+    assert!(uri.iter().all(|&b| b == 0));
+    assert_eq!(select_uri(&json, ptr::null_mut(), 0, &mut out), 49);
+    // U+0000 inside the URI cannot be a C string.
+    let nul =
+        br#"{"issuer-request-uri":"https://i.example/r\u0000evil","token-keys":[{"token-type":1,"token-key":"AQID"}]}"#;
+    let mut scratch = vec![0u8; nul.len()];
+    let mut uri = [0u8; 64];
+    let rc = unsafe {
+        pat_directory_select(
+            nul.as_ptr(),
+            nul.len(),
+            1,
+            ptr::null(),
+            0,
+            scratch.as_mut_ptr(),
+            scratch.len(),
+            out.as_mut_ptr(),
+            out.len(),
+            uri.as_mut_ptr().cast(),
+            uri.len(),
+        )
+    };
+    assert_eq!(rc, Error::InvalidValue(Field::IssuerRequestUri).code());
+    // Escapes need scratch room: without it, refused; with it, unescaped.
+    let escaped =
+        br#"{"issuer-request-uri":"https:\/\/i.example\/r","token-keys":[{"token-type":1,"token-key":"AQID"}]}"#;
+    assert_eq!(select_uri(escaped, uri.as_mut_ptr(), uri.len(), &mut out), Error::BufferTooSmall.code());
+    let rc = unsafe {
+        pat_directory_select(
+            escaped.as_ptr(),
+            escaped.len(),
+            1,
+            ptr::null(),
+            0,
+            scratch.as_mut_ptr(),
+            scratch.len(),
+            out.as_mut_ptr(),
+            out.len(),
+            uri.as_mut_ptr().cast(),
+            uri.len(),
+        )
+    };
+    assert_eq!(rc, 3);
+    assert_eq!(&uri[..20], b"https://i.example/r\0");
+}
+
+#[test]
+fn other_schemes_may_carry_obs_text() {
+    let challenge = challenge_bytes(5);
+    let mut header = [0u8; 512];
+    let ours = pat::auth::write_www_authenticate_without_key(&challenge, None, &mut header).unwrap().to_owned();
+    let mut value = b"Basic realm=\"caf\xe9\", ".to_vec();
+    value.extend_from_slice(ours.as_bytes());
+    let mut buf = [0u8; PAT_CHALLENGE_BUFFER_SIZE];
+    let mut out = core::mem::MaybeUninit::<pat_challenge>::uninit();
+    let rc = unsafe {
+        pat_www_authenticate_challenge(
+            value.as_ptr().cast(),
+            value.len(),
+            0,
+            buf.as_mut_ptr(),
+            buf.len(),
+            out.as_mut_ptr(),
+        )
+    };
+    assert_eq!(rc, 1, "a Latin-1 realm before the PrivateToken challenge");
+    assert_eq!(unsafe { out.assume_init() }.token_type, 5);
+    // A control byte is still a syntax error.
+    let bad = b"Basic realm=\"a\x01\", PrivateToken challenge=\"AAAA\"";
+    let rc = unsafe {
+        pat_www_authenticate_challenge(bad.as_ptr().cast(), bad.len(), 0, buf.as_mut_ptr(), buf.len(), out.as_mut_ptr())
+    };
+    assert_eq!(rc, Error::MalformedHeader.code());
 }

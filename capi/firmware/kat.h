@@ -1,0 +1,36 @@
+/*
+ * Known-answer cases for the C firmware, and the deterministic test
+ * generator. The case data (kat_data.c, kat_data.h) is generated from
+ * pat-go's JSON vector files by gen_kat.py at build time.
+ */
+#ifndef KAT_H
+#define KAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct bytes {
+    const uint8_t *p;
+    size_t n;
+};
+
+/* One issuance case of a vector file. `salt` is empty except for type
+ * 0x0002, whose blind is left-padded with zeros to 256 bytes. */
+struct kat_case {
+    uint16_t type;
+    const char *file;
+    unsigned index;
+    struct bytes pk, challenge, nonce, blind, salt, request, response, token;
+};
+
+/* NOT a random number generator: xorshift32 from a fixed seed, so that
+ * runs repeat exactly. It stands in for a TRNG only to exercise the random
+ * entry points (pat_typeN_request) in tests; never use it for tokens. */
+struct test_rng {
+    uint32_t state; /* non-zero */
+    uint32_t bytes; /* bytes handed out so far */
+};
+
+int32_t test_rng(void *ctx, uint8_t *buf, size_t len);
+
+#endif

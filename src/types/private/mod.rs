@@ -279,8 +279,8 @@ impl<T: PrivateTokenType> Client<T> {
     /// A client for the issuer whose token key (the serialized VOPRF public key) is given.
     ///
     /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
-    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): type 0x0001 1.42 M instructions, 4.3–5.3 KB of stack;
-    /// type 0x0005 0.12 M instructions, 2.4–2.7 KB of stack.
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): type 0x0001 1.42 M instructions, 4.8–5.3 KB of stack;
+    /// type 0x0005 0.12 M instructions, 3.3–3.4 KB of stack.
     pub fn from_token_key(token_key: &[u8]) -> Result<Self> {
         let bytes = ElementBytes::<T>::from_slice(token_key).ok_or(Error::InvalidLength(Field::Key))?;
         Ok(Self::new(PublicKey::from_bytes(&bytes)?))
@@ -322,8 +322,8 @@ impl<T: PrivateTokenType> Client<T> {
     /// Builds a request for `challenge` with a fresh nonce and blind.
     ///
     /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
-    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): type 0x0001 30.54 M instructions, 7.0–7.3 KB of stack;
-    /// type 0x0005 1.92 M instructions, 3.8–4.2 KB of stack.
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): type 0x0001 30.54 M instructions, 7.7–8.1 KB of stack;
+    /// type 0x0005 1.92 M instructions, 4.5–5.2 KB of stack.
     pub fn request<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         challenge: &TokenChallenge<'_>,
@@ -345,8 +345,8 @@ impl<T: PrivateTokenType> Client<T> {
     /// reference would hide that change behind interior mutability.
     ///
     /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
-    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): type 0x0001 131.42 M instructions, 14.8–16.3 KB of stack;
-    /// type 0x0005 9.27 M instructions, 13.2–13.4 KB of stack.
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): type 0x0001 131.42 M instructions, 14.8–16.6 KB of stack;
+    /// type 0x0005 9.27 M instructions, 13.1–13.4 KB of stack.
     pub fn finalize(&self, state: &mut RequestState<T>, response: &TokenResponse<T>) -> Result<T::Token> {
         let token = self.finalize_unspent(state, response)?;
         state.spend();

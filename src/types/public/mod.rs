@@ -182,7 +182,7 @@ impl RequestState {
 /// The client side of type 0x0002 (RFC 9578 §6.1, §6.3).
 ///
 /// Flash of the client role on a Cortex-M4 (request and finalize, above the
-/// runtime, `opt-level = "s"`; docs/embedded.md): 77,276 B; about 32 KB less
+/// runtime, `opt-level = "s"`; docs/embedded.md): 77,536 B; about 32 KB less
 /// with sha2's compact backend.
 #[derive(Clone, Debug)]
 pub struct Client {
@@ -193,7 +193,7 @@ impl Client {
     /// A client for the issuer whose token key (RSASSA-PSS SPKI, 342 bytes) is given.
     ///
     /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
-    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 0.62 M instructions, 6.9–7.9 KB of stack.
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 0.62 M instructions, 7.0–9.0 KB of stack.
     pub fn from_token_key(spki: &[u8]) -> Result<Self> {
         Ok(Self { key: PublicKey::from_spki(spki)? })
     }
@@ -228,7 +228,7 @@ impl Client {
     /// Builds a request for `challenge` with a fresh nonce, salt and blind.
     ///
     /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
-    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 3.47 M instructions, 9.9–13.3 KB of stack.
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 3.44 M instructions, 8.5–9.6 KB of stack.
     pub fn request<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         challenge: &TokenChallenge<'_>,
@@ -253,7 +253,7 @@ impl Client {
     /// mutability.
     ///
     /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
-    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 1.79 M instructions, 5.1–6.2 KB of stack.
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 1.79 M instructions, 5.4–6.7 KB of stack.
     pub fn finalize(&self, state: &mut RequestState, response: &TokenResponse) -> Result<PublicToken> {
         let token = self.finalize_unspent(state, response)?;
         state.spend();

@@ -76,7 +76,7 @@ impl<const N: usize> Attester<N> {
     /// ([`Error::RateLimited`]). Changes no state.
     ///
     /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
-    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 55.71 M instructions, 10.0–13.8 KB of stack.
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 55.71 M instructions, 10.3–14.6 KB of stack.
     pub fn process(
         &self,
         request: &TokenRequest<'_>,
@@ -110,7 +110,7 @@ impl<const N: usize> Attester<N> {
     /// its origin key gives the same origin a new alias), as in pat-go.
     ///
     /// Cost on a Cortex-M4 (docs/embedded.md: instructions under qemu at
-    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 27.90 M instructions, 4.1–4.4 KB of stack.
+    /// `opt-level = "s"`; peak stack over `"s"`, `"z"` and `3`): 27.90 M instructions, 5.3–7.2 KB of stack.
     pub fn finalize_index(
         &mut self,
         client_key: &ecdsa::PublicKey,

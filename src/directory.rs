@@ -45,7 +45,7 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::auth::{decode_base64url, put_base64url};
+use crate::auth::{decode_base64url_slice, put_base64url};
 use crate::codec::Writer;
 use crate::error::{Error, Field, Result};
 use crate::json::{self, JsonStr, Reader, Value};
@@ -91,7 +91,7 @@ impl<'a> DirectoryKey<'a> {
     /// [`Error::BufferTooSmall`] if `out` cannot hold it (the decoded length
     /// is at most `3 * len / 4` of [`DirectoryKey::token_key_base64`]).
     pub fn decode_token_key<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8]> {
-        decode_base64url(self.token_key.bytes(), out)
+        decode_base64url_slice(self.token_key.as_bytes(), out)
     }
 
     /// The key's token_key_id, SHA-256 of the decoded key (RFC 9578 §5, §6).

@@ -175,6 +175,15 @@ fn stuck_generators_are_exhausted() {
     assert_eq!(private::Issuer::<PrivateRistretto255>::generate(&mut Constant(0)).err(), exhausted);
     assert_eq!(ecdsa::SecretKey::random(&mut Constant(0)).err(), exhausted);
     assert_eq!(ecdsa::SecretKey::random(&mut Constant(0xff)).err(), exhausted);
+    // A generator stuck at zero fails every request at its nonce, before
+    // anything is blinded with what it gives (type 0x0001 would otherwise
+    // reduce the zeros to the blind 1).
+    let c1 = TokenChallenge::new(1, b"issuer.example", &[], &[]).unwrap();
+    let client1 = private::Issuer::<PrivateP384>::derive(b"a stuck generator", b"").unwrap().client();
+    assert_eq!(client1.request(&c1, &mut Constant(0)).err(), exhausted);
+    assert_eq!(client2.request(&c2, &mut Constant(0)).err(), exhausted);
+    // One non-zero byte is a nonce like any other.
+    assert!(client1.request(&c1, &mut Constant(1)).is_ok());
 }
 
 #[test]

@@ -23,9 +23,27 @@ pub mod rate_limited;
 pub mod state;
 
 /// A fresh 32-byte token nonce (RFC 9577 §2.2).
+///
+/// Every request draws its nonce first, so this is where a generator stuck
+/// at zero (a TRNG driver returning an unfilled buffer, a `crypto` binding
+/// that did nothing) is caught: 32 zero bytes are [`Error::Rng`] with
+/// [`RngCode::EXHAUSTED`] (an honest generator gives them with probability
+/// 2^-256). Without this check such a generator would not always fail
+/// later: the P-384 blind, reduced into [1, n − 1], would come out as 1,
+/// and the issuer would see the token input unblinded. The nonce stays
+/// secret until redemption, so it is compared in constant time and only the
+/// verdict is public.
+///
+/// [`RngCode::EXHAUSTED`]: crate::RngCode::EXHAUSTED
 pub(crate) fn random_nonce<R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<[u8; NONCE_LEN]> {
+    use subtle::ConstantTimeEq as _;
     let mut nonce = [0u8; NONCE_LEN];
     crate::rng::fill(rng, &mut nonce)?;
+    let mut stuck = nonce.ct_eq(&[0u8; NONCE_LEN]);
+    crate::ct::declassify(&mut stuck); // verdict only: an all-zero draw is an error
+    if bool::from(stuck) {
+        return Err(Error::Rng(crate::RngCode::EXHAUSTED));
+    }
     Ok(nonce)
 }
 

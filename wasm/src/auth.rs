@@ -1,0 +1,188 @@
+//! The `PrivateToken` HTTP authentication scheme (RFC 9577 §2.1–§2.2):
+//! `WWW-Authenticate` challenges in, `Authorization` credentials out, and a
+//! token's fields (RFC 9577 §2.2).
+
+use pat::auth;
+use pat::challenge::TokenChallenge;
+use pat::{Decode, TokenRef};
+use wasm_bindgen::prelude::*;
+
+use crate::error::js;
+
+/// One `PrivateToken` challenge of a `WWW-Authenticate` value.
+#[wasm_bindgen(getter_with_clone)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeHeader {
+    /// The encoded TokenChallenge (checked to be one).
+    pub challenge: Vec<u8>,
+    /// The issuer's token key, absent when the origin left it out (RFC 9577
+    /// §2.1: the client then takes it from the issuer directory).
+    #[wasm_bindgen(js_name = tokenKey)]
+    pub token_key: Option<Vec<u8>>,
+    /// `max-age`, in seconds.
+    #[wasm_bindgen(js_name = maxAge)]
+    pub max_age: Option<u32>,
+}
+
+/// The fields of an encoded token (RFC 9577 §2.2).
+#[wasm_bindgen(getter_with_clone)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenParts {
+    /// `token_type`.
+    #[wasm_bindgen(js_name = tokenType)]
+    pub token_type: u16,
+    /// `nonce`, 32 bytes.
+    pub nonce: Vec<u8>,
+    /// `challenge_digest`, SHA-256 of the TokenChallenge.
+    #[wasm_bindgen(js_name = challengeDigest)]
+    pub challenge_digest: Vec<u8>,
+    /// `token_key_id`, SHA-256 of the issuer's token key.
+    #[wasm_bindgen(js_name = tokenKeyId)]
+    pub token_key_id: Vec<u8>,
+    /// `authenticator`, `Nk` bytes for the token type.
+    pub authenticator: Vec<u8>,
+}
+
+/// Decodes a base64url parameter value into a fresh vector.
+fn decode_param(value: &auth::ParamValue<'_>) -> pat::Result<Vec<u8>> {
+    let mut out = vec![0u8; value.decoded_len_bound()];
+    let n = value.decode_base64url(&mut out)?.len();
+    out.truncate(n);
+    Ok(out)
+}
+
+/// Every `PrivateToken` challenge of a `WWW-Authenticate` value, in order
+/// (other schemes are skipped). Strict: the first malformed `PrivateToken`
+/// challenge (a syntax error, a missing or repeated parameter, bad base64url,
+/// a `challenge` that is not a TokenChallenge) is the error of the whole
+/// value.
+pub fn challenges(value: &str) -> pat::Result<Vec<ChallengeHeader>> {
+    let mut out = Vec::new();
+    for c in auth::parse_www_authenticate(value) {
+        let c = c?;
+        let challenge = decode_param(&c.challenge)?;
+        TokenChallenge::decode(&challenge)?;
+        let token_key = c.token_key.as_ref().map(decode_param).transpose()?;
+        out.push(ChallengeHeader { challenge, token_key, max_age: c.max_age });
+    }
+    Ok(out)
+}
+
+/// One `PrivateToken` challenge for `WWW-Authenticate`, with or without the
+/// token key.
+pub fn challenge_value(challenge: &[u8], token_key: Option<&[u8]>, max_age: Option<u32>) -> pat::Result<String> {
+    let mut out = vec![0u8; auth::www_authenticate_len(challenge.len(), token_key.map(<[u8]>::len), max_age)];
+    let value = match token_key {
+        Some(key) => auth::write_www_authenticate(challenge, key, max_age, &mut out)?,
+        None => auth::write_www_authenticate_without_key(challenge, max_age, &mut out)?,
+    };
+    Ok(value.to_owned())
+}
+
+/// `PrivateToken token="<base64url>"` for an encoded token.
+pub fn authorization_value(token: &[u8]) -> pat::Result<String> {
+    let mut out = vec![0u8; auth::authorization_len(token.len())];
+    Ok(auth::write_authorization(token, &mut out)?.to_owned())
+}
+
+/// The encoded token of an `Authorization: PrivateToken token="..."` value,
+/// checked to be a token of a known type.
+pub fn authorization_token(value: &str) -> pat::Result<Vec<u8>> {
+    let token = decode_param(&auth::parse_authorization(value)?)?;
+    TokenRef::decode(&token)?;
+    Ok(token)
+}
+
+/// The fields of an encoded token of a known type.
+pub fn token_parts(bytes: &[u8]) -> pat::Result<TokenParts> {
+    let t = TokenRef::decode(bytes)?;
+    let input = t.input();
+    Ok(TokenParts {
+        token_type: t.kind().code(),
+        nonce: input.nonce().to_vec(),
+        challenge_digest: input.challenge_digest().to_vec(),
+        token_key_id: input.token_key_id().to_vec(),
+        authenticator: t.authenticator().to_vec(),
+    })
+}
+
+/// [`challenges`], for JavaScript.
+#[wasm_bindgen(js_name = parseWwwAuthenticate)]
+pub fn parse_www_authenticate(value: &str) -> Result<Vec<ChallengeHeader>, JsValue> {
+    challenges(value).map_err(js)
+}
+
+/// [`challenge_value`], for JavaScript.
+#[wasm_bindgen(js_name = writeWwwAuthenticate)]
+pub fn write_www_authenticate(
+    challenge: &[u8],
+    token_key: Option<Vec<u8>>,
+    max_age: Option<u32>,
+) -> Result<String, JsValue> {
+    challenge_value(challenge, token_key.as_deref(), max_age).map_err(js)
+}
+
+/// [`authorization_value`], for JavaScript.
+#[wasm_bindgen(js_name = writeAuthorization)]
+pub fn write_authorization(token: &[u8]) -> Result<String, JsValue> {
+    authorization_value(token).map_err(js)
+}
+
+/// [`authorization_token`], for JavaScript.
+#[wasm_bindgen(js_name = parseAuthorization)]
+pub fn parse_authorization(value: &str) -> Result<Vec<u8>, JsValue> {
+    authorization_token(value).map_err(js)
+}
+
+/// [`token_parts`], for JavaScript.
+#[wasm_bindgen(js_name = decodeToken)]
+pub fn decode_token(bytes: &[u8]) -> Result<TokenParts, JsValue> {
+    token_parts(bytes).map_err(js)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::challenge::build;
+    use pat::{Error, Field};
+
+    #[test]
+    fn challenge_round_trip_with_and_without_key() {
+        let challenge = build(2, b"issuer.example", &[], b"origin.example").unwrap();
+        let one = challenge_value(&challenge, Some(&[1, 2, 3, 4]), Some(60)).unwrap();
+        let two = challenge_value(&challenge, None, None).unwrap();
+        let both = format!("Basic realm=\"x\", {one}, {two}");
+        let parsed = challenges(&both).unwrap();
+        assert_eq!(parsed.len(), 2);
+        assert_eq!(
+            parsed[0],
+            ChallengeHeader { challenge: challenge.clone(), token_key: Some(vec![1, 2, 3, 4]), max_age: Some(60) }
+        );
+        assert_eq!(parsed[1], ChallengeHeader { challenge, token_key: None, max_age: None });
+        assert_eq!(challenges("Basic realm=\"x\"").unwrap(), []);
+    }
+
+    #[test]
+    fn a_malformed_challenge_fails_the_value() {
+        assert_eq!(challenges("PrivateToken token-key=\"AAAA\""), Err(Error::MissingParameter(Field::Challenge)));
+        // base64url of 3 bytes that are no TokenChallenge.
+        assert_eq!(challenges("PrivateToken challenge=\"AAAA\""), Err(Error::Truncated));
+        assert_eq!(challenges("PrivateToken challenge=\"A\""), Err(Error::InvalidBase64));
+    }
+
+    #[test]
+    fn authorization_round_trip() {
+        let mut token = vec![0u8, 2];
+        token.extend([9u8; 96]);
+        token.extend([8u8; 256]);
+        let value = authorization_value(&token).unwrap();
+        assert!(value.starts_with("PrivateToken token=\""));
+        assert_eq!(authorization_token(&value).unwrap(), token);
+        let p = token_parts(&token).unwrap();
+        assert_eq!((p.token_type, p.nonce.len(), p.authenticator), (2, 32, vec![8u8; 256]));
+        // A token one byte short of its type's authenticator.
+        let value = authorization_value(&token[..token.len() - 1]).unwrap();
+        assert_eq!(authorization_token(&value), Err(Error::Truncated));
+        assert_eq!(token_parts(&[0, 9, 0]), Err(Error::Truncated));
+    }
+}

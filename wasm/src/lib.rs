@@ -1,0 +1,47 @@
+//! The client roles of `pat` for WebAssembly: token types 0x0001
+//! (VOPRF P-384), 0x0002 (blind RSA 2048) and 0x0005 (VOPRF ristretto255),
+//! the `PrivateToken` HTTP authentication scheme (RFC 9577) and the issuer
+//! directory (RFC 9578 §4), exported with `wasm-bindgen`.
+//!
+//! These exports are the low-level half of the package: byte strings in,
+//! byte strings out, one exported type per token type. The ES module
+//! `wasm/js/index.js` wraps them in the classes a privacypass-ts user knows
+//! (`TokenChallenge`, `WWWAuthenticateHeader`, `privateVerif.Client`, ...);
+//! see `docs/wasm.md`. Built with `scripts/wasm`.
+//!
+//! - Every library error becomes a thrown JavaScript `Error` whose `code` is
+//!   the name of the [`pat::Error`] variant and whose message is the
+//!   library's ([`error`]); nothing here panics.
+//! - Randomness comes from `crypto.getRandomValues` ([`rng`]); when it
+//!   throws, the operation throws a `code: "Rng"` error with the exception as
+//!   its `cause`.
+//! - Client secrets (VOPRF blinds, RSA blind inverses) live in the request
+//!   objects inside the module's memory and are wiped when the request is
+//!   finalized or freed (the library's `RequestState` zeroizes on drop).
+//!
+//! The functions that take an explicit nonce, blind and salt exist only with
+//! the `hazmat` feature ([`hazmat`]), for the known-answer tests; the shipped
+//! package is built without it.
+//!
+//! The crate builds for the host too (as a workspace member): everything that
+//! does not call into JavaScript is unit-tested there.
+
+pub mod auth;
+pub mod challenge;
+pub mod directory;
+pub mod error;
+#[cfg(feature = "hazmat")]
+pub mod hazmat;
+pub mod private;
+pub mod public;
+pub mod rng;
+#[cfg(test)]
+mod testing;
+
+/// Encodes a message into a fresh vector of exactly its length.
+fn encode(msg: &impl pat::Encode) -> pat::Result<Vec<u8>> {
+    let mut out = vec![0u8; msg.encoded_len()];
+    let n = msg.encode(&mut out)?;
+    out.truncate(n);
+    Ok(out)
+}

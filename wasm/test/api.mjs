@@ -1,0 +1,398 @@
+// The shipped pat-wasm package under Node: its shape (no hazmat entry
+// points), its classes against privacypass-ts 0.9.0's own, issuance in
+// process with privacypass-ts's Issuer classes (types 1 and 2) and with
+// voprf-ts as a type-5 issuer, thrown errors with stable codes, and
+// randomness from crypto.getRandomValues (a failing source is an error,
+// never a trap).
+//
+// Prints one line per check and `api: N passed, M failed`.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import {
+    AuthorizationHeader as TsAuthorizationHeader,
+    TOKEN_TYPES as TS_TOKEN_TYPES,
+    Token as TsToken,
+    TokenChallenge as TsTokenChallenge,
+    WWWAuthenticateHeader as TsWWWAuthenticateHeader,
+    privateVerif as tsPrivate,
+    publicVerif as tsPublic,
+} from '@cloudflare/privacypass-ts';
+import { EvaluationRequest, Oprf, VOPRFServer, generateKeyPair } from '@cloudflare/voprf-ts';
+import { CryptoNoble } from '@cloudflare/voprf-ts/crypto-noble';
+
+import { Checks, hazmatDir, hex, importFrom, shippedDir, throwsPat } from './harness.mjs';
+
+const pat = await importFrom(shippedDir);
+const { AuthorizationHeader, IssuerDirectory, Token, TokenChallenge, WWWAuthenticateHeader, privateVerif, publicVerif } =
+    pat;
+const checks = new Checks('api');
+const ctx = () => crypto.getRandomValues(new Uint8Array(32));
+
+// ---- the package ------------------------------------------------------------
+
+await checks.check('the shipped package exports no hazmat function; the hazmat build does', async () => {
+    const names = (dir) => {
+        const module = new WebAssembly.Module(readFileSync(path.join(dir, 'pat_wasm_bg.wasm')));
+        return WebAssembly.Module.exports(module).map((e) => e.name);
+    };
+    const shipped = names(shippedDir);
+    const hazmat = names(hazmatDir);
+    assert.ok(shipped.length > 10, 'the module has exports');
+    assert.deepEqual(shipped.filter((n) => /hazmat/i.test(n)), []);
+    assert.equal(hazmat.filter((n) => /hazmat/i.test(n)).length, 3);
+    const glue = await importFrom(shippedDir, 'pat_wasm.js');
+    assert.deepEqual(Object.keys(glue).filter((n) => /hazmat/i.test(n)), []);
+});
+
+await checks.check('exports: privacypass-ts names and the token types', () => {
+    for (const name of ['TokenChallenge', 'WWWAuthenticateHeader', 'AuthorizationHeader', 'Token', 'IssuerDirectory']) {
+        assert.equal(typeof pat[name], 'function', name);
+    }
+    assert.equal(typeof privateVerif.Client, 'function');
+    assert.equal(typeof publicVerif.Client, 'function');
+    assert.deepEqual(
+        Object.values(pat.TOKEN_TYPES).map((t) => t.value),
+        [1, 2, 5],
+    );
+    assert.equal(pat.TOKEN_TYPES.VOPRF.Nk, TS_TOKEN_TYPES.VOPRF.Nk);
+    assert.equal(pat.TOKEN_TYPES.BLIND_RSA.Nk, TS_TOKEN_TYPES.BLIND_RSA.Nk);
+});
+
+// ---- TokenChallenge and headers against privacypass-ts ----------------------
+
+await checks.check('TokenChallenge: the same bytes as privacypass-ts, both ways', () => {
+    for (const [type, context, origins] of [
+        [1, ctx(), ['origin.example']],
+        [2, new Uint8Array(0), undefined],
+        [2, ctx(), ['a.example', 'b.example']],
+    ]) {
+        const ours = new TokenChallenge(type, 'issuer.example', context, origins);
+        const theirs = new TsTokenChallenge(type, 'issuer.example', context, origins);
+        assert.equal(hex(ours.serialize()), hex(theirs.serialize()));
+        const back = TokenChallenge.deserialize(theirs.serialize());
+        assert.equal(back.tokenType, type);
+        assert.equal(back.issuerName, 'issuer.example');
+        assert.equal(hex(back.redemptionContext), hex(context));
+        assert.deepEqual(back.originInfo, origins);
+        assert.ok(back instanceof TokenChallenge);
+    }
+});
+
+await checks.check('TokenChallenge: structure errors carry the library codes', () => {
+    const bytes = new TokenChallenge(1, 'i', new Uint8Array(0)).serialize();
+    throwsPat(() => TokenChallenge.deserialize(new Uint8Array([...bytes, 0])), 'TrailingBytes');
+    throwsPat(() => TokenChallenge.deserialize(bytes.subarray(0, bytes.length - 1)), 'Truncated');
+    throwsPat(() => new TokenChallenge(1, 'i', new Uint8Array(5)), 'InvalidLength');
+    throwsPat(() => new TokenChallenge(1, '', new Uint8Array(0)), 'InvalidLength');
+    throwsPat(() => new TokenChallenge(1, 'bad\nname', new Uint8Array(0)), 'InvalidValue');
+    assert.throws(() => new TokenChallenge(0x10000, 'i', new Uint8Array(0)), RangeError);
+    assert.throws(() => TokenChallenge.deserialize('not bytes'), TypeError);
+});
+
+await checks.check('TokenChallenge: a received UTF-8 name is kept byte for byte', () => {
+    const theirs = new TsTokenChallenge(2, 'émetteur.example', new Uint8Array(0), ['origine.example']);
+    const ours = TokenChallenge.deserialize(theirs.serialize());
+    assert.equal(ours.issuerName, 'émetteur.example');
+    assert.equal(hex(ours.serialize()), hex(theirs.serialize()));
+});
+
+await checks.check('WWW-Authenticate: privacypass-ts writes, the package parses, and back', () => {
+    const key = crypto.getRandomValues(new Uint8Array(49));
+    const challenge = new TsTokenChallenge(1, 'issuer.example', ctx(), ['origin.example']);
+    const written = new TsWWWAuthenticateHeader(challenge, key, 60);
+    for (const value of [written.toString(), written.toString(true), `Basic realm="x", ${written.toString(true)}`]) {
+        const [h, ...rest] = WWWAuthenticateHeader.parse(value);
+        assert.equal(rest.length, 0, value);
+        assert.equal(hex(h.challenge.serialize()), hex(challenge.serialize()));
+        assert.equal(hex(h.tokenKey), hex(key));
+        assert.equal(h.maxAge, 60);
+        const [again] = TsWWWAuthenticateHeader.parse(h.toString());
+        assert.equal(hex(again.challenge.serialize()), hex(challenge.serialize()));
+        assert.equal(hex(again.tokenKey), hex(key));
+        assert.equal(again.maxAge, 60);
+    }
+    // Two challenges, the second without a key.
+    const two = `${written.toString(true)}, ${new WWWAuthenticateHeader(TokenChallenge.deserialize(challenge.serialize())).toString()}`;
+    const parsed = WWWAuthenticateHeader.parse(two);
+    assert.equal(parsed.length, 2);
+    assert.equal(parsed[1].tokenKey, undefined);
+    assert.deepEqual(WWWAuthenticateHeader.parse('Basic realm="x"'), []);
+});
+
+await checks.check('WWW-Authenticate: malformed PrivateToken challenges throw with a code', () => {
+    throwsPat(() => WWWAuthenticateHeader.parse('PrivateToken token-key="AAAA"'), 'MissingParameter');
+    throwsPat(() => WWWAuthenticateHeader.parse('PrivateToken challenge="A"'), 'InvalidBase64');
+    throwsPat(() => WWWAuthenticateHeader.parse('PrivateToken challenge="AAAA", challenge="AAAA"'), 'DuplicateParameter');
+    throwsPat(() => WWWAuthenticateHeader.parse('PrivateToken challenge="AAAA"'), 'Truncated');
+    throwsPat(() => WWWAuthenticateHeader.parse('PrivateToken challenge='), 'MalformedHeader');
+});
+
+// ---- issuance in process -----------------------------------------------------
+
+async function type1Issuer() {
+    const { privateKey, publicKey } = await tsPrivate.keyGen();
+    return { issuer: new tsPrivate.Issuer('issuer.example', privateKey, publicKey), privateKey, publicKey };
+}
+
+async function type2Issuer() {
+    const { privateKey, publicKey } = await tsPublic.Issuer.generateKey(tsPublic.BlindRSAMode.PSS, {
+        modulusLength: 2048,
+        publicExponent: new Uint8Array([1, 0, 1]),
+    });
+    const issuer = new tsPublic.Issuer(tsPublic.BlindRSAMode.PSS, 'issuer.example', privateKey, publicKey);
+    return { issuer, publicKey, tokenKey: await tsPublic.getPublicKeyBytes(publicKey) };
+}
+
+const t1 = await type1Issuer();
+const t2 = await type2Issuer();
+
+// A type-5 issuer from voprf-ts (ristretto255-SHA512 over @noble/curves), the
+// VOPRF library privacypass-ts builds its type-1 issuer on.
+const R255 = Oprf.Suite.RISTRETTO255_SHA512;
+const t5 = await (async () => {
+    const { privateKey, publicKey } = await generateKeyPair(R255, CryptoNoble);
+    const server = new VOPRFServer(R255, privateKey, CryptoNoble);
+    const group = Oprf.getGroup(R255, CryptoNoble);
+    return {
+        publicKey,
+        server,
+        async issue(request) {
+            const evaluation = await server.blindEvaluate(new EvaluationRequest([group.desElt(request.blindedMsg)]));
+            const msg = evaluation.evaluated[0].serialize();
+            const proof = evaluation.proof.serialize();
+            const out = new Uint8Array(msg.length + proof.length);
+            out.set(msg);
+            out.set(proof, msg.length);
+            return out;
+        },
+    };
+})();
+
+/** privacypass-ts's view of one of our tokens, read from our Authorization value. */
+function theirToken(entry, token) {
+    const parsed = TsAuthorizationHeader.parse(entry, new AuthorizationHeader(token).toString());
+    assert.equal(parsed.length, 1);
+    return parsed[0].token;
+}
+
+await checks.check('type 1: 5 tokens from privacypass-ts privateVerif.Issuer, verified by its Issuer and Origin', async () => {
+    const origin = new tsPrivate.Origin(['origin.example']);
+    for (let i = 0; i < 5; i++) {
+        const challenge = TokenChallenge.deserialize(origin.createTokenChallenge('issuer.example', ctx()).serialize());
+        const client = new privateVerif.Client();
+        const request = client.createTokenRequest(challenge, t1.publicKey);
+        assert.equal(request.tokenType, 1);
+        const response = await t1.issuer.issue(tsPrivate.TokenRequest.deserialize(request.serialize()));
+        const token = client.finalize(client.deserializeTokenResponse(response.serialize()));
+        assert.equal(token.authInput.tokenType, 1);
+        const theirs = theirToken(TS_TOKEN_TYPES.VOPRF, token);
+        assert.equal(await origin.verify(theirs, t1.privateKey), true, 'Origin.verify');
+        assert.equal(await t1.issuer.verify(theirs), true, 'Issuer.verify');
+        // A forged authenticator does not verify (the check can fail).
+        const forged = TsToken.deserialize(TS_TOKEN_TYPES.VOPRF, token.serialize());
+        forged.authenticator[0] ^= 1;
+        assert.equal(await origin.verify(forged, t1.privateKey), false);
+    }
+});
+
+await checks.check('type 2: 5 tokens from privacypass-ts publicVerif.Issuer, verified by its Origin', async () => {
+    const origin = new tsPublic.Origin(tsPublic.BlindRSAMode.PSS, ['origin.example']);
+    for (let i = 0; i < 5; i++) {
+        const challenge = TokenChallenge.deserialize(origin.createTokenChallenge('issuer.example', ctx()).serialize());
+        const client = new publicVerif.Client(publicVerif.BlindRSAMode.PSS);
+        const request = client.createTokenRequest(challenge, t2.tokenKey);
+        const parsed = tsPublic.TokenRequest.deserialize(TS_TOKEN_TYPES.BLIND_RSA, request.serialize());
+        const response = await t2.issuer.issue(parsed);
+        const token = client.finalize(response);
+        const theirs = theirToken(TS_TOKEN_TYPES.BLIND_RSA, token);
+        assert.equal(await origin.verify(theirs, t2.publicKey), true, 'Origin.verify');
+        theirs.authenticator[7] ^= 1;
+        assert.equal(await origin.verify(theirs, t2.publicKey), false);
+    }
+});
+
+await checks.check('type 5: 5 tokens from a voprf-ts ristretto255 issuer, verified by voprf-ts', async () => {
+    for (let i = 0; i < 5; i++) {
+        const challenge = new TokenChallenge(5, 'issuer.example', ctx(), ['origin.example']);
+        const client = new privateVerif.Client(5);
+        const request = client.createTokenRequest(challenge, t5.publicKey);
+        assert.equal(request.tokenType, 5);
+        assert.equal(request.blindedMsg.length, 32);
+        const token = client.finalize(client.deserializeTokenResponse(await t5.issue(request)));
+        assert.equal(token.authenticator.length, 64);
+        const input = token.authInput.serialize();
+        assert.equal(await t5.server.verifyFinalize(input, token.authenticator), true);
+        token.authenticator[0] ^= 1;
+        assert.equal(await t5.server.verifyFinalize(input, token.authenticator), false);
+    }
+});
+
+await checks.check('a token binds the challenge digest and the key id', async () => {
+    const challenge = new TokenChallenge(1, 'issuer.example', ctx(), ['origin.example']);
+    const client = new privateVerif.Client();
+    client.createTokenRequest(challenge, t1.publicKey);
+    const response = await t1.issuer.issue(
+        tsPrivate.TokenRequest.deserialize(client.createTokenRequest(challenge, t1.publicKey).serialize()),
+    );
+    const token = client.finalize(response);
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', challenge.serialize()));
+    const keyId = new Uint8Array(await crypto.subtle.digest('SHA-256', t1.publicKey));
+    assert.equal(hex(token.authInput.challengeDigest), hex(digest));
+    assert.equal(hex(token.authInput.tokenKeyId), hex(keyId));
+});
+
+// ---- errors -----------------------------------------------------------------
+
+await checks.check('finalize: another issuer\'s answer is "Verification", the state survives, then "StateSpent"', async () => {
+    const other = await type1Issuer();
+    const challenge = new TokenChallenge(1, 'issuer.example', ctx());
+    const client = new privateVerif.Client();
+    const request = client.createTokenRequest(challenge, t1.publicKey);
+    // The other issuer evaluates the same blinded element with its key.
+    const req = tsPrivate.TokenRequest.deserialize(request.serialize());
+    const wrong = await other.issuer.issue(req);
+    throwsPat(() => client.finalize(wrong), 'Verification');
+    const right = await t1.issuer.issue(req);
+    const token = client.finalize(right);
+    assert.equal(await t1.issuer.verify(theirToken(TS_TOKEN_TYPES.VOPRF, token)), true);
+    throwsPat(() => client.finalize(right), 'StateSpent');
+
+    const rsa = new publicVerif.Client();
+    const r2 = rsa.createTokenRequest(new TokenChallenge(2, 'issuer.example', ctx()), t2.tokenKey);
+    const sig = (await t2.issuer.issue(tsPublic.TokenRequest.deserialize(TS_TOKEN_TYPES.BLIND_RSA, r2.serialize())))
+        .serialize();
+    const bad = sig.slice();
+    bad[100] ^= 1;
+    throwsPat(() => rsa.finalize(bad), 'Verification');
+    rsa.finalize(sig);
+});
+
+await checks.check('clients: wrong type, bad keys and short responses carry the library codes', () => {
+    const c1 = new TokenChallenge(1, 'issuer.example', ctx());
+    const c2 = new TokenChallenge(2, 'issuer.example', ctx());
+    throwsPat(() => new privateVerif.Client().createTokenRequest(c2, t1.publicKey), 'WrongTokenType');
+    throwsPat(() => new publicVerif.Client().createTokenRequest(c1, t2.tokenKey), 'WrongTokenType');
+    throwsPat(() => new privateVerif.Client(5).createTokenRequest(c1, t5.publicKey), 'WrongTokenType');
+    throwsPat(() => new privateVerif.Client().createTokenRequest(c1, t1.publicKey.subarray(1)), 'InvalidLength');
+    const notOnCurve = t1.publicKey.slice();
+    notOnCurve[0] = 5;
+    throwsPat(() => new privateVerif.Client().createTokenRequest(c1, notOnCurve), 'InvalidElement');
+    // A P-384 point is no SubjectPublicKeyInfo.
+    throwsPat(() => new publicVerif.Client().createTokenRequest(c2, t1.publicKey), 'InvalidValue');
+    throwsPat(() => new privateVerif.Client().finalize(new Uint8Array(145)), 'NoTokenRequest');
+    const client = new privateVerif.Client();
+    client.createTokenRequest(c1, t1.publicKey);
+    throwsPat(() => client.finalize(new Uint8Array(144)), 'Truncated');
+    throwsPat(() => client.deserializeTokenResponse(new Uint8Array(146)), 'TrailingBytes');
+    throwsPat(() => publicVerif.TokenResponse.deserialize(new Uint8Array(255)), 'Truncated');
+    assert.throws(() => new publicVerif.Client(0), RangeError);
+    assert.throws(() => new privateVerif.Client(2), RangeError);
+});
+
+await checks.check('Authorization: round trip, privacypass-ts\'s unquoted form, bad values', () => {
+    const token = Token.deserialize(new Uint8Array([0, 2, ...new Uint8Array(96).fill(7), ...new Uint8Array(256).fill(9)]));
+    const value = new AuthorizationHeader(token).toString();
+    assert.match(value, /^PrivateToken token="[A-Za-z0-9_-]+={0,2}"$/);
+    assert.equal(hex(AuthorizationHeader.parse(value).token.serialize()), hex(token.serialize()));
+    const theirs = new TsAuthorizationHeader(TsToken.deserialize(TS_TOKEN_TYPES.BLIND_RSA, token.serialize())).toString();
+    assert.equal(hex(AuthorizationHeader.parse(theirs).token.authenticator), hex(token.authenticator));
+    throwsPat(() => AuthorizationHeader.parse('Bearer abc'), 'MalformedHeader');
+    throwsPat(() => AuthorizationHeader.parse('PrivateToken token="AAAA"'), 'Truncated');
+    throwsPat(() => Token.deserialize(new Uint8Array([0, 9, ...new Uint8Array(200)])), 'UnknownTokenType');
+});
+
+await checks.check('IssuerDirectory: keys and the library\'s key choice', () => {
+    const b64 = (b) => {
+        const s = Buffer.from(b).toString('base64url');
+        return s + '='.repeat((4 - (s.length % 4)) % 4);
+    };
+    const json = JSON.stringify({
+        'issuer-request-uri': 'https://issuer.example/token-request',
+        'token-keys': [
+            { 'token-type': 2, 'token-key': b64(t2.tokenKey), 'not-before': 1000 },
+            { 'token-type': 1, 'token-key': b64(t1.publicKey), 'not-before': 1000 },
+            { 'token-type': 1, 'token-key': b64(crypto.getRandomValues(new Uint8Array(49))), 'not-before': 2000 },
+        ],
+    });
+    const d = IssuerDirectory.parse(json);
+    assert.equal(d.issuerRequestUri, 'https://issuer.example/token-request');
+    assert.equal(d.tokenKeys.length, 3);
+    assert.equal(hex(d.tokenKeys[0].tokenKey), hex(t2.tokenKey));
+    assert.equal(d.select(1, { now: 1500 }).notBefore, 1000);
+    assert.equal(d.select(1, { now: 2500 }).notBefore, 2000);
+    const keyId = d.tokenKeys[1].keyId;
+    assert.equal(hex(d.select(1, { keyId, now: 2500 }).tokenKey), hex(t1.publicKey));
+    throwsPat(() => d.select(5), 'NoMatchingKey');
+    throwsPat(() => d.select(1, { now: 10 }), 'KeyNotYetValid');
+    throwsPat(() => IssuerDirectory.parse('{"token-keys": []'), 'Truncated');
+    throwsPat(() => IssuerDirectory.parse('{"token-keys": []}'), 'MissingParameter');
+});
+
+// ---- randomness -------------------------------------------------------------
+
+/** Runs f with crypto.getRandomValues replaced by `impl`. */
+function withRandom(impl, f) {
+    const original = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(crypto), 'getRandomValues');
+    Object.defineProperty(crypto, 'getRandomValues', { value: impl, configurable: true, writable: true });
+    try {
+        return f();
+    } finally {
+        delete crypto.getRandomValues;
+        assert.equal(crypto.getRandomValues, original.value);
+    }
+}
+
+const clients = [
+    ['type 1', () => new privateVerif.Client(), () => new TokenChallenge(1, 'i', new Uint8Array(0)), () => t1.publicKey],
+    ['type 2', () => new publicVerif.Client(), () => new TokenChallenge(2, 'i', new Uint8Array(0)), () => t2.tokenKey],
+    ['type 5', () => new privateVerif.Client(5), () => new TokenChallenge(5, 'i', new Uint8Array(0)), () => t5.publicKey],
+];
+
+await checks.check('randomness comes from crypto.getRandomValues, every request differs', () => {
+    for (const [what, make, challenge, key] of clients) {
+        let calls = 0;
+        const seen = new Set();
+        withRandom(
+            function (array) {
+                calls += 1;
+                return globalThis.crypto.constructor.prototype.getRandomValues.call(globalThis.crypto, array);
+            },
+            () => {
+                for (let i = 0; i < 4; i++) seen.add(hex(make().createTokenRequest(challenge(), key()).serialize()));
+            },
+        );
+        assert.ok(calls >= 8, `${what}: ${calls} calls to getRandomValues for 4 requests`);
+        assert.equal(seen.size, 4, `${what}: requests repeat`);
+    }
+});
+
+await checks.check('a throwing getRandomValues is code "Rng" with the exception as cause; the module keeps working', () => {
+    for (const [what, make, challenge, key] of clients) {
+        const boom = new Error(`no entropy for ${what}`);
+        const e = withRandom(
+            () => {
+                throw boom;
+            },
+            () => throwsPat(() => make().createTokenRequest(challenge(), key()), 'Rng'),
+        );
+        assert.equal(e.cause, boom, what);
+        assert.match(e.message, /random number generator failed/);
+        assert.equal(make().createTokenRequest(challenge(), key()).serialize().length > 0, true);
+    }
+});
+
+await checks.check('getRandomValues stuck at zero: every type refuses ("Rng", RngCode::EXHAUSTED)', () => {
+    const stuck = (a) => a.fill(0);
+    // The library refuses an all-zero token nonce, the first draw of every
+    // request: before it did, type 1 reduced the zeros to the blind 1.
+    for (const [what, make, challenge, key] of clients) {
+        const e = withRandom(stuck, () => throwsPat(() => make().createTokenRequest(challenge(), key()), 'Rng'));
+        assert.equal(e.cause, undefined, what);
+        assert.match(e.message, /0xfffffffe/, `${what}: RngCode::EXHAUSTED`);
+    }
+});
+
+checks.finish();

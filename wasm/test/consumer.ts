@@ -1,0 +1,70 @@
+// A small TypeScript consumer of pat-wasm's index.d.ts: scripts/wasm runs
+// `tsc --noEmit` on it (with "pat-wasm" mapped to the built package), so the
+// declared types must be usable as a privacypass-ts user would write them.
+// Type-checked only, never run.
+
+import {
+    AuthorizationHeader,
+    IssuerDirectory,
+    MediaType,
+    TOKEN_TYPES,
+    type PatError,
+    type Token,
+    TokenChallenge,
+    WWWAuthenticateHeader,
+    privateVerif,
+    publicVerif,
+} from 'pat-wasm';
+
+/** The client of a challenge's type, or null for a type this package has none for. */
+function clientFor(tokenType: number): privateVerif.Client | publicVerif.Client | null {
+    switch (tokenType) {
+        case TOKEN_TYPES.VOPRF.value:
+            return new privateVerif.Client();
+        case TOKEN_TYPES.VOPRF_RISTRETTO255.value:
+            return new privateVerif.Client(0x0005);
+        case TOKEN_TYPES.BLIND_RSA.value:
+            return new publicVerif.Client(publicVerif.BlindRSAMode.PSS);
+        default:
+            return null;
+    }
+}
+
+/** fetchToken's steps: challenge, directory, request, response, Authorization value. */
+export async function redeem(url: string, directoryUrl: string): Promise<Response> {
+    const first = await fetch(url);
+    const header = WWWAuthenticateHeader.parse(first.headers.get('WWW-Authenticate') ?? '')[0];
+    if (header === undefined) return first;
+    const challenge: TokenChallenge = header.challenge;
+    const client = clientFor(challenge.tokenType);
+    if (client === null) return first;
+
+    const directory = IssuerDirectory.parse(await (await fetch(directoryUrl)).text());
+    const tokenKey = header.tokenKey ?? directory.select(challenge.tokenType).tokenKey;
+    if (tokenKey === undefined) throw new Error('no usable token key');
+
+    const request = client.createTokenRequest(challenge, tokenKey);
+    const answer = await fetch(directory.issuerRequestUri, {
+        method: 'POST',
+        headers: { 'Content-Type': MediaType.PRIVATE_TOKEN_REQUEST, Accept: MediaType.PRIVATE_TOKEN_RESPONSE },
+        body: request.serialize(),
+    });
+    let token: Token;
+    try {
+        token = client.finalize(client.deserializeTokenResponse(new Uint8Array(await answer.arrayBuffer())));
+    } catch (e) {
+        const error = e as PatError;
+        if (error.code === 'Verification') throw new Error(`the issuer's answer does not verify: ${error.message}`);
+        throw e;
+    }
+    const nonce: Uint8Array = token.authInput.nonce;
+    void nonce;
+    return fetch(url, { headers: { Authorization: new AuthorizationHeader(token).toString() } });
+}
+
+// Responses built from their fields, and the header writer.
+const response = new privateVerif.TokenResponse(new Uint8Array(32), new Uint8Array(64), 0x0005);
+const same: privateVerif.TokenResponse = privateVerif.TokenResponse.deserialize(response.serialize(), 0x0005);
+const rsa: publicVerif.TokenResponse = new publicVerif.TokenResponse(new Uint8Array(256));
+const value: string = new WWWAuthenticateHeader(new TokenChallenge(2, 'issuer.example', new Uint8Array(32)), undefined, 60).toString();
+export const used = [same, rsa, value];

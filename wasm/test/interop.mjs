@@ -1,0 +1,251 @@
+// Live interop on loopback: the shipped pat-wasm package as the client of
+// pat's own HTTP issuer and origins (`pat issuer serve`, `pat origin serve`,
+// docs/deployment.md), with the tokens checked by code that is not pat's.
+//
+// Usage: node interop.mjs PATH_TO_PAT_BINARY
+//
+// One issuer serves types 1, 2 and 5 over plain HTTP; one origin per type
+// (types 1 and 5 read the issuer's state folder, type 2 its directory). For
+// each type, 3 rounds of:
+//   - GET the origin: 401, and the package parses its WWW-Authenticate;
+//   - the package parses the issuer directory and its key choice finds the
+//     challenge's token-key there;
+//   - the package builds the TokenRequest, POSTs it to the directory's
+//     issuer-request-uri, finalizes the response and writes Authorization;
+//   - someone else verifies the token:
+//       type 1: privacypass-ts (its AuthorizationHeader.parse, then
+//               privateVerif.Origin.verify with the issuer's private key,
+//               which voprf-ts derives from the issuer's seed file with
+//               RFC 9497 DeriveKeyPair, info "pat-http issuer key", and whose
+//               public key must equal the served token key);
+//       type 2: privacypass-ts publicVerif.Origin.verify with the served key;
+//       type 5: privacypass-ts has no type 5: voprf-ts (ristretto255-SHA512
+//               over @noble/curves) with the key derived as for type 1,
+//               VOPRFServer.verifyFinalize of token_input and authenticator;
+//     and a token with one authenticator bit flipped must not verify;
+//   - GET the origin with the Authorization value: 200; again: 401 (replay).
+//
+// Prints one line per check and `interop-wasm: N passed, M failed`.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+import {
+    AuthorizationHeader as TsAuthorizationHeader,
+    TOKEN_TYPES as TS_TOKEN_TYPES,
+    privateVerif as tsPrivate,
+    publicVerif as tsPublic,
+} from '@cloudflare/privacypass-ts';
+import { Oprf, VOPRFServer, deriveKeyPair } from '@cloudflare/voprf-ts';
+import { CryptoNoble } from '@cloudflare/voprf-ts/crypto-noble';
+
+import { Checks, hex, importFrom, shippedDir } from './harness.mjs';
+
+const patBin = process.argv[2];
+if (!patBin) {
+    console.error('usage: node interop.mjs PATH_TO_PAT_BINARY');
+    process.exit(2);
+}
+
+const pat = await importFrom(shippedDir);
+const { AuthorizationHeader, IssuerDirectory, MediaType, PRIVATE_TOKEN_ISSUER_DIRECTORY, WWWAuthenticateHeader } = pat;
+const checks = new Checks('interop-wasm');
+const ROUNDS = 3;
+const DERIVE_INFO = new TextEncoder().encode('pat-http issuer key');
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'pat-wasm-interop-'));
+const children = [];
+let cleaned = false;
+function cleanup() {
+    if (cleaned) return;
+    cleaned = true;
+    for (const c of children) c.kill('SIGTERM');
+    if (!process.env.KEEP_LOGS) rmSync(tmp, { recursive: true, force: true });
+    else console.log(`logs in ${tmp}`);
+}
+// Also on an uncaught error; the services' pipes would keep Node alive otherwise.
+process.on('exit', cleanup);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+        cleanup();
+        process.exit(1);
+    });
+}
+
+function freePort() {
+    return new Promise((resolve, reject) => {
+        const s = net.createServer();
+        s.once('error', reject);
+        s.listen(0, '127.0.0.1', () => {
+            const { port } = s.address();
+            s.close(() => resolve(port));
+        });
+    });
+}
+
+/** Starts `pat ARGS...` and resolves once it prints `listening`. */
+function start(name, args) {
+    return new Promise((resolve, reject) => {
+        const child = spawn(patBin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+        children.push(child);
+        let out = '';
+        let err = '';
+        const timer = setTimeout(() => reject(new Error(`${name} did not start in 300 s:\n${out}${err}`)), 300_000);
+        child.stdout.on('data', (d) => {
+            out += d;
+            if (/listening/.test(out)) {
+                clearTimeout(timer);
+                resolve(child);
+            }
+        });
+        child.stderr.on('data', (d) => {
+            err += d;
+        });
+        child.on('exit', (code) => {
+            clearTimeout(timer);
+            reject(new Error(`${name} exited with ${code}:\n${out}${err}`));
+        });
+    });
+}
+
+const sha256 = async (b) => new Uint8Array(await crypto.subtle.digest('SHA-256', b));
+
+// ---- services ---------------------------------------------------------------
+
+const issuerPort = await freePort();
+const issuer = `127.0.0.1:${issuerPort}`;
+const issuerUrl = `http://${issuer}`;
+const state = path.join(tmp, 'issuer');
+const t0 = Date.now();
+await start('issuer', ['issuer', 'serve', '--listen', issuer, '--name', issuer, '--token-types', '1,2,5', '--state', state]);
+console.log(`issuer up in ${((Date.now() - t0) / 1000).toFixed(1)} s (keys of types 1, 2, 5 made on first start)`);
+
+const origins = {};
+for (const type of [1, 2, 5]) {
+    const port = await freePort();
+    const extra = type === 2 ? [] : ['--issuer-state', state];
+    await start(`origin ${type}`, [
+        'origin', 'serve', '--listen', `127.0.0.1:${port}`, '--issuer', issuer, '--issuer-url', issuerUrl,
+        '--token-type', String(type), ...extra,
+    ]);
+    origins[type] = `http://127.0.0.1:${port}/resource`;
+}
+
+/** The issuer's VOPRF key of `type`, derived from its seed file as `pat issuer serve` does, by voprf-ts. */
+async function derivedKey(type) {
+    const manifest = JSON.parse(readFileSync(path.join(state, 'keys.json'), 'utf8'));
+    const records = manifest.keys.filter((k) => k.token_type === type);
+    assert.equal(records.length, 1, `one key of type ${type} in keys.json`);
+    const seed = new Uint8Array(Buffer.from(readFileSync(path.join(state, records[0].file), 'utf8').trim(), 'hex'));
+    assert.equal(seed.length, 32, 'a 32-byte seed');
+    const suite = type === 1 ? Oprf.Suite.P384_SHA384 : Oprf.Suite.RISTRETTO255_SHA512;
+    const provider = type === 1 ? [] : [CryptoNoble];
+    const pair = await deriveKeyPair(Oprf.Mode.VOPRF, suite, seed, DERIVE_INFO, ...provider);
+    return { ...pair, server: new VOPRFServer(suite, pair.privateKey, ...provider) };
+}
+
+/** Independent verification of a token: true, or false when it does not verify. */
+const verifiers = {
+    1: async (key, token, authorization) => {
+        const [theirs] = TsAuthorizationHeader.parse(TS_TOKEN_TYPES.VOPRF, authorization);
+        return new tsPrivate.Origin().verify(theirs.token, key.privateKey);
+    },
+    2: async (key, token, authorization) => {
+        const [theirs] = TsAuthorizationHeader.parse(TS_TOKEN_TYPES.BLIND_RSA, authorization);
+        return new tsPublic.Origin(tsPublic.BlindRSAMode.PSS).verify(theirs.token, key);
+    },
+    5: async (key, token) => key.server.verifyFinalize(token.authInput.serialize(), token.authenticator),
+};
+
+const clients = {
+    1: () => new pat.privateVerif.Client(),
+    2: () => new pat.publicVerif.Client(),
+    5: () => new pat.privateVerif.Client(5),
+};
+
+// ---- rounds -----------------------------------------------------------------
+
+for (const type of [1, 2, 5]) {
+    let key;
+    for (let round = 1; round <= ROUNDS; round++) {
+        const s = {};
+        const label = `type ${type} #${round}`;
+        const step = (desc, f) => checks.check(`${label}: ${desc}`, async () => {
+            if (s.broken) throw new Error(`skipped (${s.broken})`);
+            try {
+                await f();
+            } catch (e) {
+                s.broken = `after: ${desc}`;
+                throw e;
+            }
+        });
+
+        await step('origin answers 401 with a PrivateToken challenge the package parses', async () => {
+            const r = await fetch(origins[type]);
+            assert.equal(r.status, 401);
+            const headers = WWWAuthenticateHeader.parse(r.headers.get('www-authenticate'));
+            assert.equal(headers.length, 1);
+            s.header = headers[0];
+            assert.equal(s.header.challenge.tokenType, type);
+            assert.equal(s.header.challenge.issuerName, issuer);
+            assert.ok(s.header.tokenKey instanceof Uint8Array);
+        });
+        await step('the directory lists the challenge\'s key (IssuerDirectory.select by key id)', async () => {
+            const r = await fetch(issuerUrl + PRIVATE_TOKEN_ISSUER_DIRECTORY);
+            assert.equal(r.status, 200);
+            s.directory = IssuerDirectory.parse(new Uint8Array(await r.arrayBuffer()));
+            const entry = s.directory.select(type, { keyId: await sha256(s.header.tokenKey) });
+            assert.equal(hex(entry.tokenKey), hex(s.header.tokenKey));
+            assert.equal(entry.tokenType, type);
+        });
+        await step('the issuer answers the package\'s TokenRequest; the package finalizes it', async () => {
+            s.client = clients[type]();
+            const request = s.client.createTokenRequest(s.header.challenge, s.header.tokenKey);
+            const r = await fetch(s.directory.issuerRequestUri, {
+                method: 'POST',
+                headers: { 'Content-Type': MediaType.PRIVATE_TOKEN_REQUEST, Accept: MediaType.PRIVATE_TOKEN_RESPONSE },
+                body: request.serialize(),
+            });
+            assert.equal(r.status, 200, await r.clone().text());
+            assert.equal(r.headers.get('content-type'), MediaType.PRIVATE_TOKEN_RESPONSE);
+            const response = s.client.deserializeTokenResponse(new Uint8Array(await r.arrayBuffer()));
+            s.token = s.client.finalize(response);
+            s.authorization = new AuthorizationHeader(s.token).toString();
+            assert.equal(s.token.authInput.tokenType, type);
+            assert.equal(hex(s.token.authInput.challengeDigest), hex(await sha256(s.header.challenge.serialize())));
+        });
+        const who = type === 5 ? 'voprf-ts' : 'privacypass-ts';
+        await step(`${who} verifies the token (and refuses it with a flipped bit)`, async () => {
+            if (key === undefined) {
+                if (type === 2) {
+                    const spki = tsPublic.convertRSASSAPSSToEnc(s.header.tokenKey);
+                    const alg = { name: 'RSA-PSS', hash: 'SHA-384' };
+                    key = await crypto.subtle.importKey('spki', spki, alg, true, ['verify']);
+                } else {
+                    key = await derivedKey(type);
+                    // voprf-ts's derivation of the seed gives the key the issuer serves.
+                    assert.equal(hex(key.publicKey), hex(s.header.tokenKey), 'derived public key');
+                }
+            }
+            assert.equal(await verifiers[type](key, s.token, s.authorization), true);
+            const forged = pat.Token.deserialize(s.token.serialize());
+            forged.authenticator[forged.authenticator.length - 1] ^= 1;
+            s.forged = new AuthorizationHeader(forged).toString();
+            assert.equal(await verifiers[type](key, forged, s.forged), false);
+        });
+        await step('the origin takes the token once (200), refuses the replay and the forgery (401)', async () => {
+            const get = (authorization) => fetch(origins[type], { headers: { Authorization: authorization } });
+            assert.equal((await get(s.forged)).status, 401);
+            assert.equal((await get(s.authorization)).status, 200);
+            assert.equal((await get(s.authorization)).status, 401);
+        });
+    }
+}
+
+checks.finish();
+cleanup();
+process.exit();

@@ -77,6 +77,35 @@ pub(crate) unsafe fn call<const N: usize, const M: usize>(
     ffi::status(result)
 }
 
+/// The shape of every finalize: the token key and the response in, the
+/// client state kept (read, wiped by `body` on success, left as it was on
+/// failure), the token out (zeroed on failure).
+///
+/// # Safety
+/// As [`call`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn finalize_call(
+    token_key: *const u8,
+    token_key_len: usize,
+    state: *mut u8,
+    state_len: usize,
+    response: *const u8,
+    response_len: usize,
+    token: *mut u8,
+    token_cap: usize,
+    body: impl FnOnce([&[u8]; 2], &mut [&mut [u8]; 2]) -> Result<usize, Fail>,
+) -> i32 {
+    // SAFETY: the caller's contract for these buffers, forwarded.
+    unsafe {
+        call(
+            [(token_key, token_key_len), (response, response_len)],
+            [Out::kept(state, state_len), Out::wiped(token, token_cap)],
+            |_| Ok(()),
+            body,
+        )
+    }
+}
+
 /// `buf`'s first `len` bytes, or [`pat::Error::BufferTooSmall`].
 pub(crate) fn prefix(buf: &mut [u8], len: usize) -> Result<&mut [u8], Fail> {
     buf.get_mut(..len).ok_or(Fail::Lib(pat::Error::BufferTooSmall))

@@ -13,6 +13,10 @@
 //! and no C library: the caller lends every buffer, the sizes are
 //! `#define`s, and randomness comes from a callback.
 //!
+//! The exported functions are written out one per token type, each a line
+//! or two over a generic body: cbindgen reads the source, not macro output,
+//! so a macro that stamped them out would leave them out of the header.
+//!
 //! Every function returns an `int32_t`: a non-negative length or count, or
 //! a negative status code that maps one-to-one to the library's errors
 //! ([`status`]). This crate is the only one of the workspace with `unsafe`:

@@ -8,7 +8,7 @@ use pat::codec::{Decode, Encode};
 use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::private::{Client, PrivateTokenType, RequestState, TokenResponse};
 
-use crate::call::{Out, apart, call, prefix};
+use crate::call::{Out, apart, call, finalize_call, prefix};
 use crate::ffi::Fail;
 use crate::rng::{CallbackRng, pat_rng_fn};
 
@@ -78,10 +78,15 @@ unsafe fn finalize_c<T: PrivateTokenType>(
 ) -> i32 {
     // SAFETY: the caller's contract for these buffers.
     unsafe {
-        call(
-            [(token_key, token_key_len), (response, response_len)],
-            [Out::kept(state, state_len), Out::wiped(token, token_cap)],
-            |_| Ok(()),
+        finalize_call(
+            token_key,
+            token_key_len,
+            state,
+            state_len,
+            response,
+            response_len,
+            token,
+            token_cap,
             |[key, response], outs| finalize::<T>(key, response, outs),
         )
     }

@@ -7,7 +7,7 @@ use pat::token_type::PublicRsa2048;
 use pat::types::public::{Client, RequestState, TokenRequest, TokenResponse};
 use pat::{TokenChallenge, TokenType};
 
-use crate::call::{Out, apart, call, prefix};
+use crate::call::{Out, apart, call, finalize_call, prefix};
 use crate::ffi::Fail;
 use crate::rng::{CallbackRng, pat_rng_fn};
 
@@ -121,10 +121,15 @@ pub unsafe extern "C" fn pat_type2_finalize(
 ) -> i32 {
     // SAFETY: the caller's contract for these buffers.
     unsafe {
-        call(
-            [(token_key, token_key_len), (response, response_len)],
-            [Out::kept(state, state_len), Out::wiped(token, token_cap)],
-            |_| Ok(()),
+        finalize_call(
+            token_key,
+            token_key_len,
+            state,
+            state_len,
+            response,
+            response_len,
+            token,
+            token_cap,
             |[key, response], outs| finalize(key, response, outs),
         )
     }

@@ -17,7 +17,7 @@ use pat::rate_limited::EncapKey;
 use pat::token_type::{RateLimitedRsa2048, TokenType};
 use pat::types::rate_limited::{Client, ClientState, request_len};
 
-use crate::call::{Out, apart, call, exact, prefix};
+use crate::call::{Out, apart, call, exact, finalize_call, prefix};
 use crate::ffi::Fail;
 use crate::rng::{CallbackRng, pat_rng_fn};
 
@@ -186,11 +186,6 @@ pub unsafe extern "C" fn pat_type3_finalize(
 ) -> i32 {
     // SAFETY: the caller's contract for these buffers.
     unsafe {
-        call(
-            [(token_key, token_key_len), (response, response_len)],
-            [Out::kept(state, state_len), Out::wiped(token, token_cap)],
-            |_| Ok(()),
-            finalize,
-        )
+        finalize_call(token_key, token_key_len, state, state_len, response, response_len, token, token_cap, finalize)
     }
 }

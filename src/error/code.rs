@@ -1,35 +1,5 @@
-//! Stable integer codes for [`Error`], for callers that cannot hold a Rust
-//! enum: the C API (`pat-capi`), firmware logs, a status word sent over a
-//! bus.
-//!
-//! An error's code is negative; zero is left for success:
-//!
-//! ```text
-//! code   = -(kind + 256 × detail)
-//! kind   = 1 ..= 38, one per variant, in the order Error declares them
-//! detail = what the variant carries, else 0:
-//!   InvalidLength, InvalidValue, MissingParameter, DuplicateParameter
-//!                        the field's code, Field::code (1 ..= 27)
-//!   UnknownTokenType     the type code (0 ..= 0xFFFF)
-//!   WrongTokenType       found + 0x10000 × e, where e numbers the expected
-//!                        type: 1 = 0x0001, 2 = 0x0002, 3 = 0x0003,
-//!                        4 = 0x0005, 5 = 0xDA7A, 6 = 0xE5AC
-//!   Rng                  the RngCode: a driver's code as it is (0 ..= 0x7F_FFFC),
-//!                        INTERNAL 0x7F_FFFD, EXHAUSTED 0x7F_FFFE, UNKNOWN 0x7F_FFFF
-//!   UnknownStateVersion  the version byte
-//!   SelfTest             the SelfTestKind, 1 ..= 6 in declaration order
-//! ```
-//!
-//! The magnitude stays below 2^31, so every code fits an `int32_t`.
-//! [`Error::from_code`] inverts [`Error::code`] for every error the library
-//! returns. Two values have no code of their own: a driver's RNG code above
-//! 0x7F_FFFC is reported as [`RngCode::UNKNOWN`], and a `WrongTokenType`
-//! whose `expected` is not one of the six types above gets `e = 7`, which
-//! [`Error::from_code`] refuses. The library itself only ever expects one of
-//! its own types, so neither happens except with a driver's large codes.
-//!
-//! Codes are part of the API: a released kind, field or detail never changes
-//! its number, and new variants take the next free one.
+//! Stable integer codes for [`Error`]: the encoding is described on
+//! [`Error::code`].
 
 use super::{Error, Field, RngCode, SelfTestKind};
 
@@ -87,7 +57,7 @@ const RNG_EXHAUSTED: u32 = 0x7F_FFFE;
 const RNG_UNKNOWN: u32 = 0x7F_FFFF;
 
 impl Field {
-    /// The field's stable number, 1 to 27 (see [the codes](self)).
+    /// The field's stable number, 1 to 27 (see [`Error::code`]).
     pub const fn code(self) -> u8 {
         match self {
             Field::IssuerName => 1,
@@ -169,7 +139,7 @@ const fn expected_number(expected: u16) -> u32 {
 }
 
 impl Error {
-    /// The variant's stable number, 1 to 38 (see [the codes](self)).
+    /// The variant's stable number, 1 to 38 (see [`Error::code`]).
     pub const fn kind_code(self) -> u8 {
         match self {
             Error::Truncated => 1,
@@ -213,7 +183,7 @@ impl Error {
         }
     }
 
-    /// What the variant carries, as a number below 2^23 (see [the codes](self)).
+    /// What the variant carries, as a number below 2^23 (see [`Error::code`]).
     pub const fn detail(self) -> u32 {
         match self {
             Error::InvalidLength(f)
@@ -229,7 +199,39 @@ impl Error {
         }
     }
 
-    /// The error as a negative `i32`: `-(kind_code + 256 × detail)`.
+    /// The error as a stable negative `i32`, for callers that cannot hold a Rust
+    /// enum: the C API (`pat-capi`), firmware logs, a status word sent over a
+    /// bus.
+    ///
+    /// An error's code is negative; zero is left for success:
+    ///
+    /// ```text
+    /// code   = -(kind + 256 × detail)
+    /// kind   = 1 ..= 38, one per variant, in the order Error declares them
+    /// detail = what the variant carries, else 0:
+    ///   InvalidLength, InvalidValue, MissingParameter, DuplicateParameter
+    ///                        the field's code, Field::code (1 ..= 27)
+    ///   UnknownTokenType     the type code (0 ..= 0xFFFF)
+    ///   WrongTokenType       found + 0x10000 × e, where e numbers the expected
+    ///                        type: 1 = 0x0001, 2 = 0x0002, 3 = 0x0003,
+    ///                        4 = 0x0005, 5 = 0xDA7A, 6 = 0xE5AC
+    ///   Rng                  the RngCode: a driver's code as it is (0 ..= 0x7F_FFFC),
+    ///                        INTERNAL 0x7F_FFFD, EXHAUSTED 0x7F_FFFE, UNKNOWN 0x7F_FFFF
+    ///   UnknownStateVersion  the version byte
+    ///   SelfTest             the SelfTestKind, 1 ..= 6 in declaration order
+    /// ```
+    ///
+    /// The magnitude stays below 2^31, so every code fits an `int32_t`.
+    /// [`Error::from_code`] inverts this for every error the library
+    /// returns. Two values have no code of their own: a driver's RNG code above
+    /// 0x7F_FFFC is reported as [`RngCode::UNKNOWN`], and a `WrongTokenType`
+    /// whose `expected` is not one of the six types above gets `e = 7`, which
+    /// [`Error::from_code`] refuses. The library itself only ever expects one of
+    /// its own types, so neither happens except with a driver's large codes.
+    ///
+    /// Codes are part of the API: a released kind, field or detail never changes
+    /// its number, and new variants take the next free one below 100 (the C
+    /// API numbers its own call faults from 100).
     pub const fn code(self) -> i32 {
         // kind < 2^8 and detail < 2^23: the sum is below 2^31.
         -((self.kind_code() as u32 | self.detail() << 8) as i32)

@@ -81,6 +81,11 @@ export declare const PRIVATE_TOKEN_ISSUER_DIRECTORY: '/.well-known/private-token
  * it was given: `serialize()` returns them unchanged, and a token binds
  * their SHA-256. Names are shown as UTF-8 text.
  */
+/** A challenge of another implementation (privacypass-ts's), taken through its encoding. */
+export interface SerializableChallenge {
+    serialize(): Uint8Array;
+}
+
 export declare class TokenChallenge {
     /** A new challenge; names must be printable ASCII, origin names non-empty. */
     constructor(tokenType: number, issuerName: string, redemptionContext: Uint8Array, originInfo?: string[]);
@@ -122,8 +127,9 @@ export declare class WWWAuthenticateHeader {
     tokenKey?: Uint8Array;
     maxAge?: number;
     /**
-     * Every PrivateToken challenge of the value, in order; other schemes are
-     * skipped. Throws a PatError if a PrivateToken challenge is malformed.
+     * The well-formed PrivateToken challenges of the value, in order; other
+     * schemes are skipped, and a malformed PrivateToken challenge is skipped
+     * when another is usable, else its PatError is thrown.
      */
     static parse(header: string): WWWAuthenticateHeader[];
     /** The challenge with quoted, padded base64url values. */
@@ -198,7 +204,8 @@ export declare namespace privateVerif {
         constructor(tokenType?: 0x0001 | 0x0005);
         readonly tokenType: 0x0001 | 0x0005;
         /** The request for a challenge of the client's type; `issuerPublicKey` is the token key. */
-        createTokenRequest(tokChl: TokenChallenge, issuerPublicKey: Uint8Array): TokenRequest;
+        /** `tokChl`: this package's TokenChallenge, or any with `serialize()` (privacypass-ts's). */
+        createTokenRequest(tokChl: TokenChallenge | SerializableChallenge, issuerPublicKey: Uint8Array): TokenRequest;
         deserializeTokenResponse(bytes: Uint8Array): TokenResponse;
         /** Checks the DLEQ proof and unblinds; "Verification" if the proof fails. */
         finalize(tokRes: CanSerialize | Uint8Array): Token;
@@ -231,7 +238,8 @@ export declare namespace publicVerif {
     class Client {
         constructor(mode?: BlindRSAMode);
         /** `issuerPublicKey` is the token key: an RSASSA-PSS SubjectPublicKeyInfo. */
-        createTokenRequest(tokChl: TokenChallenge, issuerPublicKey: Uint8Array): TokenRequest;
+        /** `tokChl`: this package's TokenChallenge, or any with `serialize()` (privacypass-ts's). */
+        createTokenRequest(tokChl: TokenChallenge | SerializableChallenge, issuerPublicKey: Uint8Array): TokenRequest;
         deserializeTokenResponse(bytes: Uint8Array): TokenResponse;
         /** Unblinds and verifies the signature; "Verification" if it does not verify. */
         finalize(tokRes: CanSerialize | Uint8Array): Token;

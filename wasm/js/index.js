@@ -32,6 +32,16 @@ function patError(code, message) {
     return e;
 }
 
+/**
+ * A plain Uint8Array copy of `bytes` over its own ArrayBuffer: on a Node
+ * Buffer, `.slice()` is a view of the same memory (often Node's shared
+ * pool), which the caller may reuse, and even `Uint8Array.prototype.slice`
+ * makes a Buffer again (its species).
+ */
+function copy(bytes) {
+    return new Uint8Array(bytes);
+}
+
 function bytesArg(value, what) {
     if (!(value instanceof Uint8Array)) throw new TypeError(`${what} must be a Uint8Array`);
     return value;
@@ -100,7 +110,7 @@ function challengeFrom(bytes) {
             originInfo: { value: origins === '' ? undefined : origins.split(','), enumerable: true },
         });
     });
-    challengeBytes.set(c, bytes.slice());
+    challengeBytes.set(c, copy(bytes));
     return c;
 }
 
@@ -129,8 +139,13 @@ export class TokenChallenge {
 }
 
 function challengeArg(value) {
-    const bytes = challengeBytes.get(value);
-    if (bytes === undefined) throw new TypeError('challenge must be a TokenChallenge of this package');
+    let bytes = challengeBytes.get(value);
+    // privacypass-ts's TokenChallenge (or any object with serialize()):
+    // taken through its encoding, parsed as strictly as a received one.
+    if (bytes === undefined && value !== null && typeof value === 'object' && typeof value.serialize === 'function') {
+        bytes = challengeBytes.get(challengeFrom(bytesArg(value.serialize(), 'challenge.serialize()')));
+    }
+    if (bytes === undefined) throw new TypeError('challenge must be a TokenChallenge (or have serialize())');
     return bytes;
 }
 
@@ -190,8 +205,10 @@ export class WWWAuthenticateHeader {
     }
 
     /**
-     * Every PrivateToken challenge of a WWW-Authenticate value, in order;
-     * other schemes are skipped. A malformed PrivateToken challenge throws.
+     * Every well-formed PrivateToken challenge of a WWW-Authenticate value,
+     * in order; other schemes are skipped, and so is a malformed
+     * PrivateToken challenge when another one is usable. When none is, the
+     * first one's error is thrown.
      */
     static parse(header) {
         return raw.parseWwwAuthenticate(stringArg(header, 'header')).map((h) =>
@@ -299,12 +316,12 @@ function finishRequest(client, tokRes) {
 
 /** Namespace of the privately verifiable types 0x0001 and 0x0005 (privacypass-ts: privateVerif). */
 function makePrivateVerif() {
-    const sizes = {
-        [TOKEN_TYPES.VOPRF.value]: { Ne: 49, raw: raw.P384Client },
-        [TOKEN_TYPES.VOPRF_RISTRETTO255.value]: { Ne: 32, raw: raw.Ristretto255Client },
-    };
+    const sizes = new Map([
+        [TOKEN_TYPES.VOPRF.value, { Ne: 49, raw: raw.P384Client }],
+        [TOKEN_TYPES.VOPRF_RISTRETTO255.value, { Ne: 32, raw: raw.Ristretto255Client }],
+    ]);
     const suite = (tokenType) => {
-        const s = sizes[tokenType];
+        const s = Number.isInteger(tokenType) ? sizes.get(tokenType) : undefined;
         if (s === undefined) throw new RangeError('tokenType must be 0x0001 or 0x0005');
         return s;
     };
@@ -313,10 +330,10 @@ function makePrivateVerif() {
         #bytes;
 
         constructor(bytes) {
-            this.#bytes = bytes.slice();
+            this.#bytes = copy(bytes);
             this.tokenType = (bytes[0] << 8) | bytes[1];
             this.truncatedTokenKeyId = bytes[2];
-            this.blindedMsg = bytes.slice(3);
+            this.blindedMsg = this.#bytes.slice(3);
         }
 
         serialize() {
@@ -336,8 +353,8 @@ function makePrivateVerif() {
             suite(tokenType).raw.checkResponse(bytes);
             this.#bytes = bytes;
             this.tokenType = tokenType;
-            this.evaluateMsg = evaluateMsg.slice();
-            this.evaluateProof = evaluateProof.slice();
+            this.evaluateMsg = copy(evaluateMsg);
+            this.evaluateProof = copy(evaluateProof);
         }
 
         static deserialize(bytes, tokenType = TOKEN_TYPES.VOPRF.value) {
@@ -389,10 +406,10 @@ function makePublicVerif() {
         #bytes;
 
         constructor(bytes) {
-            this.#bytes = bytes.slice();
+            this.#bytes = copy(bytes);
             this.tokenType = (bytes[0] << 8) | bytes[1];
             this.truncatedTokenKeyId = bytes[2];
-            this.blindedMsg = bytes.slice(3);
+            this.blindedMsg = this.#bytes.slice(3);
         }
 
         serialize() {
@@ -404,7 +421,7 @@ function makePublicVerif() {
         constructor(blindSig) {
             raw.BlindRsaClient.checkResponse(bytesArg(blindSig, 'blindSig'));
             this.tokenType = TOKEN_TYPES.BLIND_RSA.value;
-            this.blindSig = blindSig.slice();
+            this.blindSig = copy(blindSig);
         }
 
         static deserialize(bytes) {

@@ -51,21 +51,36 @@ fn decode_param(value: &auth::ParamValue<'_>) -> pat::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Every `PrivateToken` challenge of a `WWW-Authenticate` value, in order
-/// (other schemes are skipped). Strict: the first malformed `PrivateToken`
-/// challenge (a syntax error, a missing or repeated parameter, bad base64url,
-/// a `challenge` that is not a TokenChallenge) is the error of the whole
-/// value.
+/// Every well-formed `PrivateToken` challenge of a `WWW-Authenticate`
+/// value, in order (other schemes are skipped). A malformed one (a missing
+/// or repeated parameter, bad base64url, a `challenge` that is not a
+/// TokenChallenge, a syntax error that ends the list) is skipped, as the
+/// library's iterator goes on past it, so that one bad challenge does not
+/// hide a good one; when no challenge is usable, the first error is the
+/// result.
 pub fn challenges(value: &str) -> pat::Result<Vec<ChallengeHeader>> {
     let mut out = Vec::new();
+    let mut first_error = None;
     for c in auth::parse_www_authenticate(value) {
-        let c = c?;
-        let challenge = decode_param(&c.challenge)?;
-        TokenChallenge::decode(&challenge)?;
-        let token_key = c.token_key.as_ref().map(decode_param).transpose()?;
-        out.push(ChallengeHeader { challenge, token_key, max_age: c.max_age });
+        match one_challenge(c) {
+            Ok(c) => out.push(c),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
     }
-    Ok(out)
+    match first_error {
+        Some(e) if out.is_empty() => Err(e),
+        _ => Ok(out),
+    }
+}
+
+fn one_challenge(c: pat::Result<auth::PrivateTokenChallenge<'_>>) -> pat::Result<ChallengeHeader> {
+    let c = c?;
+    let challenge = decode_param(&c.challenge)?;
+    TokenChallenge::decode(&challenge)?;
+    let token_key = c.token_key.as_ref().map(decode_param).transpose()?;
+    Ok(ChallengeHeader { challenge, token_key, max_age: c.max_age })
 }
 
 /// One `PrivateToken` challenge for `WWW-Authenticate`, with or without the
@@ -79,8 +94,11 @@ pub fn challenge_value(challenge: &[u8], token_key: Option<&[u8]>, max_age: Opti
     Ok(value.to_owned())
 }
 
-/// `PrivateToken token="<base64url>"` for an encoded token.
+/// `PrivateToken token="<base64url>"` for an encoded token, checked first
+/// to be a token of a known type (as [`authorization_token`] checks what it
+/// reads), so that no malformed token leaves as a header.
 pub fn authorization_value(token: &[u8]) -> pat::Result<String> {
+    TokenRef::decode(token)?;
     let mut out = vec![0u8; auth::authorization_len(token.len())];
     Ok(auth::write_authorization(token, &mut out)?.to_owned())
 }
@@ -163,11 +181,23 @@ mod tests {
     }
 
     #[test]
-    fn a_malformed_challenge_fails_the_value() {
+    fn a_malformed_challenge_is_skipped_unless_none_is_usable() {
+        // Alone, each malformed challenge is the error of the value.
         assert_eq!(challenges("PrivateToken token-key=\"AAAA\""), Err(Error::MissingParameter(Field::Challenge)));
         // base64url of 3 bytes that are no TokenChallenge.
         assert_eq!(challenges("PrivateToken challenge=\"AAAA\""), Err(Error::Truncated));
         assert_eq!(challenges("PrivateToken challenge=\"A\""), Err(Error::InvalidBase64));
+        // Beside a good one, skipped: before it, after it, and a broken tail.
+        let good = challenge_value(&build(2, b"issuer.example", &[], b"").unwrap(), None, Some(5)).unwrap();
+        for value in [
+            format!("PrivateToken challenge=\"AAAA\", {good}"),
+            format!("{good}, PrivateToken challenge=\"AA\", max-age=\"4294967296\""),
+            format!("{good}, PrivateToken challenge=\"unterminated"),
+        ] {
+            let parsed = challenges(&value).unwrap();
+            assert_eq!(parsed.len(), 1, "{value}");
+            assert_eq!(parsed[0].max_age, Some(5));
+        }
     }
 
     #[test]
@@ -180,9 +210,14 @@ mod tests {
         assert_eq!(authorization_token(&value).unwrap(), token);
         let p = token_parts(&token).unwrap();
         assert_eq!((p.token_type, p.nonce.len(), p.authenticator), (2, 32, vec![8u8; 256]));
-        // A token one byte short of its type's authenticator.
-        let value = authorization_value(&token[..token.len() - 1]).unwrap();
-        assert_eq!(authorization_token(&value), Err(Error::Truncated));
+        // A token one byte short of its type's authenticator: not written,
+        // and not read either.
+        assert_eq!(authorization_value(&token[..token.len() - 1]), Err(Error::Truncated));
+        let mut unknown = token.clone();
+        unknown[1] = 9;
+        assert_eq!(authorization_value(&unknown), Err(Error::UnknownTokenType(9)));
+        let short = auth::write_authorization(&token[..token.len() - 1], &mut [0u8; 600]).unwrap().to_owned();
+        assert_eq!(authorization_token(&short), Err(Error::Truncated));
         assert_eq!(token_parts(&[0, 9, 0]), Err(Error::Truncated));
     }
 }

@@ -76,15 +76,11 @@ impl<S: Source> TryRng for Generator<S> {
     type Error = RngCode;
 
     fn try_next_u32(&mut self) -> Result<u32, RngCode> {
-        let mut b = [0u8; 4];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u32::from_le_bytes(b))
+        pat::rand_core::utils::next_word_via_fill(self)
     }
 
     fn try_next_u64(&mut self) -> Result<u64, RngCode> {
-        let mut b = [0u8; 8];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u64::from_le_bytes(b))
+        pat::rand_core::utils::next_word_via_fill(self)
     }
 
     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), RngCode> {

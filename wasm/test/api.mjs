@@ -130,6 +130,51 @@ await checks.check('WWW-Authenticate: malformed PrivateToken challenges throw wi
     throwsPat(() => WWWAuthenticateHeader.parse('PrivateToken challenge='), 'MalformedHeader');
 });
 
+await checks.check('WWW-Authenticate: a bad challenge beside a good one is skipped', () => {
+    const good = new WWWAuthenticateHeader(TokenChallenge.deserialize(
+        new TsTokenChallenge(2, 'issuer.example', new Uint8Array(0), undefined).serialize()), undefined, 7).toString();
+    for (const value of [
+        `PrivateToken challenge="AAAA", ${good}`,
+        `${good}, PrivateToken challenge="AA", max-age="4294967296"`,
+        `${good}, PrivateToken challenge="unterminated`,
+    ]) {
+        const parsed = WWWAuthenticateHeader.parse(value);
+        assert.equal(parsed.length, 1, value);
+        assert.equal(parsed[0].maxAge, 7, value);
+        assert.equal(parsed[0].challenge.tokenType, 2, value);
+    }
+});
+
+await checks.check('bytes: Node Buffers are copied, never kept as views of shared memory', () => {
+    const theirs = new TsTokenChallenge(1, 'issuer.example', new Uint8Array(0), ['origin.example']);
+    const buf = Buffer.from(theirs.serialize());
+    const ours = TokenChallenge.deserialize(buf);
+    buf.fill(0);
+    assert.equal(hex(ours.serialize()), hex(theirs.serialize()));
+    const out = ours.serialize();
+    assert.equal(out.constructor, Uint8Array);
+    assert.equal(out.buffer.byteLength, out.length, 'its own ArrayBuffer');
+});
+
+await checks.check("createTokenRequest takes privacypass-ts's TokenChallenge (through its encoding)", async () => {
+    const theirs = new TsTokenChallenge(5, 'issuer.example', ctx(), ['origin.example']);
+    const { publicKey: key } = await generateKeyPair(Oprf.Suite.RISTRETTO255_SHA512, CryptoNoble);
+    const request = new privateVerif.Client(5).createTokenRequest(theirs, key);
+    assert.equal(request.tokenType, 5);
+    assert.throws(() => new privateVerif.Client(5).createTokenRequest({ serialize: () => 'nope' }, key), TypeError);
+    throwsPat(() => new privateVerif.Client(5).createTokenRequest({ serialize: () => new Uint8Array(3) }, key), 'Truncated');
+    assert.throws(() => new privateVerif.Client('5'), RangeError);
+    assert.throws(() => new privateVerif.Client('constructor'), RangeError);
+});
+
+await checks.check('Authorization: a malformed token is not written', () => {
+    const t = new Uint8Array(2 + 96 + 64);
+    t[1] = 5;
+    const token = Token.deserialize(t);
+    token.authenticator = token.authenticator.subarray(1);
+    throwsPat(() => new AuthorizationHeader(token).toString(), 'Truncated');
+});
+
 // ---- issuance in process -----------------------------------------------------
 
 async function type1Issuer() {

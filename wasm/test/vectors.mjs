@@ -103,8 +103,11 @@ for (const [file, type] of files) {
     }
     const run = passed + failed;
     console.log(`${file}: ${passed} passed, ${failed} failed`);
-    if (failed > 0 || run === 0 || run !== cases.length) failures += 1;
+    if (failed > 0 || run === 0) failures += 1;
     total += passed;
 }
+// pat-go's files hold 5 cases each: a file cut short is a failure too.
+const expected = 5 * files.length;
 console.log(`vectors: ${total} cases passed in ${files.length} files, ${failures} files with failures`);
-process.exitCode = failures === 0 ? 0 : 1;
+if (total !== expected) console.log(`FAIL vectors: ${total} cases passed, ${expected} expected`);
+process.exitCode = failures === 0 && total === expected ? 0 : 1;

@@ -5,7 +5,8 @@
 //!
 //! These exports are the low-level half of the package: byte strings in,
 //! byte strings out, one exported type per token type. The ES module
-//! `wasm/js/index.js` wraps them in the classes a privacypass-ts user knows
+//! `wasm/js/core.js` (re-exported by `index.js`, which loads the module)
+//! wraps them in the classes a privacypass-ts user knows
 //! (`TokenChallenge`, `WWWAuthenticateHeader`, `privateVerif.Client`, ...);
 //! see `docs/wasm.md`. Built with `scripts/wasm`.
 //!

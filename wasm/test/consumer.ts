@@ -1,5 +1,7 @@
-// A small TypeScript consumer of pat-wasm's index.d.ts: scripts/wasm runs
-// `tsc --noEmit` on it (with "pat-wasm" mapped to the built package), so the
+// A small TypeScript consumer of pat-wasm's index.d.ts (and of
+// pat-wasm/core's loading functions): scripts/wasm runs
+// `tsc --noEmit` on it (with "pat-wasm" resolved through a link to the built
+// package in node_modules and its package.json exports), so the
 // declared types must be usable as a privacypass-ts user would write them.
 // Type-checked only, never run.
 
@@ -15,6 +17,7 @@ import {
     privateVerif,
     publicVerif,
 } from 'pat-wasm';
+import { init, initSync, type InitInput } from 'pat-wasm/core';
 
 /** The client of a challenge's type, or null for a type this package has none for. */
 function clientFor(tokenType: number): privateVerif.Client | publicVerif.Client | null {
@@ -68,3 +71,12 @@ const same: privateVerif.TokenResponse = privateVerif.TokenResponse.deserialize(
 const rsa: publicVerif.TokenResponse = new publicVerif.TokenResponse(new Uint8Array(256));
 const value: string = new WWWAuthenticateHeader(new TokenChallenge(2, 'issuer.example', new Uint8Array(32)), undefined, 60).toString();
 export const used = [same, rsa, value];
+
+// pat-wasm/core: the caller loads the module (a Worker's imported module, or bytes, or a URL).
+export function load(module: WebAssembly.Module): void {
+    initSync(module);
+}
+export async function loadFrom(source: InitInput): Promise<void> {
+    await init(source);
+    await init(fetch(new URL('https://example.com/pat_wasm_bg.wasm')));
+}

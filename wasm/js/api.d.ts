@@ -1,0 +1,253 @@
+// The API's types, shared by both entries (index.d.ts, core.d.ts): Privacy
+// Pass clients for token types 0x0001, 0x0002 and 0x0005 (RFC 9577,
+// RFC 9578). Every method is synchronous. No name of the DOM library here:
+// a consumer with lib ES2022 and no ambient types type-checks (scripts/wasm).
+// The implementation is core.js; this file has no .js of its own.
+
+/**
+ * The byte strings the package returns: fresh arrays over their own
+ * ArrayBuffer (with TypeScript >= 5.7, `Uint8Array<ArrayBuffer>`, which
+ * `fetch` takes as a body; with older versions, `Uint8Array`).
+ */
+export type Bytes = ReturnType<Uint8Array['slice']>;
+
+/**
+ * Every error the package throws for a protocol reason is an `Error` with
+ * `name` "PatError" and a stable `code`: the name of the library's error
+ * variant (its `message` is the library's text), "NoTokenRequest" for a
+ * `finalize` before any `createTokenRequest`, "NotInitialized" and
+ * "InitPending" from pat-wasm/core's loading. Bad argument types throw
+ * `TypeError`/`RangeError` instead.
+ */
+export interface PatError extends Error {
+    name: 'PatError';
+    code: PatErrorCode;
+    /** For code "Rng": the exception `crypto.getRandomValues` threw, if it threw. */
+    cause?: unknown;
+}
+
+/** The codes a client can meet (the library's variants; others may follow). */
+export type PatErrorCode =
+    | 'Truncated'
+    | 'TrailingBytes'
+    | 'BufferTooSmall'
+    | 'InvalidLength'
+    | 'InvalidValue'
+    | 'UnknownTokenType'
+    | 'WrongTokenType'
+    | 'MalformedHeader'
+    | 'MissingParameter'
+    | 'DuplicateParameter'
+    | 'InvalidBase64'
+    | 'MalformedJson'
+    | 'NoMatchingKey'
+    | 'KeyNotYetValid'
+    | 'InvalidElement'
+    | 'InvalidScalar'
+    | 'InvalidKey'
+    | 'Verification'
+    | 'Rng'
+    | 'CapacityExceeded'
+    | 'StateSpent'
+    | 'NoTokenRequest'
+    | 'NotInitialized'
+    | 'InitPending'
+    | (string & {});
+
+/** A token type of this package. */
+export interface TokenTypeEntry {
+    readonly value: 0x0001 | 0x0002 | 0x0005;
+    readonly name: string;
+    /** Authenticator length in bytes. */
+    readonly Nk: number;
+    /** Key id length in bytes. */
+    readonly Nid: number;
+    readonly publicVerifiable: boolean;
+}
+
+export declare const TOKEN_TYPES: {
+    /** 0x0001, VOPRF(P-384, SHA-384), RFC 9578 §5. */
+    readonly VOPRF: TokenTypeEntry & { readonly value: 0x0001 };
+    /** 0x0002, blind RSA 2048, RFC 9578 §6. */
+    readonly BLIND_RSA: TokenTypeEntry & { readonly value: 0x0002 };
+    /** 0x0005, VOPRF(ristretto255, SHA-512), draft-ietf-privacypass-batched-tokens. */
+    readonly VOPRF_RISTRETTO255: TokenTypeEntry & { readonly value: 0x0005 };
+};
+
+export declare const MediaType: {
+    readonly PRIVATE_TOKEN_ISSUER_DIRECTORY: 'application/private-token-issuer-directory';
+    readonly PRIVATE_TOKEN_REQUEST: 'application/private-token-request';
+    readonly PRIVATE_TOKEN_RESPONSE: 'application/private-token-response';
+};
+
+export declare const PRIVATE_TOKEN_ISSUER_DIRECTORY: '/.well-known/private-token-issuer-directory';
+
+/**
+ * TokenChallenge (RFC 9577 §2.1.1). A deserialized challenge keeps the bytes
+ * it was given: `serialize()` returns them unchanged, and a token binds
+ * their SHA-256. Names are shown as UTF-8 text.
+ */
+/** A challenge of another implementation (privacypass-ts's), taken through its encoding. */
+export interface SerializableChallenge {
+    serialize(): Uint8Array;
+}
+
+export declare class TokenChallenge {
+    /** A new challenge; names must be printable ASCII, origin names non-empty. */
+    constructor(tokenType: number, issuerName: string, redemptionContext: Uint8Array, originInfo?: string[]);
+    readonly tokenType: number;
+    readonly issuerName: string;
+    /** Empty or 32 bytes. */
+    readonly redemptionContext: Bytes;
+    /** The origin names, or undefined when origin_info is empty. */
+    readonly originInfo?: string[];
+    /** Parses an encoded challenge; trailing bytes are an error ("TrailingBytes"). */
+    static deserialize(bytes: Uint8Array): TokenChallenge;
+    serialize(): Bytes;
+}
+
+/** token_input: the authenticated part of a token. */
+export declare class AuthenticatorInput {
+    constructor(tokenType: number, nonce: Uint8Array, challengeDigest: Uint8Array, tokenKeyId: Uint8Array);
+    tokenType: number;
+    nonce: Uint8Array;
+    challengeDigest: Uint8Array;
+    tokenKeyId: Uint8Array;
+    serialize(): Bytes;
+}
+
+/** A token (RFC 9577 §2.2); its type is read from its first two bytes. */
+export declare class Token {
+    constructor(authInput: AuthenticatorInput, authenticator: Uint8Array);
+    authInput: AuthenticatorInput;
+    authenticator: Uint8Array;
+    static deserialize(bytes: Uint8Array): Token;
+    serialize(): Bytes;
+}
+
+/** One PrivateToken challenge of a WWW-Authenticate value (RFC 9577 §2.1). */
+export declare class WWWAuthenticateHeader {
+    constructor(challenge: TokenChallenge, tokenKey?: Uint8Array, maxAge?: number);
+    challenge: TokenChallenge;
+    /** Absent when the origin left `token-key` out: take it from the issuer directory. */
+    tokenKey?: Uint8Array;
+    maxAge?: number;
+    /**
+     * The well-formed PrivateToken challenges of the value, in order; other
+     * schemes are skipped, and a malformed PrivateToken challenge is skipped
+     * when another is usable, else its PatError is thrown.
+     */
+    static parse(header: string): WWWAuthenticateHeader[];
+    /** The challenge with quoted, padded base64url values. */
+    toString(): string;
+}
+
+/** Authorization: PrivateToken token="…" (RFC 9577 §2.2). */
+export declare class AuthorizationHeader {
+    constructor(token: Token);
+    token: Token;
+    static parse(header: string): AuthorizationHeader;
+    toString(): string;
+}
+
+/** A key of an issuer directory. */
+export interface DirectoryKey {
+    tokenType: number;
+    /** The decoded `token-key`; undefined if it is not base64url. */
+    tokenKey?: Bytes;
+    tokenKeyBase64: string;
+    /** SHA-256 of the decoded key. */
+    keyId?: Bytes;
+    /** UNIX seconds. */
+    notBefore?: number;
+}
+
+/** An issuer directory (RFC 9578 §4). */
+export declare class IssuerDirectory {
+    private constructor();
+    readonly issuerRequestUri: string;
+    readonly tokenKeys: DirectoryKey[];
+    /** Parses the JSON document (text or UTF-8 bytes). */
+    static parse(json: string | Uint8Array): IssuerDirectory;
+    /**
+     * The key for `tokenType`: the one whose key id is `keyId` if given,
+     * else the newest whose not-before is at most `now` (UNIX seconds,
+     * default the current time). Throws "NoMatchingKey" or "KeyNotYetValid".
+     */
+    select(tokenType: number, options?: { keyId?: Uint8Array; now?: number }): DirectoryKey;
+}
+
+/** Something with the wire encoding of a TokenResponse. */
+export interface CanSerialize {
+    serialize(): Uint8Array;
+}
+
+/** The privately verifiable types: 0x0001 (VOPRF P-384) and 0x0005 (VOPRF ristretto255). */
+export declare namespace privateVerif {
+    class TokenRequest {
+        private constructor();
+        readonly tokenType: number;
+        readonly truncatedTokenKeyId: number;
+        readonly blindedMsg: Bytes;
+        serialize(): Bytes;
+    }
+
+    class TokenResponse {
+        /** Type 0x0001 unless `tokenType` says 0x0005. */
+        constructor(evaluateMsg: Uint8Array, evaluateProof: Uint8Array, tokenType?: 0x0001 | 0x0005);
+        readonly tokenType: number;
+        readonly evaluateMsg: Bytes;
+        readonly evaluateProof: Bytes;
+        static deserialize(bytes: Uint8Array, tokenType?: 0x0001 | 0x0005): TokenResponse;
+        serialize(): Bytes;
+    }
+
+    /**
+     * A client of one type (0x0001 unless told 0x0005), with one request in
+     * flight at a time: createTokenRequest replaces the previous one.
+     */
+    class Client {
+        constructor(tokenType?: 0x0001 | 0x0005);
+        readonly tokenType: 0x0001 | 0x0005;
+        /** The request for a challenge of the client's type; `issuerPublicKey` is the token key. */
+        /** `tokChl`: this package's TokenChallenge, or any with `serialize()` (privacypass-ts's). */
+        createTokenRequest(tokChl: TokenChallenge | SerializableChallenge, issuerPublicKey: Uint8Array): TokenRequest;
+        deserializeTokenResponse(bytes: Uint8Array): TokenResponse;
+        /** Checks the DLEQ proof and unblinds; "Verification" if the proof fails. */
+        finalize(tokRes: CanSerialize | Uint8Array): Token;
+    }
+}
+
+/** The publicly verifiable type 0x0002 (blind RSA 2048). */
+export declare namespace publicVerif {
+    /** RFC 9578 §6 uses RSABSSA-SHA384-PSS-Deterministic (salt 48) only. */
+    const BlindRSAMode: { readonly PSS: 48 };
+    type BlindRSAMode = 48;
+
+    class TokenRequest {
+        private constructor();
+        readonly tokenType: number;
+        readonly truncatedTokenKeyId: number;
+        readonly blindedMsg: Bytes;
+        serialize(): Bytes;
+    }
+
+    class TokenResponse {
+        constructor(blindSig: Uint8Array);
+        readonly tokenType: number;
+        readonly blindSig: Bytes;
+        static deserialize(bytes: Uint8Array): TokenResponse;
+        serialize(): Bytes;
+    }
+
+    /** A client with one request in flight at a time. */
+    class Client {
+        constructor(mode?: BlindRSAMode);
+        /** `issuerPublicKey` is the token key: an RSASSA-PSS SubjectPublicKeyInfo. */
+        /** `tokChl`: this package's TokenChallenge, or any with `serialize()` (privacypass-ts's). */
+        createTokenRequest(tokChl: TokenChallenge | SerializableChallenge, issuerPublicKey: Uint8Array): TokenRequest;
+        deserializeTokenResponse(bytes: Uint8Array): TokenResponse;
+        /** Unblinds and verifies the signature; "Verification" if it does not verify. */
+        finalize(tokRes: CanSerialize | Uint8Array): Token;
+    }
+}

@@ -1,0 +1,510 @@
+// pat-wasm: the client roles of pat (Privacy Pass, RFC 9576/9577/9578) as
+// an ES module over the wasm-bindgen output `pat_wasm.js`. Token types
+// 0x0001 (VOPRF P-384), 0x0002 (blind RSA 2048) and 0x0005 (VOPRF
+// ristretto255). Names follow @cloudflare/privacypass-ts where the concept
+// is the same; every method is synchronous. See docs/wasm.md.
+//
+// This is the entry `pat-wasm/core`: the API without loading. It imports
+// nothing but the wasm-bindgen glue (no `node:` module, no fetch at import),
+// for bundlers and runtimes that bring the WebAssembly themselves (Cloudflare
+// Workers: `initSync(module)`). Until `init` or `initSync` succeeds, every
+// call that needs the WebAssembly throws a PatError with code
+// "NotInitialized". The entry `pat-wasm` (index.js) loads it at import.
+
+import initWasm, { initSync as initWasmSync } from './pat_wasm.js';
+import * as wasmExports from './pat_wasm.js';
+
+// The loading state belongs to the glue, whose `wasm` instance it describes:
+// two copies of this file over one glue (a second bundle chunk, an import
+// with a query string) share it, so that neither instantiates the module a
+// second time under the other's objects.
+const states = (globalThis[Symbol.for('pat-wasm.loading')] ??= new WeakMap());
+if (!states.has(initWasm)) states.set(initWasm, { ready: false, loading: undefined });
+const state = states.get(initWasm);
+
+/**
+ * Instantiates the WebAssembly from `source`: a URL (browsers, workers;
+ * Node's fetch cannot read file: URLs, so Node callers pass bytes or a
+ * module), a Response (or a promise of one), the bytes or a
+ * WebAssembly.Module; without one, `pat_wasm_bg.wasm` next to this file is
+ * fetched. A call after a success does nothing; a call while one is pending
+ * waits for it. After a failure the module stays uninitialized and init may
+ * be called again.
+ */
+export function init(source) {
+    if (state.ready) return Promise.resolve();
+    state.loading ??= initWasm(source === undefined ? undefined : { module_or_path: source }).then(
+        () => {
+            state.ready = true;
+        },
+        (e) => {
+            state.loading = undefined;
+            throw e;
+        },
+    );
+    return state.loading;
+}
+
+/**
+ * Instantiates the WebAssembly synchronously from bytes or a
+ * WebAssembly.Module. A call after a success does nothing; a call while
+ * init() is pending throws (the module would be instantiated twice).
+ */
+export function initSync(module) {
+    if (state.ready) return;
+    if (state.loading !== undefined) {
+        throw patError('InitPending', 'init() is pending: await it instead of calling initSync()');
+    }
+    initWasmSync({ module });
+    state.ready = true;
+}
+
+/** The wasm-bindgen exports, once instantiated. */
+function raw() {
+    if (!state.ready) {
+        throw patError('NotInitialized', 'pat-wasm is not initialized: call init() or initSync() of pat-wasm/core first');
+    }
+    return wasmExports;
+}
+
+// ---- helpers ----------------------------------------------------------------
+
+const utf8 = new TextEncoder();
+// Names are opaque bytes on the wire: shown as UTF-8, invalid sequences as U+FFFD.
+const text = new TextDecoder('utf-8', { fatal: false });
+
+/** The errors this module throws itself (the library's come from the wasm side). */
+function patError(code, message) {
+    const e = new Error(message);
+    e.name = 'PatError';
+    e.code = code;
+    return e;
+}
+
+/**
+ * A plain Uint8Array copy of `bytes` over its own ArrayBuffer: on a Node
+ * Buffer, `.slice()` is a view of the same memory (often Node's shared
+ * pool), which the caller may reuse, and even `Uint8Array.prototype.slice`
+ * makes a Buffer again (its species).
+ */
+function copy(bytes) {
+    return new Uint8Array(bytes);
+}
+
+function bytesArg(value, what) {
+    if (!(value instanceof Uint8Array)) throw new TypeError(`${what} must be a Uint8Array`);
+    return value;
+}
+
+function stringArg(value, what) {
+    if (typeof value !== 'string') throw new TypeError(`${what} must be a string`);
+    return value;
+}
+
+function intArg(value, max, what) {
+    if (!Number.isInteger(value) || value < 0 || value > max) {
+        throw new RangeError(`${what} must be an integer in 0..${max}`);
+    }
+    return value;
+}
+
+/** Calls f(obj), then frees the wasm-bindgen object. */
+function using(obj, f) {
+    try {
+        return f(obj);
+    } finally {
+        obj.free();
+    }
+}
+
+// ---- registry ---------------------------------------------------------------
+
+/** The token types this package has clients for (RFC 9578 §8.2.1 and the batched-tokens draft). */
+export const TOKEN_TYPES = Object.freeze({
+    VOPRF: Object.freeze({ value: 0x0001, name: 'VOPRF (P-384, SHA-384)', Nk: 48, Nid: 32, publicVerifiable: false }),
+    BLIND_RSA: Object.freeze({ value: 0x0002, name: 'Blind RSA (2048)', Nk: 256, Nid: 32, publicVerifiable: true }),
+    VOPRF_RISTRETTO255: Object.freeze({
+        value: 0x0005,
+        name: 'VOPRF (ristretto255, SHA-512)',
+        Nk: 64,
+        Nid: 32,
+        publicVerifiable: false,
+    }),
+});
+
+/** Media types of RFC 9578 §4 and §8. */
+export const MediaType = Object.freeze({
+    PRIVATE_TOKEN_ISSUER_DIRECTORY: 'application/private-token-issuer-directory',
+    PRIVATE_TOKEN_REQUEST: 'application/private-token-request',
+    PRIVATE_TOKEN_RESPONSE: 'application/private-token-response',
+});
+
+/** Where an issuer publishes its directory (RFC 9578 §4). */
+export const PRIVATE_TOKEN_ISSUER_DIRECTORY = '/.well-known/private-token-issuer-directory';
+
+// ---- TokenChallenge ---------------------------------------------------------
+
+// The encoding each challenge was built from or received as: the token
+// binds SHA-256 of exactly these bytes.
+const challengeBytes = new WeakMap();
+
+function challengeFrom(bytes) {
+    const c = Object.create(TokenChallenge.prototype);
+    using(raw().decodeChallenge(bytes), (p) => {
+        const origins = text.decode(p.originInfo);
+        Object.defineProperties(c, {
+            tokenType: { value: p.tokenType, enumerable: true },
+            issuerName: { value: text.decode(p.issuerName), enumerable: true },
+            redemptionContext: { value: p.redemptionContext, enumerable: true },
+            originInfo: { value: origins === '' ? undefined : origins.split(','), enumerable: true },
+        });
+    });
+    challengeBytes.set(c, copy(bytes));
+    return c;
+}
+
+/** TokenChallenge (RFC 9577 §2.1.1). */
+export class TokenChallenge {
+    constructor(tokenType, issuerName, redemptionContext, originInfo) {
+        if (originInfo !== undefined && !Array.isArray(originInfo)) {
+            throw new TypeError('originInfo must be an array of strings or undefined');
+        }
+        const bytes = raw().encodeChallenge(
+            intArg(tokenType, 0xffff, 'tokenType'),
+            utf8.encode(stringArg(issuerName, 'issuerName')),
+            bytesArg(redemptionContext, 'redemptionContext'),
+            utf8.encode((originInfo ?? []).map((o) => stringArg(o, 'originInfo item')).join(',')),
+        );
+        return challengeFrom(bytes);
+    }
+
+    static deserialize(bytes) {
+        return challengeFrom(bytesArg(bytes, 'bytes'));
+    }
+
+    serialize() {
+        return challengeBytes.get(this).slice();
+    }
+}
+
+function challengeArg(value) {
+    let bytes = challengeBytes.get(value);
+    // privacypass-ts's TokenChallenge (or any object with serialize()):
+    // taken through its encoding, parsed as strictly as a received one.
+    if (bytes === undefined && value !== null && typeof value === 'object' && typeof value.serialize === 'function') {
+        bytes = challengeBytes.get(challengeFrom(bytesArg(value.serialize(), 'challenge.serialize()')));
+    }
+    if (bytes === undefined) throw new TypeError('challenge must be a TokenChallenge (or have serialize())');
+    return bytes;
+}
+
+// ---- tokens -----------------------------------------------------------------
+
+/** The token_input of a token (RFC 9577 §2.2, RFC 9578 §5.4 and §6.4). */
+export class AuthenticatorInput {
+    constructor(tokenType, nonce, challengeDigest, tokenKeyId) {
+        this.tokenType = tokenType;
+        this.nonce = nonce;
+        this.challengeDigest = challengeDigest;
+        this.tokenKeyId = tokenKeyId;
+    }
+
+    serialize() {
+        const out = new Uint8Array(2 + 32 + 32 + 32);
+        out[0] = this.tokenType >> 8;
+        out[1] = this.tokenType & 0xff;
+        out.set(this.nonce, 2);
+        out.set(this.challengeDigest, 34);
+        out.set(this.tokenKeyId, 66);
+        return out;
+    }
+}
+
+/** A token (RFC 9577 §2.2) of any type pat knows. */
+export class Token {
+    constructor(authInput, authenticator) {
+        this.authInput = authInput;
+        this.authenticator = authenticator;
+    }
+
+    static deserialize(bytes) {
+        return using(raw().decodeToken(bytesArg(bytes, 'bytes')), (p) => {
+            const input = new AuthenticatorInput(p.tokenType, p.nonce, p.challengeDigest, p.tokenKeyId);
+            return new Token(input, p.authenticator);
+        });
+    }
+
+    serialize() {
+        const input = this.authInput.serialize();
+        const out = new Uint8Array(input.length + this.authenticator.length);
+        out.set(input);
+        out.set(this.authenticator, input.length);
+        return out;
+    }
+}
+
+// ---- HTTP authentication scheme (RFC 9577 §2.1–§2.2) ------------------------
+
+/** One `PrivateToken` challenge of a `WWW-Authenticate` value. */
+export class WWWAuthenticateHeader {
+    constructor(challenge, tokenKey, maxAge) {
+        this.challenge = challenge;
+        this.tokenKey = tokenKey;
+        this.maxAge = maxAge;
+    }
+
+    /**
+     * Every well-formed PrivateToken challenge of a WWW-Authenticate value,
+     * in order; other schemes are skipped, and so is a malformed
+     * PrivateToken challenge when another one is usable. When none is, the
+     * first one's error is thrown.
+     */
+    static parse(header) {
+        return raw().parseWwwAuthenticate(stringArg(header, 'header')).map((h) =>
+            using(h, (h) => new WWWAuthenticateHeader(challengeFrom(h.challenge), h.tokenKey, h.maxAge)),
+        );
+    }
+
+    /** `PrivateToken challenge="…", token-key="…", max-age="…"`, padded base64url. */
+    toString() {
+        return raw().writeWwwAuthenticate(
+            challengeArg(this.challenge),
+            this.tokenKey === undefined ? undefined : bytesArg(this.tokenKey, 'tokenKey'),
+            this.maxAge === undefined ? undefined : intArg(this.maxAge, 0xffffffff, 'maxAge'),
+        );
+    }
+}
+
+/** The `Authorization: PrivateToken token="…"` credentials (RFC 9577 §2.2). */
+export class AuthorizationHeader {
+    constructor(token) {
+        this.token = token;
+    }
+
+    static parse(header) {
+        return new AuthorizationHeader(Token.deserialize(raw().parseAuthorization(stringArg(header, 'header'))));
+    }
+
+    /** `PrivateToken token="<padded base64url>"`. */
+    toString() {
+        return raw().writeAuthorization(this.token.serialize());
+    }
+}
+
+// ---- issuer directory (RFC 9578 §4) -----------------------------------------
+
+function entryOf(e) {
+    return using(e, (e) => ({
+        tokenType: e.tokenType,
+        tokenKey: e.tokenKey,
+        tokenKeyBase64: e.tokenKeyBase64,
+        keyId: e.keyId,
+        notBefore: e.notBefore,
+    }));
+}
+
+/** An issuer directory document, parsed. */
+export class IssuerDirectory {
+    #raw;
+
+    constructor(directory) {
+        this.#raw = directory;
+        this.issuerRequestUri = directory.issuerRequestUri;
+        this.tokenKeys = directory.tokenKeys.map(entryOf);
+    }
+
+    /** Parses the JSON text (a string or its UTF-8 bytes). */
+    static parse(json) {
+        const bytes = typeof json === 'string' ? utf8.encode(json) : bytesArg(json, 'json');
+        return new IssuerDirectory(raw().IssuerDirectory.parse(bytes));
+    }
+
+    /**
+     * The key to use for `tokenType`: the one with `keyId` (SHA-256 of the
+     * token key) if given, else the newest whose not-before has passed at
+     * `now` (UNIX seconds, default: the current time).
+     */
+    select(tokenType, { keyId, now } = {}) {
+        if (keyId !== undefined && !(keyId instanceof Uint8Array && keyId.length === 32)) {
+            throw new TypeError('keyId must be a Uint8Array of 32 bytes');
+        }
+        const when = now ?? Date.now() / 1000;
+        if (typeof when !== 'number') throw new TypeError('now must be a number of seconds');
+        return entryOf(this.#raw.select(intArg(tokenType, 0xffff, 'tokenType'), keyId, when));
+    }
+}
+
+// ---- clients ----------------------------------------------------------------
+
+function responseBytes(tokRes) {
+    return tokRes instanceof Uint8Array ? tokRes : bytesArg(tokRes?.serialize?.(), 'tokenResponse.serialize()');
+}
+
+// Each client's request in flight (one at a time), a wasm-bindgen object
+// whose secrets stay in the module's memory until it is finalized or freed.
+const pending = new WeakMap();
+
+function startRequest(client, RawClient, challenge, tokenKey) {
+    const bytes = challengeArg(challenge);
+    const rawClient = new RawClient(bytesArg(tokenKey, 'issuerPublicKey'));
+    try {
+        const request = rawClient.request(bytes);
+        pending.get(client)?.free();
+        pending.set(client, request);
+        return request.bytes;
+    } finally {
+        rawClient.free();
+    }
+}
+
+function finishRequest(client, tokRes) {
+    const request = pending.get(client);
+    if (request === undefined) throw patError('NoTokenRequest', 'finalize called before createTokenRequest');
+    return Token.deserialize(request.finalize(responseBytes(tokRes)));
+}
+
+/** Namespace of the privately verifiable types 0x0001 and 0x0005 (privacypass-ts: privateVerif). */
+function makePrivateVerif() {
+    const sizes = new Map([
+        [TOKEN_TYPES.VOPRF.value, { Ne: 49, raw: () => raw().P384Client }],
+        [TOKEN_TYPES.VOPRF_RISTRETTO255.value, { Ne: 32, raw: () => raw().Ristretto255Client }],
+    ]);
+    const suite = (tokenType) => {
+        const s = Number.isInteger(tokenType) ? sizes.get(tokenType) : undefined;
+        if (s === undefined) throw new RangeError('tokenType must be 0x0001 or 0x0005');
+        return s;
+    };
+
+    class TokenRequest {
+        #bytes;
+
+        constructor(bytes) {
+            this.#bytes = copy(bytes);
+            this.tokenType = (bytes[0] << 8) | bytes[1];
+            this.truncatedTokenKeyId = bytes[2];
+            this.blindedMsg = this.#bytes.slice(3);
+        }
+
+        serialize() {
+            return this.#bytes.slice();
+        }
+    }
+
+    class TokenResponse {
+        #bytes;
+
+        constructor(evaluateMsg, evaluateProof, tokenType = TOKEN_TYPES.VOPRF.value) {
+            bytesArg(evaluateMsg, 'evaluateMsg');
+            bytesArg(evaluateProof, 'evaluateProof');
+            const bytes = new Uint8Array(evaluateMsg.length + evaluateProof.length);
+            bytes.set(evaluateMsg);
+            bytes.set(evaluateProof, evaluateMsg.length);
+            suite(tokenType).raw().checkResponse(bytes);
+            this.#bytes = bytes;
+            this.tokenType = tokenType;
+            this.evaluateMsg = copy(evaluateMsg);
+            this.evaluateProof = copy(evaluateProof);
+        }
+
+        static deserialize(bytes, tokenType = TOKEN_TYPES.VOPRF.value) {
+            const { Ne } = suite(tokenType);
+            bytesArg(bytes, 'bytes');
+            return new TokenResponse(bytes.subarray(0, Ne), bytes.subarray(Ne), tokenType);
+        }
+
+        serialize() {
+            return this.#bytes.slice();
+        }
+    }
+
+    class Client {
+        #tokenType;
+
+        /** A client of type 0x0001 (default) or 0x0005. */
+        constructor(tokenType = TOKEN_TYPES.VOPRF.value) {
+            suite(tokenType);
+            this.#tokenType = tokenType;
+        }
+
+        get tokenType() {
+            return this.#tokenType;
+        }
+
+        createTokenRequest(tokChl, issuerPublicKey) {
+            return new TokenRequest(startRequest(this, suite(this.#tokenType).raw(), tokChl, issuerPublicKey));
+        }
+
+        deserializeTokenResponse(bytes) {
+            return TokenResponse.deserialize(bytes, this.#tokenType);
+        }
+
+        finalize(tokRes) {
+            return finishRequest(this, tokRes);
+        }
+    }
+
+    return Object.freeze({ Client, TokenRequest, TokenResponse });
+}
+
+/** Namespace of the publicly verifiable type 0x0002 (privacypass-ts: publicVerif). */
+function makePublicVerif() {
+    // RFC 9578 §6: RSABSSA-SHA384-PSS-Deterministic, salt of 48 bytes.
+    const BlindRSAMode = Object.freeze({ PSS: 48 });
+
+    class TokenRequest {
+        #bytes;
+
+        constructor(bytes) {
+            this.#bytes = copy(bytes);
+            this.tokenType = (bytes[0] << 8) | bytes[1];
+            this.truncatedTokenKeyId = bytes[2];
+            this.blindedMsg = this.#bytes.slice(3);
+        }
+
+        serialize() {
+            return this.#bytes.slice();
+        }
+    }
+
+    class TokenResponse {
+        constructor(blindSig) {
+            raw().BlindRsaClient.checkResponse(bytesArg(blindSig, 'blindSig'));
+            this.tokenType = TOKEN_TYPES.BLIND_RSA.value;
+            this.blindSig = copy(blindSig);
+        }
+
+        static deserialize(bytes) {
+            return new TokenResponse(bytes);
+        }
+
+        serialize() {
+            return this.blindSig.slice();
+        }
+    }
+
+    class Client {
+        /** A client of type 0x0002; `mode` must be BlindRSAMode.PSS (the default). */
+        constructor(mode = BlindRSAMode.PSS) {
+            if (mode !== BlindRSAMode.PSS) {
+                throw new RangeError('token type 0x0002 is RSABSSA-SHA384-PSS-Deterministic: mode must be BlindRSAMode.PSS');
+            }
+        }
+
+        createTokenRequest(tokChl, issuerPublicKey) {
+            return new TokenRequest(startRequest(this, raw().BlindRsaClient, tokChl, issuerPublicKey));
+        }
+
+        deserializeTokenResponse(bytes) {
+            return TokenResponse.deserialize(bytes);
+        }
+
+        finalize(tokRes) {
+            return finishRequest(this, tokRes);
+        }
+    }
+
+    return Object.freeze({ BlindRSAMode, Client, TokenRequest, TokenResponse });
+}
+
+export const privateVerif = makePrivateVerif();
+export const publicVerif = makePublicVerif();

@@ -363,19 +363,13 @@ function finishRequest(client, tokRes) {
     return Token.deserialize(request.finalize(responseBytes(tokRes)));
 }
 
-/** Namespace of the privately verifiable types 0x0001 and 0x0005 (privacypass-ts: privateVerif). */
-function makePrivateVerif() {
-    const sizes = new Map([
-        [TOKEN_TYPES.VOPRF.value, { Ne: 49, raw: () => raw().P384Client }],
-        [TOKEN_TYPES.VOPRF_RISTRETTO255.value, { Ne: 32, raw: () => raw().Ristretto255Client }],
-    ]);
-    const suite = (tokenType) => {
-        const s = Number.isInteger(tokenType) ? sizes.get(tokenType) : undefined;
-        if (s === undefined) throw new RangeError('tokenType must be 0x0001 or 0x0005');
-        return s;
-    };
-
-    class TokenRequest {
+/**
+ * A TokenRequest class over the library's encoded request (type, truncated
+ * key id, blinded message). Each namespace gets its own class, as in
+ * privacypass-ts, so `instanceof` tells a type-2 request from a VOPRF one.
+ */
+function tokenRequestClass() {
+    return class TokenRequest {
         #bytes;
 
         constructor(bytes) {
@@ -388,7 +382,22 @@ function makePrivateVerif() {
         serialize() {
             return this.#bytes.slice();
         }
-    }
+    };
+}
+
+/** Namespace of the privately verifiable types 0x0001 and 0x0005 (privacypass-ts: privateVerif). */
+function makePrivateVerif() {
+    const sizes = new Map([
+        [TOKEN_TYPES.VOPRF.value, { Ne: 49, raw: () => raw().P384Client }],
+        [TOKEN_TYPES.VOPRF_RISTRETTO255.value, { Ne: 32, raw: () => raw().Ristretto255Client }],
+    ]);
+    const suite = (tokenType) => {
+        const s = Number.isInteger(tokenType) ? sizes.get(tokenType) : undefined;
+        if (s === undefined) throw new RangeError('tokenType must be 0x0001 or 0x0005');
+        return s;
+    };
+
+    const TokenRequest = tokenRequestClass();
 
     class TokenResponse {
         #bytes;
@@ -451,20 +460,7 @@ function makePublicVerif() {
     // RFC 9578 §6: RSABSSA-SHA384-PSS-Deterministic, salt of 48 bytes.
     const BlindRSAMode = Object.freeze({ PSS: 48 });
 
-    class TokenRequest {
-        #bytes;
-
-        constructor(bytes) {
-            this.#bytes = copy(bytes);
-            this.tokenType = (bytes[0] << 8) | bytes[1];
-            this.truncatedTokenKeyId = bytes[2];
-            this.blindedMsg = this.#bytes.slice(3);
-        }
-
-        serialize() {
-            return this.#bytes.slice();
-        }
-    }
+    const TokenRequest = tokenRequestClass();
 
     class TokenResponse {
         constructor(blindSig) {

@@ -53,6 +53,8 @@ await checks.check('exports: privacypass-ts names and the token types', () => {
     }
     assert.equal(typeof privateVerif.Client, 'function');
     assert.equal(typeof publicVerif.Client, 'function');
+    // One class per namespace, as in privacypass-ts.
+    assert.notEqual(privateVerif.TokenRequest, publicVerif.TokenRequest);
     assert.deepEqual(
         Object.values(pat.TOKEN_TYPES).map((t) => t.value),
         [1, 2, 5],
@@ -230,6 +232,7 @@ await checks.check('type 1: 5 tokens from privacypass-ts privateVerif.Issuer, ve
         const client = new privateVerif.Client();
         const request = client.createTokenRequest(challenge, t1.publicKey);
         assert.equal(request.tokenType, 1);
+        assert.ok(request instanceof privateVerif.TokenRequest);
         const response = await t1.issuer.issue(tsPrivate.TokenRequest.deserialize(request.serialize()));
         const token = client.finalize(client.deserializeTokenResponse(response.serialize()));
         assert.equal(token.authInput.tokenType, 1);
@@ -249,6 +252,7 @@ await checks.check('type 2: 5 tokens from privacypass-ts publicVerif.Issuer, ver
         const challenge = TokenChallenge.deserialize(origin.createTokenChallenge('issuer.example', ctx()).serialize());
         const client = new publicVerif.Client(publicVerif.BlindRSAMode.PSS);
         const request = client.createTokenRequest(challenge, t2.tokenKey);
+        assert.ok(request instanceof publicVerif.TokenRequest && !(request instanceof privateVerif.TokenRequest));
         const parsed = tsPublic.TokenRequest.deserialize(TS_TOKEN_TYPES.BLIND_RSA, request.serialize());
         const response = await t2.issuer.issue(parsed);
         const token = client.finalize(response);

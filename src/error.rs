@@ -77,6 +77,12 @@ pub enum Error {
     /// The replay store has no free slot: every entry is still live, and
     /// none may be forgotten without letting its token be spent again.
     ReplayStoreFull,
+    /// A token was to be recorded as spent until a time that has already
+    /// come (`expires_at <= now`): nothing could be recorded, so the token
+    /// is refused. Its redemption window has closed, or the caller passed a
+    /// wrong expiry (0, or a time in the past; see
+    /// [`crate::replay::windowed_expiry`]).
+    ReplayWindowExpired,
 
     // ---- cryptography ------------------------------------------------------
     /// A byte string is not the canonical encoding of a group element, or is the identity.
@@ -334,6 +340,7 @@ impl fmt::Display for Error {
             Error::KeyNotYetValid => f.write_str("every matching directory key has a not-before in the future"),
             Error::Replayed => f.write_str("token already spent"),
             Error::ReplayStoreFull => f.write_str("replay store is full of live entries"),
+            Error::ReplayWindowExpired => f.write_str("replay entry would expire at once: token refused"),
             Error::InvalidElement => f.write_str("invalid group element"),
             Error::InvalidScalar => f.write_str("invalid scalar"),
             Error::InvalidKey => f.write_str("invalid key"),

@@ -4,11 +4,37 @@
 //!
 //! A token is identified by its `token_key_id` and its client-chosen `nonce`.
 //! After verifying a token, the origin calls [`spend_token`] with the token
-//! input and the end of the token key's validity: the first call answers
-//! `Ok(())`, every later call [`Error::Replayed`], until the key expires.
-//! Once the key has expired the origin refuses the token anyway (the key is
-//! gone from its [`KeySet`](crate::keyset::KeySet)), so the store may forget
-//! the entry then, and only then.
+//! input and the time until which the token must stay recorded: the first
+//! call answers `Ok(())`, every later call [`Error::Replayed`], until then.
+//!
+//! # How long an entry must live
+//!
+//! An entry may be forgotten only once the origin would refuse the token
+//! anyway. Two deployments are common:
+//!
+//! * **Windowed challenges** (what `pat-http`'s origin does): the origin's
+//!   redemption context changes every `max_age` seconds, and it accepts a
+//!   token only for the challenge of the current window or of the one
+//!   before. Such a token is dead at the end of the window after the
+//!   current one, so [`windowed_expiry`]`(now, max_age, skew)` is the
+//!   expiry: a few minutes, whatever the key's lifetime, so the store holds
+//!   only the tokens of the last two windows.
+//! * **Challenges without an end** (an empty or fixed redemption context):
+//!   the token is good for as long as its key is, so the expiry is the key's
+//!   [`Validity::not_after`](crate::keyset::Validity::not_after) plus the
+//!   skew margin. A store then holds every token of the key's life: size it
+//!   for that, or it answers [`Spend::Full`] (refusing everyone) once full.
+//!
+//! `skew` is the largest difference between the clocks of the parties that
+//! share one store (several origins and a Redis server, say): an origin whose
+//! clock runs behind accepts a window for longer than another thinks, so the
+//! entry must outlive the window by that much. [`CLOCK_SKEW_MARGIN`] is a
+//! default for servers kept in step by NTP.
+//!
+//! The store fails closed: an expiry that has already come (`expires_at <=
+//! now`, 0 by mistake) records nothing and refuses the token
+//! ([`Spend::Expired`], [`Error::ReplayWindowExpired`]); so does a full
+//! table ([`Spend::Full`]).
 //!
 //! [`ReplayStore`] is the interface (implement it over a database or a
 //! shared cache); [`MemoryReplayStore`] is a fixed-capacity table that never
@@ -20,7 +46,8 @@ use crate::error::{Error, Result};
 use crate::token::TokenInput;
 use crate::token_type::{KEY_ID_LEN, NONCE_LEN};
 
-/// What [`ReplayStore::spend`] found.
+/// What [`ReplayStore::spend`] found. Only [`Spend::Fresh`] accepts the
+/// token; every other answer refuses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spend {
     /// The token had not been spent (or its entry had expired): it is now recorded.
@@ -31,15 +58,24 @@ pub enum Spend {
     /// holds a live entry. Nothing was recorded; refuse the token (or retry
     /// later) rather than accept a token that could then be spent again.
     Full,
+    /// The entry would have expired at once (`expires_at <= now`). Nothing
+    /// was recorded, so the token is refused: accepting it would let it be
+    /// spent again at once.
+    Expired,
 }
 
 /// Records spent tokens (RFC 9577 §2.2).
 pub trait ReplayStore {
     /// Records `(token_key_id, nonce)` as spent until `expires_at` (UNIX
-    /// seconds, the end of the token key's validity) and says whether it was
-    /// new. `now` is the caller's clock; entries whose expiry is `<= now` may
-    /// be evicted, and a token whose stored entry has expired counts as
-    /// fresh again (its key has expired, so the origin refuses it anyway).
+    /// seconds; see the [module docs](self) for how long) and says whether
+    /// it was new. `now` is the caller's clock; entries whose expiry is
+    /// `<= now` may be evicted, and a token whose stored entry has expired
+    /// counts as fresh again (the origin refuses it by then anyway).
+    ///
+    /// An implementation must answer [`Spend::Expired`], and record nothing,
+    /// when `expires_at <= now`, and [`Spend::Full`] when it cannot record
+    /// the entry; it never answers [`Spend::Fresh`] without having recorded
+    /// it. ([`spend_token`] refuses an expired window itself as well.)
     fn spend(&mut self, token_key_id: &[u8; KEY_ID_LEN], nonce: &[u8; NONCE_LEN], expires_at: u64, now: u64) -> Spend;
 }
 
@@ -49,22 +85,58 @@ impl<S: ReplayStore + ?Sized> ReplayStore for &mut S {
     }
 }
 
+/// A default for the `skew` of [`windowed_expiry`]: 60 seconds, ample for
+/// servers whose clocks NTP keeps within milliseconds of each other.
+pub const CLOCK_SKEW_MARGIN: u64 = 60;
+
+/// The expiry of a spent token's entry for an origin with windowed
+/// challenges (see the [module docs](self)): time is cut into windows of
+/// `max_age` seconds (window `w` is `[w·max_age, (w+1)·max_age)`), each
+/// window has its own redemption context, and a token is accepted only
+/// for the challenge of the current window or the previous one. A token
+/// redeemed at `now` is then dead at the end of the window after the current
+/// one; the entry lives `skew` seconds longer for clocks that disagree.
+///
+/// A `max_age` of 0 counts as 1. The sum saturates at `u64::MAX`.
+pub const fn windowed_expiry(now: u64, max_age: u64, skew: u64) -> u64 {
+    let len = if max_age == 0 { 1 } else { max_age };
+    (now / len).saturating_add(2).saturating_mul(len).saturating_add(skew)
+}
+
 /// The origin's redemption step, after the token verified: `Ok(())` the first
 /// time, [`Error::Replayed`] if the token was spent before,
 /// [`Error::ReplayStoreFull`] if the store has no room for it (see
-/// [`Spend::Full`]). `expires_at` is the token key's end of validity (for a
-/// key in a [`KeySet`](crate::keyset::KeySet), its
-/// [`Validity::not_after`](crate::keyset::Validity::not_after)).
+/// [`Spend::Full`]), [`Error::ReplayWindowExpired`] if `expires_at <= now`
+/// (checked here before the store is asked, whatever the store does).
+/// `expires_at` is when the token stops being redeemable, plus the clock
+/// skew margin: [`windowed_expiry`] for windowed challenges, the key's
+/// `not_after` plus the margin otherwise (see the [module docs](self)).
 pub fn spend_token(
     store: &mut (impl ReplayStore + ?Sized),
     input: &TokenInput,
     expires_at: u64,
     now: u64,
 ) -> Result<()> {
-    match store.spend(input.token_key_id(), input.nonce(), expires_at, now) {
+    spend_id(store, input.token_key_id(), input.nonce(), expires_at, now)
+}
+
+/// [`spend_token`] for an entry named by any 32-byte id under a key id (an
+/// ARC presentation tag's digest, say).
+pub fn spend_id(
+    store: &mut (impl ReplayStore + ?Sized),
+    key_id: &[u8; KEY_ID_LEN],
+    id: &[u8; NONCE_LEN],
+    expires_at: u64,
+    now: u64,
+) -> Result<()> {
+    if expires_at <= now {
+        return Err(Error::ReplayWindowExpired);
+    }
+    match store.spend(key_id, id, expires_at, now) {
         Spend::Fresh => Ok(()),
         Spend::Replayed => Err(Error::Replayed),
         Spend::Full => Err(Error::ReplayStoreFull),
+        Spend::Expired => Err(Error::ReplayWindowExpired),
     }
 }
 
@@ -236,12 +308,11 @@ impl<const N: usize> MemoryReplayStore<N> {
 }
 
 impl<const N: usize> ReplayStore for MemoryReplayStore<N> {
-    /// See the trait; an `expires_at <= now` is already expired, so nothing
-    /// is recorded and the answer is [`Spend::Fresh`] (callers refuse tokens
-    /// of expired keys before they get here).
+    /// See the trait; an `expires_at <= now` records nothing and answers
+    /// [`Spend::Expired`].
     fn spend(&mut self, token_key_id: &[u8; KEY_ID_LEN], nonce: &[u8; NONCE_LEN], expires_at: u64, now: u64) -> Spend {
         if expires_at <= now {
-            return Spend::Fresh;
+            return Spend::Expired;
         }
         if N == 0 {
             return Spend::Full;

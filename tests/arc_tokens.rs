@@ -249,3 +249,68 @@ fn rate_limit_in_the_http_challenge() {
     let plain = "PrivateToken challenge=\"AAAA\"";
     assert_eq!(parse_www_authenticate(plain).next().unwrap().unwrap().decode_rate_limit(), Ok(None));
 }
+
+/// Fills every buffer with zeros: a driver that fills nothing.
+struct ZeroRng;
+
+impl rand_core::TryRng for ZeroRng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(0)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(0)
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        dst.fill(0);
+        Ok(())
+    }
+}
+
+impl rand_core::TryCryptoRng for ZeroRng {}
+
+/// A generator stuck at zero makes every ARC sampler give up with
+/// `Rng(EXHAUSTED)` (it looped for ever before): key generation, the
+/// client's request, the issuer's response and a presentation.
+#[test]
+fn a_generator_stuck_at_zero_is_refused() {
+    let exhausted = Err(Error::Rng(pat::RngCode::EXHAUSTED));
+    assert_eq!(ServerPrivateKey::generate(&mut ZeroRng).map(|_| ()), exhausted);
+    let issuer = issuer();
+    let client = Client::from_token_key(&issuer.token_key()).unwrap();
+    let challenge = ArcChallenge::new(b"issuer.example", &[1; 32], b"origin.example", &[]).unwrap();
+    assert_eq!(client.request(&challenge, &mut ZeroRng).map(|_| ()), exhausted);
+    let (_, request) = client.request(&challenge, &mut rng()).unwrap();
+    assert_eq!(issuer.issue(&request, &mut ZeroRng).map(|_| ()), exhausted);
+    let credential = credential(&issuer, &client, &challenge);
+    let mut state = client.presentation_state(&credential, &challenge, 2).unwrap();
+    let mut out = vec![0u8; token_len(2).unwrap()];
+    assert_eq!(client.token(&mut state, &challenge, &mut ZeroRng, &mut out).map(|_| ()), exhausted);
+}
+
+/// A redemption whose expiry has already come records nothing and refuses
+/// the token, every time (it was accepted, and never recorded, before).
+#[test]
+fn an_expired_redemption_window_refuses_the_token() {
+    let issuer = issuer();
+    let client = Client::from_token_key(&issuer.token_key()).unwrap();
+    let challenge = ArcChallenge::new(b"issuer.example", &[1; 32], b"origin.example", &[]).unwrap();
+    let credential = credential(&issuer, &client, &challenge);
+    let mut state = client.presentation_state(&credential, &challenge, 2).unwrap();
+    let mut out = vec![0u8; token_len(2).unwrap()];
+    client.token(&mut state, &challenge, &mut rng(), &mut out).unwrap();
+    let token = ArcToken::decode(&out, 2).unwrap();
+    let mut store = MemoryReplayStore::<4>::new([7; 32]);
+    for expires_at in [0, NOW - 1, NOW] {
+        for _ in 0..2 {
+            assert_eq!(
+                issuer.redeem(&token, &challenge, 2, &mut store, expires_at, NOW),
+                Err(Error::ReplayWindowExpired)
+            );
+        }
+    }
+    assert!(store.is_empty());
+    let expires = pat::replay::windowed_expiry(NOW, 60, pat::replay::CLOCK_SKEW_MARGIN);
+    issuer.redeem(&token, &challenge, 2, &mut store, expires, NOW).unwrap();
+    assert_eq!(issuer.redeem(&token, &challenge, 2, &mut store, expires, NOW), Err(Error::Replayed));
+}

@@ -36,9 +36,71 @@ fn expiry_boundary() {
     assert_eq!(s.spend(&K1, &[1; 32], 200, 100), Spend::Fresh);
     assert_eq!(s.spend(&K1, &[1; 32], 200, 100), Spend::Replayed);
     assert_eq!(s.len(), 1);
-    // An already expired entry is not recorded.
-    assert_eq!(s.spend(&K1, &[2; 32], 100, 100), Spend::Fresh);
+    // An entry that would expire at once is not recorded, and the token is
+    // refused (it was accepted before: every replay of it was too).
+    for _ in 0..3 {
+        assert_eq!(s.spend(&K1, &[2; 32], 100, 100), Spend::Expired);
+        assert_eq!(s.spend(&K1, &[2; 32], 0, 100), Spend::Expired);
+        assert_eq!(s.spend(&K1, &[2; 32], 0, 0), Spend::Expired);
+    }
     assert_eq!(s.len(), 1);
+}
+
+/// `spend_token` with an expiry that has come (0 by mistake, or the window
+/// has just closed) is `ReplayWindowExpired`, whatever the store says: a
+/// store that answered `Fresh` to it made every replay pass.
+#[test]
+fn an_expired_window_is_refused_whatever_the_store() {
+    /// The worst store: it records nothing and calls everything fresh.
+    struct Forgetful(usize);
+    impl ReplayStore for Forgetful {
+        fn spend(&mut self, _: &[u8; 32], _: &[u8; 32], _: u64, _: u64) -> Spend {
+            self.0 += 1;
+            Spend::Fresh
+        }
+    }
+    let input = TokenInput::new(TokenKind::PublicRsa2048, &[7; 32], &[8; 32], &K1);
+    let mut forgetful = Forgetful(0);
+    for (expires_at, now) in [(0, 0), (0, 1_700_000_000), (1_699_999_999, 1_700_000_000), (5, 5)] {
+        assert_eq!(spend_token(&mut forgetful, &input, expires_at, now), Err(Error::ReplayWindowExpired));
+    }
+    assert_eq!(forgetful.0, 0, "the store is not even asked");
+    let mut s = MemoryReplayStore::<4>::new([1; 32]);
+    for _ in 0..5 {
+        assert_eq!(spend_token(&mut s, &input, 1_700_000_000, 1_700_000_000), Err(Error::ReplayWindowExpired));
+    }
+    assert!(s.is_empty());
+    assert_eq!(spend_token(&mut s, &input, 1_700_000_001, 1_700_000_000), Ok(()));
+    assert_eq!(spend_token(&mut s, &input, 1_700_000_001, 1_700_000_000), Err(Error::Replayed));
+}
+
+/// The windowed expiry: the end of the window after the current one, plus
+/// the skew margin, so a token of either accepted window outlives its
+/// acceptance at every origin whose clock is within the margin.
+#[test]
+fn windowed_expiry_outlives_both_accepted_windows() {
+    use pat::replay::{CLOCK_SKEW_MARGIN, windowed_expiry};
+    assert_eq!(windowed_expiry(0, 60, 0), 120);
+    assert_eq!(windowed_expiry(59, 60, 0), 120);
+    assert_eq!(windowed_expiry(60, 60, 0), 180);
+    assert_eq!(windowed_expiry(1_700_000_000, 60, 30), (1_700_000_000 / 60 + 2) * 60 + 30);
+    // max_age 0 counts as 1; nothing overflows.
+    assert_eq!(windowed_expiry(10, 0, 0), 12);
+    assert_eq!(windowed_expiry(u64::MAX, 60, 5), u64::MAX);
+    assert_eq!(windowed_expiry(u64::MAX - 1, 1, 0), u64::MAX);
+    // For every redemption time and window length: later than the end of
+    // acceptance of the current window (the previous one ends sooner), and
+    // never more than two windows and the margin away.
+    let mut rng = TestRng::new(3);
+    for _ in 0..10_000 {
+        let max_age = 1 + u64::try_from(rng.below(1000)).unwrap();
+        let now = 1_700_000_000 + u64::try_from(rng.below(100_000)).unwrap();
+        let window = now / max_age;
+        let accepted_until = (window + 2) * max_age; // the current window's token
+        let e = windowed_expiry(now, max_age, CLOCK_SKEW_MARGIN);
+        assert!(e >= accepted_until + CLOCK_SKEW_MARGIN && e > now);
+        assert!(e <= now + 2 * max_age + CLOCK_SKEW_MARGIN);
+    }
 }
 
 #[test]
@@ -107,7 +169,7 @@ fn against_model<const N: usize>(seed: u64, steps: usize, nonces: usize, lifetim
         let expires_at = now + u64::try_from(rng.below(lifetime)).unwrap();
         let live = |m: &HashMap<_, u64>| m.values().filter(|&&e| e > now).count();
         let want = if expires_at <= now {
-            Spend::Fresh
+            Spend::Expired
         } else if model.get(&(key_id, nonce)).is_some_and(|&e| e > now) {
             Spend::Replayed
         } else if live(&model) >= N {
@@ -122,6 +184,7 @@ fn against_model<const N: usize>(seed: u64, steps: usize, nonces: usize, lifetim
             Spend::Fresh => fresh += 1,
             Spend::Replayed => replayed += 1,
             Spend::Full => full += 1,
+            Spend::Expired => {}
         }
         assert!(store.len() <= N);
         if step % 97 == 0 {

@@ -15,7 +15,7 @@ use rand_core::TryCryptoRng;
 use zeroize::Zeroize;
 
 use super::group::reduce_wide;
-use crate::error::Result;
+use crate::error::{Error, Result, RngCode};
 
 pub(crate) mod sealed {
     pub trait Sealed {}
@@ -37,11 +37,18 @@ pub(crate) trait ScalarSource: sealed::Sealed {
 /// The caller's cryptographic generator as a [`ScalarSource`]: 48 bytes
 /// reduced modulo n (statistical distance 2^-128 from uniform, the draft's
 /// "extra random bits" method, §6.2.2), redrawn in the 2^-256 event of zero.
+/// A generator that gives zero [`MAX_DRAWS`] times in a row is stuck (a
+/// driver that fills nothing): [`Error::Rng`] with [`RngCode::EXHAUSTED`],
+/// as every other sampler of the library answers.
 pub(crate) struct FromRng<'a, R: ?Sized>(pub(crate) &'a mut R);
+
+/// Draws before [`FromRng`] gives up: an honest generator needs a second
+/// one with probability 2^-256.
+const MAX_DRAWS: usize = 64;
 
 impl<R: TryCryptoRng<Error: 'static> + ?Sized> FromRng<'_, R> {
     fn draw(&mut self) -> Result<Scalar> {
-        loop {
+        for _ in 0..MAX_DRAWS {
             let mut wide = [0u8; 48];
             crate::rng::fill(self.0, &mut wide)?;
             let s = reduce_wide(&wide);
@@ -52,6 +59,7 @@ impl<R: TryCryptoRng<Error: 'static> + ?Sized> FromRng<'_, R> {
                 return Ok(s);
             }
         }
+        Err(Error::Rng(RngCode::EXHAUSTED))
     }
 }
 

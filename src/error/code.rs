@@ -139,7 +139,7 @@ const fn expected_number(expected: u16) -> u32 {
 }
 
 impl Error {
-    /// The variant's stable number, 1 to 38 (see [`Error::code`]).
+    /// The variant's stable number, 1 to 39 (see [`Error::code`]).
     pub const fn kind_code(self) -> u8 {
         match self {
             Error::Truncated => 1,
@@ -180,6 +180,7 @@ impl Error {
             Error::UnknownStateVersion(_) => 36,
             Error::PresentationLimitReached => 37,
             Error::SelfTest(_) => 38,
+            Error::ReplayWindowExpired => 39,
         }
     }
 
@@ -310,6 +311,7 @@ impl Error {
             36 => return byte.map(Error::UnknownStateVersion),
             37 => Error::PresentationLimitReached,
             38 => return byte.and_then(SelfTestKind::from_code).map(Error::SelfTest),
+            39 => Error::ReplayWindowExpired,
             _ => return None,
         };
         // Variants without data carry detail 0.
@@ -341,6 +343,7 @@ mod tests {
             Error::KeyNotYetValid,
             Error::Replayed,
             Error::ReplayStoreFull,
+            Error::ReplayWindowExpired,
             Error::InvalidElement,
             Error::InvalidScalar,
             Error::InvalidKey,
@@ -393,8 +396,8 @@ mod tests {
         });
         seen.sort_unstable();
         assert!(seen.windows(2).all(|w| w[0] != w[1]), "two errors share a code");
-        // Every kind from 1 to 38 is used.
-        let mut kinds = [false; 39];
+        // Every kind from 1 to 39 is used.
+        let mut kinds = [false; 40];
         seen.iter().for_each(|c| kinds[(-c & 0xFF) as usize] = true);
         assert!(kinds[1..].iter().all(|&k| k) && !kinds[0]);
     }
@@ -403,6 +406,7 @@ mod tests {
     fn published_numbers_do_not_move() {
         assert_eq!(Error::Truncated.code(), -1);
         assert_eq!(Error::Verification.code(), -25);
+        assert_eq!(Error::ReplayWindowExpired.code(), -39);
         assert_eq!(Error::SelfTest(SelfTestKind::PrivateRistretto255Token).code(), -(38 + 256 * 6));
         assert_eq!(Error::InvalidLength(Field::Key).code(), -(4 + 256 * 11));
         assert_eq!(Error::InvalidValue(Field::CredentialContext).code(), -(7 + 256 * 27));
@@ -413,7 +417,7 @@ mod tests {
 
     #[test]
     fn codes_outside_the_mapping_are_refused() {
-        for code in [0, 1, i32::MAX, i32::MIN, -39, -255, -(1 + 256), -(4 + 256 * 28), -(4 + 256 * 300)] {
+        for code in [0, 1, i32::MAX, i32::MIN, -40, -255, -(1 + 256), -(4 + 256 * 28), -(4 + 256 * 300)] {
             assert_eq!(Error::from_code(code), None, "{code}");
         }
         // A WrongTokenType with an expected type of its own numbers as 7, which does not decode.

@@ -44,7 +44,7 @@ use crate::arc::{
 use crate::challenge::{MAX_NAME_LEN, REDEMPTION_CONTEXT_LEN, TokenChallenge};
 use crate::codec::{Decode, Encode, Reader, Writer};
 use crate::error::{Error, Field, Result};
-use crate::replay::{ReplayStore, Spend};
+use crate::replay::ReplayStore;
 use crate::token_type::{CHALLENGE_DIGEST_LEN, KEY_ID_LEN};
 
 /// The token type code point.
@@ -413,8 +413,14 @@ impl Issuer {
     }
 
     /// [`verify`](Self::verify), then the double-spend check: the tag is
-    /// recorded in `store` until `expires_at` (the key's end of validity);
-    /// a tag seen before is [`Error::Replayed`].
+    /// recorded in `store` until `expires_at`; a tag seen before is
+    /// [`Error::Replayed`], an `expires_at <= now`
+    /// [`Error::ReplayWindowExpired`] (nothing recorded). `expires_at` is
+    /// when the token stops being redeemable, plus a clock skew margin:
+    /// [`windowed_expiry`](crate::replay::windowed_expiry) when the
+    /// challenge's redemption context changes every `max_age` seconds, the
+    /// key's end of validity plus the margin when it never does (see
+    /// [`crate::replay`]).
     pub fn redeem(
         &self,
         token: &ArcToken<'_>,
@@ -425,11 +431,7 @@ impl Issuer {
         now: u64,
     ) -> Result<()> {
         let tag = self.verify(token, challenge, limit)?;
-        match store.spend(&self.key_id, &tag_id(&tag), expires_at, now) {
-            Spend::Fresh => Ok(()),
-            Spend::Replayed => Err(Error::Replayed),
-            Spend::Full => Err(Error::ReplayStoreFull),
-        }
+        crate::replay::spend_id(store, &self.key_id, &tag_id(&tag), expires_at, now)
     }
 }
 

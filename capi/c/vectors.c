@@ -332,6 +332,16 @@ static void api_checks(void) {
     rc = pat_type5_request(key, key_len, challenge, challenge_len, os_rng, NULL, both, PAT_TYPE5_REQUEST_LEN,
                            both + PAT_TYPE5_REQUEST_LEN - 1, PAT_TYPE5_STATE_LEN);
     CHECK(rc == -PAT_E_OVERLAP, "overlap: %d", rc);
+    /* A request buffer over the key: refused, and the key not written. */
+    uint8_t key_and_request[PAT_TYPE5_TOKEN_KEY_LEN + PAT_TYPE5_REQUEST_LEN];
+    if (key_len == PAT_TYPE5_TOKEN_KEY_LEN) {
+        memcpy(key_and_request, key, key_len);
+        rc = pat_type5_request(key_and_request, key_len, challenge, challenge_len, os_rng, NULL, key_and_request + 1,
+                               PAT_TYPE5_REQUEST_LEN, st1, sizeof st1);
+        CHECK(rc == -PAT_E_OVERLAP && memcmp(key_and_request, key, key_len) == 0, "request over the key: %d", rc);
+    } else {
+        CHECK(false, "a type-5 key of %zu bytes", key_len);
+    }
     rc = pat_type5_request(NULL, key_len, challenge, challenge_len, os_rng, NULL, req1, sizeof req1, st1, sizeof st1);
     CHECK(rc == -PAT_E_NULL_POINTER, "NULL key: %d", rc);
     rc = pat_type5_request(key, key_len, challenge, challenge_len, os_rng, NULL, req1, sizeof req1 - 1, st1,

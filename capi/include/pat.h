@@ -23,8 +23,14 @@
  * The library checks what it can (NULL, overlapping outputs, misaligned
  * structs, ranges past the end of memory) and refuses the call with
  * PAT_E_NULL_POINTER, PAT_E_OVERLAP, PAT_E_MISALIGNED or
- * PAT_E_ADDRESS_RANGE. On any error every output is zeroed, except a
- * client state given to finalize, which is kept for the genuine response.
+ * PAT_E_ADDRESS_RANGE. On any error every output is zeroed (a
+ * pat_challenge emptied: every field 0, false or NULL), except a client
+ * state given to finalize, which is kept for the genuine response, and an
+ * output a refused call cannot write without touching something else: one
+ * that overlaps another buffer of the call (PAT_E_OVERLAP; a buffer that
+ * runs past the end of memory counts as reaching to it) is left as it
+ * was, so that a refusal never writes into an input, and so is one that
+ * is NULL, misaligned or runs past the end of memory.
  *
  * Link libpat_capi.a (and, on a Linux host, -lpthread -ldl -lm). Functions
  * under PAT_HAZMAT exist only in a library built with the hazmat feature.
@@ -435,6 +441,11 @@
 #define PAT_E_SELF_TEST 38
 
 /**
+ * A token was to be recorded as spent until a time already past: refused.
+ */
+#define PAT_E_REPLAY_WINDOW_EXPIRED 39
+
+/**
  * A NULL pointer where a buffer of non-zero length or a required output was expected.
  */
 #define PAT_E_NULL_POINTER 100
@@ -640,7 +651,9 @@
  * Filled by `pat_www_authenticate_challenge`, whose pointers point into
  * the caller's `buf` (valid while `buf` is, until the next call with the
  * same `buf`), or by `pat_token_challenge_parse`, whose pointers point into
- * the challenge it was given. An absent field is NULL with length 0.
+ * the challenge it was given. An absent field is NULL with length 0; a
+ * failed call leaves it empty (every field 0, false or NULL) where it can
+ * write it (see each function).
  */
 typedef struct pat_challenge {
     /**
@@ -855,8 +868,14 @@ int32_t pat_type2_request_with(const uint8_t *token_key,
  * (`-PAT_E_MALFORMED_HEADER`; no later index parses). Parameter names are
  * matched case-insensitively, values may be quoted or not, base64url
  * padded or not, and other schemes' quoted strings may carry any byte
- * RFC 9110 allows (obs-text included). On any result but 1 `out` and `buf`
- * are zeroed.
+ * RFC 9110 allows (obs-text included).
+ *
+ * On any result but 1, `buf` is zeroed and `out` emptied (every field 0,
+ * false or NULL), except what a call refused for its buffers cannot
+ * write: a `buf` or `out` that overlaps another buffer of the call
+ * (`-PAT_E_OVERLAP`; a buffer that runs past the end of memory counts as
+ * reaching to it) is left as it was, and so is an `out` that is NULL or
+ * misaligned, or a `buf` that is NULL or runs past the end of memory.
  *
  * # Safety
  * `value` points to `value_len` readable bytes, `buf` to `buf_cap`
@@ -891,7 +910,10 @@ int32_t pat_authorization(const uint8_t *token,
  * Parses an encoded TokenChallenge (RFC 9577 §2.1.1), strictly: a type
  * this library knows or not, lengths within bounds, no trailing bytes.
  * Fills `out` (its `challenge` pointing at `challenge` itself, its key and
- * `max-age` empty) and returns 0, or a negative code.
+ * `max-age` empty) and returns 0, or a negative code with `out` emptied
+ * (every field 0, false or NULL), unless `out` is NULL, misaligned or
+ * overlaps `challenge` (as far as `challenge_len` reaches, even past the
+ * end of memory): then it is left as it was.
  *
  * # Safety
  * `challenge` points to `challenge_len` readable bytes, `out` to a
@@ -940,9 +962,11 @@ void pat_wipe(uint8_t *buf,
  *
  * Writes the request (`PAT_TYPE1_REQUEST_LEN` bytes) to `request` and the
  * client state (`PAT_TYPE1_STATE_LEN` bytes) to `state`; returns the
- * request's length, or a negative code (and both buffers zeroed). The state
- * holds the blind: keep it as a secret, pass it to `pat_type1_finalize`
- * with the issuer's response, and wipe every copy after use (`pat_wipe`).
+ * request's length, or a negative code (and both buffers zeroed, but for
+ * one refused for overlapping another buffer: that one is left as it
+ * was). The state holds the blind: keep it as a secret, pass it to
+ * `pat_type1_finalize` with the issuer's response, and wipe every copy
+ * after use (`pat_wipe`).
  *
  * # Safety
  * Every pointer points to its length's (or capacity's) readable (inputs)
@@ -969,7 +993,7 @@ int32_t pat_type1_request(const uint8_t *token_key,
  * On success the state buffer is zeroed: one request, one token. On
  * failure (`-PAT_E_VERIFICATION` for a proof that does not verify) the
  * state is left unchanged, ready for the genuine response, and `token` is
- * zeroed.
+ * zeroed (unless it overlaps another buffer: refused, and left as it was).
  *
  * # Safety
  * As `pat_type1_request`; `state` is read and written.
@@ -1027,9 +1051,10 @@ int32_t pat_type5_finalize(const uint8_t *token_key,
  *
  * Writes the request (`PAT_TYPE2_REQUEST_LEN` bytes) to `request` and the
  * client state (`PAT_TYPE2_STATE_LEN` bytes) to `state`; returns the
- * request's length, or a negative code (and both buffers zeroed). The state
- * holds the blind inverse: keep it as a secret, pass it to
- * `pat_type2_finalize`, and wipe every copy after use (`pat_wipe`).
+ * request's length, or a negative code (and both buffers zeroed, but for
+ * one refused for overlapping another buffer: that one is left as it
+ * was). The state holds the blind inverse: keep it as a secret, pass it
+ * to `pat_type2_finalize`, and wipe every copy after use (`pat_wipe`).
  *
  * # Safety
  * Every pointer points to its length's (or capacity's) readable (inputs)
@@ -1055,7 +1080,7 @@ int32_t pat_type2_request(const uint8_t *token_key,
  * On success the state buffer is zeroed: one request, one token. On
  * failure (`-PAT_E_VERIFICATION` for a signature that does not verify) the
  * state is left unchanged, ready for the genuine response, and `token` is
- * zeroed.
+ * zeroed (unless it overlaps another buffer: refused, and left as it was).
  *
  * # Safety
  * As `pat_type2_request`; `state` is read and written.
@@ -1107,7 +1132,8 @@ int32_t pat_type3_client_key(const uint8_t *client_secret,
  * so send it to the attester only and `pat_wipe` it after) to
  * `request_blind`, and the state (`PAT_TYPE3_STATE_LEN` bytes, secret) to
  * `state`; returns the request's length, or a negative code (and every
- * output zeroed).
+ * output zeroed, but for one refused for overlapping another buffer: that
+ * one is left as it was).
  *
  * The wire choices are pat-go's (`Config::PAT_GO` of the library: its
  * HPKE labels, the last byte of the token key id in the inner request, the
@@ -1145,7 +1171,9 @@ int32_t pat_type3_request(const uint8_t *client_secret,
  * length. The client's long-term secret is not needed. The state is
  * zeroed on success and left unchanged on failure (`-PAT_E_VERIFICATION`
  * for a response that does not decrypt or a signature that does not
- * verify; `-PAT_E_KEY_ID_MISMATCH` for another token key).
+ * verify; `-PAT_E_KEY_ID_MISMATCH` for another token key), and `token` is
+ * zeroed on failure (unless it overlaps another buffer: refused, and left
+ * as it was).
  *
  * # Safety
  * As `pat_type3_request`; `state` is read and written.

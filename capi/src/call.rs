@@ -1,6 +1,18 @@
 //! One way to run an exported function: check the buffers, turn them into
 //! slices, run the safe body, and on failure wipe every output buffer so
 //! that no partial request, state or token is left behind.
+//!
+//! What a failed call leaves, as the header states it:
+//! - a call whose buffers were accepted and whose body failed zeroes every
+//!   output made with [`Out::wiped`] and sets its output object to the
+//!   object's empty value;
+//! - a call refused by [`Regions::check`] (a NULL, out-of-range, misaligned
+//!   or overlapping buffer) does the same only for the outputs that are
+//!   [`Regions::apart`]: real memory that overlaps no other buffer of the
+//!   call, a buffer past the end of memory counting as reaching to it (and
+//!   for an object, aligned). An output that overlaps another buffer may
+//!   hold the caller's input or other data, so a refusal never writes it,
+//!   nor a NULL, misaligned or out-of-range one.
 
 use crate::ffi::{self, Fail, Regions};
 
@@ -25,10 +37,24 @@ impl Out {
     }
 }
 
+/// An output struct of a call (a `pat_challenge`), and the value it holds
+/// after a failure.
+#[derive(Clone, Copy)]
+pub(crate) struct Object<T> {
+    ptr: *mut T,
+    empty: T,
+}
+
+impl<T> Object<T> {
+    pub(crate) const fn new(ptr: *mut T, empty: T) -> Self {
+        Self { ptr, empty }
+    }
+}
+
 /// Runs `body` over `N` input and `M` output buffers, after [`Regions`]
-/// accepted all of them and whatever `prepare` adds (output objects).
-/// Returns the body's count, or the error code; on error the outputs made
-/// with [`Out::wiped`] are zeroed.
+/// accepted all of them. Returns the body's count, or the error code; on
+/// error the outputs made with [`Out::wiped`] are zeroed, as the module
+/// header says.
 ///
 /// # Safety
 /// Every buffer is lent by the C caller for this call: inputs readable,
@@ -36,29 +62,54 @@ impl Out {
 pub(crate) unsafe fn call<const N: usize, const M: usize>(
     inputs: [(*const u8, usize); N],
     outputs: [Out; M],
-    prepare: impl FnOnce(&mut Regions) -> Result<(), Fail>,
     body: impl FnOnce([&[u8]; N], &mut [&mut [u8]; M]) -> Result<usize, Fail>,
 ) -> i32 {
+    // SAFETY: the caller's contract for these buffers, forwarded.
+    unsafe { call_into(inputs, outputs, None::<Object<()>>, |ins, outs| body(ins, outs).map(|n| (n, ()))) }
+}
+
+/// [`call`] with an output struct: `body` returns the count and the value
+/// `object` receives; any failure leaves the object's empty value instead
+/// (on a refusal, only where [`Regions::apart_object`] allows).
+///
+/// # Safety
+/// As [`call`]; `object`, when given, points to a writable `T`.
+pub(crate) unsafe fn call_into<T: Copy, const N: usize, const M: usize>(
+    inputs: [(*const u8, usize); N],
+    outputs: [Out; M],
+    object: Option<Object<T>>,
+    body: impl FnOnce([&[u8]; N], &mut [&mut [u8]; M]) -> Result<(usize, T), Fail>,
+) -> i32 {
     let mut regions = Regions::new();
-    let checked = (|| {
-        for (ptr, len) in inputs {
-            regions.input(ptr, len)?;
-        }
-        for out in outputs {
-            regions.output(out.ptr, out.len)?;
-        }
-        prepare(&mut regions)?;
-        regions.check()
-    })();
-    // Outputs start zeroed, whether the call runs or is refused (a kept
-    // buffer is an input too, and stays as it is).
-    for out in outputs.iter().filter(|o| o.wipe_on_error) {
-        // SAFETY: the caller lends these bytes as writable; zero_raw skips
-        // NULL and impossible ranges.
-        unsafe { ffi::zero_raw(out.ptr, out.len) };
+    for (ptr, len) in inputs {
+        regions.input(ptr, len);
     }
-    if let Err(f) = checked {
+    for out in outputs {
+        regions.output(out.ptr, out.len);
+    }
+    if let Some(o) = object {
+        regions.object(o.ptr);
+    }
+    if let Err(f) = regions.check() {
+        // Refused: clear what belongs to this output alone, nothing else (a
+        // kept buffer is an input too, and stays as it is).
+        for out in outputs.iter().filter(|o| o.wipe_on_error && regions.apart(o.ptr, o.len)) {
+            // SAFETY: real memory apart from every other buffer of the call
+            // (Regions::apart), writable per the contract.
+            unsafe { ffi::zero_raw(out.ptr, out.len) };
+        }
+        if let Some(o) = object.filter(|o| regions.apart_object(o.ptr)) {
+            // SAFETY: non-NULL, aligned and apart (Regions::apart_object),
+            // writable per the contract.
+            unsafe { ffi::put(o.ptr, o.empty) };
+        }
         return f.code();
+    }
+    // Outputs start zeroed (a kept buffer is initialized by the caller).
+    for out in outputs.iter().filter(|o| o.wipe_on_error) {
+        // SAFETY: accepted by Regions::check, so apart from every other
+        // buffer; writable per the contract.
+        unsafe { ffi::zero_raw(out.ptr, out.len) };
     }
     // SAFETY: each input passed Regions::input; readable per the contract.
     let ins = inputs.map(|(ptr, len)| unsafe { ffi::read(ptr, len) });
@@ -74,7 +125,11 @@ pub(crate) unsafe fn call<const N: usize, const M: usize>(
             }
         }
     }
-    ffi::status(result)
+    if let Some(o) = object {
+        // SAFETY: `o.ptr` passed Regions::object and Regions::check.
+        unsafe { ffi::put(o.ptr, result.as_ref().map_or(o.empty, |&(_, value)| value)) };
+    }
+    ffi::status(result.map(|(n, _)| n))
 }
 
 /// The shape of every finalize: the token key and the response in, the
@@ -100,7 +155,6 @@ pub(crate) unsafe fn finalize_call(
         call(
             [(token_key, token_key_len), (response, response_len)],
             [Out::kept(state, state_len), Out::wiped(token, token_cap)],
-            |_| Ok(()),
             body,
         )
     }

@@ -77,7 +77,6 @@ pub unsafe extern "C" fn pat_directory_select(
         call(
             [(json, json_len), (key_id, key_id_len)],
             [Out::wiped(scratch, scratch_cap), Out::wiped(key_out, key_cap), Out::wiped(uri_out.cast::<u8>(), uri_cap)],
-            |_| Ok(()),
             |ins, outs| select(ins, token_type, now, !uri_out.is_null(), outs),
         )
     }
@@ -99,14 +98,9 @@ pub unsafe extern "C" fn pat_token_key_id(
 ) -> i32 {
     // SAFETY: the caller's contract for these buffers.
     unsafe {
-        call(
-            [(token_key, token_key_len)],
-            [Out::wiped(out, out_cap)],
-            |_| Ok(()),
-            |[key], [out]| {
-                prefix(out, PAT_KEY_ID_LEN)?.copy_from_slice(&Sha256::digest(key));
-                Ok(PAT_KEY_ID_LEN)
-            },
-        )
+        call([(token_key, token_key_len)], [Out::wiped(out, out_cap)], |[key], [out]| {
+            prefix(out, PAT_KEY_ID_LEN)?.copy_from_slice(&Sha256::digest(key));
+            Ok(PAT_KEY_ID_LEN)
+        })
     }
 }

@@ -5,12 +5,12 @@
 //! does not promise: no NULL pointer with a non-zero length, no region that
 //! wraps around the address space or exceeds `isize::MAX`, and no output
 //! that overlaps another buffer of the same call (a `&mut` slice must not
-//! alias anything). What cannot be checked (that the memory is really there,
+//! alias anything). A refused call may still clear an output, through a
+//! raw pointer, but only one that [`Regions::apart`] finds apart from every
+//! other buffer. What cannot be checked (that the memory is really there,
 //! readable or writable, for the whole call, and not written by another
 //! thread meanwhile) is the caller's side of the contract, stated in the
 //! header.
-
-use core::mem::align_of;
 
 use pat::Error;
 use zeroize::Zeroize as _;
@@ -63,65 +63,88 @@ pub(crate) fn status(result: Result<usize, Fail>) -> i32 {
     }
 }
 
-/// An address range `[start, start + len)` of one buffer.
+/// An address range `[start, end)` of one buffer. A range that runs past
+/// the end of the address space is kept as far as it reaches, so that a
+/// refused call does not write into what it claims.
 #[derive(Clone, Copy, Debug)]
 struct Region {
     start: usize,
-    len: usize,
+    end: usize,
     output: bool,
 }
 
 impl Region {
+    fn new(addr: usize, len: usize, output: bool) -> Self {
+        Self { start: addr, end: addr.saturating_add(len), output }
+    }
+
     fn overlaps(&self, other: &Region) -> bool {
-        self.len != 0 && other.len != 0 && self.start < other.start + other.len && other.start < self.start + self.len
+        self.start < self.end && other.start < other.end && self.start < other.end && other.start < self.end
     }
 }
 
-/// The buffers of one call, checked as they are added; [`Regions::check`]
-/// then refuses an output that overlaps any other buffer.
+/// The buffers of one call. Each is recorded as it is added, with its own
+/// fault (NULL, out of range, misaligned); [`Regions::check`] then reports
+/// the first fault, or an output that overlaps any other buffer, and
+/// [`Regions::apart`] tells a refused call which outputs it may still clear.
 pub(crate) struct Regions {
     list: heapless::Vec<Region, 12>,
+    fault: Option<Fail>,
 }
 
 impl Regions {
     pub(crate) const fn new() -> Self {
-        Self { list: heapless::Vec::new() }
+        Self { list: heapless::Vec::new(), fault: None }
     }
 
-    fn add(&mut self, addr: usize, is_null: bool, len: usize, output: bool) -> Result<(), Fail> {
+    fn fail(&mut self, fault: Fail) {
+        self.fault = self.fault.or(Some(fault));
+    }
+
+    fn add(&mut self, addr: usize, is_null: bool, len: usize, output: bool) {
         if is_null {
-            return if len == 0 { Ok(()) } else { Err(Fail::Null) };
+            if len != 0 {
+                self.fail(Fail::Null);
+            }
+            return;
         }
         if !in_range(addr, len) {
-            return Err(Fail::AddressRange);
+            self.fail(Fail::AddressRange);
         }
-        self.list.push(Region { start: addr, len, output }).map_err(|_| Fail::Lib(Error::CapacityExceeded))
+        if self.list.push(Region::new(addr, len, output)).is_err() {
+            self.fail(Fail::Lib(Error::CapacityExceeded));
+        }
     }
 
     /// An input buffer; NULL is allowed with length 0.
-    pub(crate) fn input(&mut self, ptr: *const u8, len: usize) -> Result<(), Fail> {
-        self.add(ptr.addr(), ptr.is_null(), len, false)
+    pub(crate) fn input(&mut self, ptr: *const u8, len: usize) {
+        self.add(ptr.addr(), ptr.is_null(), len, false);
     }
 
     /// An output buffer; NULL is allowed with capacity 0.
-    pub(crate) fn output(&mut self, ptr: *mut u8, len: usize) -> Result<(), Fail> {
-        self.add(ptr.addr(), ptr.is_null(), len, true)
+    pub(crate) fn output(&mut self, ptr: *mut u8, len: usize) {
+        self.add(ptr.addr(), ptr.is_null(), len, true);
     }
 
     /// A required output object of type `T` (a struct, a `size_t`): not
     /// NULL, aligned for `T`.
-    pub(crate) fn object<T>(&mut self, ptr: *mut T) -> Result<(), Fail> {
+    pub(crate) fn object<T>(&mut self, ptr: *mut T) {
         if ptr.is_null() {
-            return Err(Fail::Null);
+            self.fail(Fail::Null);
+            return;
         }
-        if !ptr.addr().is_multiple_of(align_of::<T>()) {
-            return Err(Fail::Misaligned);
+        if !ptr.is_aligned() {
+            self.fail(Fail::Misaligned);
         }
-        self.add(ptr.addr(), false, size_of::<T>(), true)
+        self.add(ptr.addr(), false, size_of::<T>(), true);
     }
 
-    /// Refuses an output that overlaps another buffer of the call.
+    /// The first fault of a buffer on its own, in the order they were
+    /// added; else refuses an output that overlaps another buffer.
     pub(crate) fn check(&self) -> Result<(), Fail> {
+        if let Some(fault) = self.fault {
+            return Err(fault);
+        }
         for (i, a) in self.list.iter().enumerate() {
             for b in self.list.iter().skip(i + 1) {
                 if (a.output || b.output) && a.overlaps(b) {
@@ -130,6 +153,24 @@ impl Regions {
             }
         }
         Ok(())
+    }
+
+    /// Whether the recorded buffer `[ptr, ptr + len)` is real (not NULL,
+    /// not empty, within the address space) and overlaps no other buffer
+    /// of the call, so that writing it touches nothing but itself. A range
+    /// that was never recorded, or was recorded twice, is not apart.
+    pub(crate) fn apart(&self, ptr: *const u8, len: usize) -> bool {
+        if ptr.is_null() || len == 0 || !in_range(ptr.addr(), len) {
+            return false;
+        }
+        let this = Region::new(ptr.addr(), len, true);
+        // The buffer overlaps its own record, and nothing else.
+        self.list.iter().filter(|r| r.overlaps(&this)).count() == 1
+    }
+
+    /// [`Regions::apart`] for an output object, which must also be aligned.
+    pub(crate) fn apart_object<T>(&self, ptr: *mut T) -> bool {
+        ptr.is_aligned() && self.apart(ptr.cast::<u8>(), size_of::<T>())
     }
 }
 
@@ -141,21 +182,20 @@ fn in_range(addr: usize, len: usize) -> bool {
 
 /// Zeroes the output `[ptr, ptr + len)` through the raw pointer, before any
 /// slice of it exists: a slice needs initialized memory, and the header
-/// does not ask the caller to initialize outputs; and a call refused by
-/// [`Regions`] still leaves its outputs zeroed, as the header promises.
-/// A NULL pointer or an impossible range is left alone.
+/// does not ask the caller to initialize outputs. A refused call calls it
+/// only on the outputs [`Regions::apart`] accepts. A NULL pointer or an
+/// impossible range is left alone.
 ///
 /// # Safety
 /// The caller of the exported function lends `len` writable bytes at `ptr`
 /// (any NULL or out-of-range pair is skipped, so a refused call may pass
-/// what it was given).
+/// what it was given), and no other buffer of the call lies in them.
 pub(crate) unsafe fn zero_raw(ptr: *mut u8, len: usize) {
     if ptr.is_null() || len == 0 || !in_range(ptr.addr(), len) {
         return;
     }
-    // SAFETY: non-NULL, in range, writable per the contract; raw bytes, so
-    // overlapping another buffer of the call is no aliasing violation here
-    // (no reference to either exists yet).
+    // SAFETY: non-NULL, in range, writable and the call's alone per the
+    // contract; raw bytes, written before any reference to them exists.
     unsafe { core::ptr::write_bytes(ptr, 0, len) };
 }
 
@@ -196,11 +236,12 @@ pub(crate) unsafe fn write<'a>(ptr: *mut u8, len: usize) -> &'a mut [u8] {
 /// Writes `value` to the output object at `ptr`.
 ///
 /// # Safety
-/// `ptr` was accepted by [`Regions::object`] (non-NULL, aligned) and
-/// [`Regions::check`]; the caller guarantees it points to writable memory of
-/// a `T`.
+/// `ptr` was accepted by [`Regions::object`] and [`Regions::check`], or on a
+/// refused call by [`Regions::apart_object`] (either way non-NULL, aligned
+/// and apart from every other buffer); the caller guarantees it points to
+/// writable memory of a `T`.
 pub(crate) unsafe fn put<T>(ptr: *mut T, value: T) {
-    // SAFETY: non-NULL and aligned (Regions::object), writable per the
+    // SAFETY: non-NULL and aligned (checked by Regions), writable per the
     // contract; `T` is a plain C struct or integer, so nothing is dropped.
     unsafe { ptr.write(value) }
 }
@@ -212,4 +253,4 @@ pub(crate) fn wipe(buf: &mut [u8]) {
 }
 
 // The library's kinds stay below the C API's own (100 and up).
-const _: () = assert!(Error::SelfTest(pat::SelfTestKind::PrivateP384Request).kind_code() < 100);
+const _: () = assert!(Error::ReplayWindowExpired.kind_code() < 100);

@@ -76,7 +76,6 @@ unsafe fn private_c<T: PrivateTokenType>(
         call(
             [(token_key, token_key_len), (challenge, challenge_len), (nonce, nonce_len), (blind, blind_len)],
             [Out::wiped(request, request_cap), Out::wiped(state, state_cap)],
-            |_| Ok(()),
             |ins, outs| private_request_with::<T>(ins, outs),
         )
     }
@@ -197,7 +196,6 @@ pub unsafe extern "C" fn pat_type2_request_with(
                 (blind, blind_len),
             ],
             [Out::wiped(request, request_cap), Out::wiped(state, state_cap)],
-            |_| Ok(()),
             public_request_with,
         )
     }

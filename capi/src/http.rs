@@ -11,14 +11,16 @@ use pat::auth;
 use pat::codec::Decode;
 use pat::token::TokenRef;
 
-use crate::call::{Out, call};
-use crate::ffi::{self, Fail};
+use crate::call::{Object, Out, call, call_into};
+use crate::ffi::Fail;
 
 /// One `PrivateToken` challenge of a `WWW-Authenticate` value, decoded.
 /// Filled by `pat_www_authenticate_challenge`, whose pointers point into
 /// the caller's `buf` (valid while `buf` is, until the next call with the
 /// same `buf`), or by `pat_token_challenge_parse`, whose pointers point into
-/// the challenge it was given. An absent field is NULL with length 0.
+/// the challenge it was given. An absent field is NULL with length 0; a
+/// failed call leaves it empty (every field 0, false or NULL) where it can
+/// write it (see each function).
 #[repr(C)]
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug)]
@@ -126,8 +128,14 @@ fn challenge_at(value: &[u8], index: usize, buf: &mut [u8]) -> Result<Option<pat
 /// (`-PAT_E_MALFORMED_HEADER`; no later index parses). Parameter names are
 /// matched case-insensitively, values may be quoted or not, base64url
 /// padded or not, and other schemes' quoted strings may carry any byte
-/// RFC 9110 allows (obs-text included). On any result but 1 `out` and `buf`
-/// are zeroed.
+/// RFC 9110 allows (obs-text included).
+///
+/// On any result but 1, `buf` is zeroed and `out` emptied (every field 0,
+/// false or NULL), except what a call refused for its buffers cannot
+/// write: a `buf` or `out` that overlaps another buffer of the call
+/// (`-PAT_E_OVERLAP`; a buffer that runs past the end of memory counts as
+/// reaching to it) is left as it was, and so is an `out` that is NULL or
+/// misaligned, or a `buf` that is NULL or runs past the end of memory.
 ///
 /// # Safety
 /// `value` points to `value_len` readable bytes, `buf` to `buf_cap`
@@ -141,18 +149,15 @@ pub unsafe extern "C" fn pat_www_authenticate_challenge(
     buf_cap: usize,
     out: *mut pat_challenge,
 ) -> i32 {
-    let body = |[value]: [&[u8]; 1], [buf]: &mut [&mut [u8]; 1]| {
-        let (found, result) = match challenge_at(value, index, buf) {
-            Ok(Some(c)) => (c, Ok(1)),
-            Ok(None) => (pat_challenge::EMPTY, Ok(0)),
-            Err(e) => (pat_challenge::EMPTY, Err(e)),
-        };
-        // SAFETY: `out` passed Regions::object and Regions::check in `call`.
-        unsafe { ffi::put(out, found) };
-        result
+    let body = |[value]: [&[u8]; 1], [buf]: &mut [&mut [u8]; 1]| -> Result<_, Fail> {
+        Ok(match challenge_at(value, index, buf)? {
+            Some(c) => (1, c),
+            None => (0, pat_challenge::EMPTY),
+        })
     };
+    let out = Object::new(out, pat_challenge::EMPTY);
     // SAFETY: the caller's contract for these buffers.
-    unsafe { call([(value.cast::<u8>(), value_len)], [Out::wiped(buf, buf_cap)], |r| r.object(out), body) }
+    unsafe { call_into([(value.cast::<u8>(), value_len)], [Out::wiped(buf, buf_cap)], Some(out), body) }
 }
 
 /// Writes the `Authorization` field value for `token` (an encoded Token of
@@ -175,27 +180,25 @@ pub unsafe extern "C" fn pat_authorization(
 ) -> i32 {
     // SAFETY: the caller's contract for these buffers.
     unsafe {
-        call(
-            [(token, token_len)],
-            [Out::wiped(out.cast::<u8>(), out_cap)],
-            |_| Ok(()),
-            |[token], [out]| {
-                TokenRef::decode(token)?;
-                let room = out_cap.checked_sub(1).ok_or(Error::BufferTooSmall)?;
-                let (text, nul) = out.split_at_mut(room);
-                let len = auth::write_authorization(token, text)?.len();
-                // The NUL goes right after the text (inside `text` when it is shorter).
-                *text.get_mut(len).or(nul.first_mut()).ok_or(Error::BufferTooSmall)? = 0;
-                Ok(len)
-            },
-        )
+        call([(token, token_len)], [Out::wiped(out.cast::<u8>(), out_cap)], |[token], [out]| {
+            TokenRef::decode(token)?;
+            let room = out_cap.checked_sub(1).ok_or(Error::BufferTooSmall)?;
+            let (text, nul) = out.split_at_mut(room);
+            let len = auth::write_authorization(token, text)?.len();
+            // The NUL goes right after the text (inside `text` when it is shorter).
+            *text.get_mut(len).or(nul.first_mut()).ok_or(Error::BufferTooSmall)? = 0;
+            Ok(len)
+        })
     }
 }
 
 /// Parses an encoded TokenChallenge (RFC 9577 §2.1.1), strictly: a type
 /// this library knows or not, lengths within bounds, no trailing bytes.
 /// Fills `out` (its `challenge` pointing at `challenge` itself, its key and
-/// `max-age` empty) and returns 0, or a negative code.
+/// `max-age` empty) and returns 0, or a negative code with `out` emptied
+/// (every field 0, false or NULL), unless `out` is NULL, misaligned or
+/// overlaps `challenge` (as far as `challenge_len` reaches, even past the
+/// end of memory): then it is left as it was.
 ///
 /// # Safety
 /// `challenge` points to `challenge_len` readable bytes, `out` to a
@@ -206,29 +209,27 @@ pub unsafe extern "C" fn pat_token_challenge_parse(
     challenge_len: usize,
     out: *mut pat_challenge,
 ) -> i32 {
-    let body = |[bytes]: [&[u8]; 1], _: &mut [&mut [u8]; 0]| {
-        let parsed = TokenChallenge::decode(bytes).map(|c| {
-            let (challenge, challenge_len) = raw(bytes);
-            let (issuer_name, issuer_name_len) = raw(c.issuer_name());
-            let (redemption_context, redemption_context_len) = raw(c.redemption_context());
-            let (origin_info, origin_info_len) = raw(c.origin_info());
-            pat_challenge {
-                token_type: c.token_type(),
-                challenge,
-                challenge_len,
-                issuer_name,
-                issuer_name_len,
-                redemption_context,
-                redemption_context_len,
-                origin_info,
-                origin_info_len,
-                ..pat_challenge::EMPTY
-            }
-        });
-        // SAFETY: `out` passed Regions::object and Regions::check in `call`.
-        unsafe { ffi::put(out, parsed.unwrap_or(pat_challenge::EMPTY)) };
-        parsed.map(|_| 0).map_err(Fail::from)
+    let body = |[bytes]: [&[u8]; 1], _: &mut [&mut [u8]; 0]| -> Result<_, Fail> {
+        let c = TokenChallenge::decode(bytes)?;
+        let (challenge, challenge_len) = raw(bytes);
+        let (issuer_name, issuer_name_len) = raw(c.issuer_name());
+        let (redemption_context, redemption_context_len) = raw(c.redemption_context());
+        let (origin_info, origin_info_len) = raw(c.origin_info());
+        let parsed = pat_challenge {
+            token_type: c.token_type(),
+            challenge,
+            challenge_len,
+            issuer_name,
+            issuer_name_len,
+            redemption_context,
+            redemption_context_len,
+            origin_info,
+            origin_info_len,
+            ..pat_challenge::EMPTY
+        };
+        Ok((0, parsed))
     };
+    let out = Object::new(out, pat_challenge::EMPTY);
     // SAFETY: the caller's contract for these buffers.
-    unsafe { call([(challenge, challenge_len)], [], |r| r.object(out), body) }
+    unsafe { call_into([(challenge, challenge_len)], [], Some(out), body) }
 }

@@ -112,7 +112,6 @@ unsafe fn request_c<T: PrivateTokenType>(
         call(
             [(token_key, token_key_len), (challenge, challenge_len)],
             [Out::wiped(request_out, request_cap), Out::wiped(state, state_cap)],
-            |_| Ok(()),
             |[key, challenge], outs| {
                 let mut rng = CallbackRng::new(rng, rng_ctx)?;
                 request::<T>(key, challenge, &mut rng, outs)
@@ -128,9 +127,11 @@ unsafe fn request_c<T: PrivateTokenType>(
 ///
 /// Writes the request (`PAT_TYPE1_REQUEST_LEN` bytes) to `request` and the
 /// client state (`PAT_TYPE1_STATE_LEN` bytes) to `state`; returns the
-/// request's length, or a negative code (and both buffers zeroed). The state
-/// holds the blind: keep it as a secret, pass it to `pat_type1_finalize`
-/// with the issuer's response, and wipe every copy after use (`pat_wipe`).
+/// request's length, or a negative code (and both buffers zeroed, but for
+/// one refused for overlapping another buffer: that one is left as it
+/// was). The state holds the blind: keep it as a secret, pass it to
+/// `pat_type1_finalize` with the issuer's response, and wipe every copy
+/// after use (`pat_wipe`).
 ///
 /// # Safety
 /// Every pointer points to its length's (or capacity's) readable (inputs)
@@ -174,7 +175,7 @@ pub unsafe extern "C" fn pat_type1_request(
 /// On success the state buffer is zeroed: one request, one token. On
 /// failure (`-PAT_E_VERIFICATION` for a proof that does not verify) the
 /// state is left unchanged, ready for the genuine response, and `token` is
-/// zeroed.
+/// zeroed (unless it overlaps another buffer: refused, and left as it was).
 ///
 /// # Safety
 /// As `pat_type1_request`; `state` is read and written.

@@ -62,9 +62,10 @@ fn finalize(token_key: &[u8], response: &[u8], outs: &mut [&mut [u8]; 2]) -> Res
 ///
 /// Writes the request (`PAT_TYPE2_REQUEST_LEN` bytes) to `request` and the
 /// client state (`PAT_TYPE2_STATE_LEN` bytes) to `state`; returns the
-/// request's length, or a negative code (and both buffers zeroed). The state
-/// holds the blind inverse: keep it as a secret, pass it to
-/// `pat_type2_finalize`, and wipe every copy after use (`pat_wipe`).
+/// request's length, or a negative code (and both buffers zeroed, but for
+/// one refused for overlapping another buffer: that one is left as it
+/// was). The state holds the blind inverse: keep it as a secret, pass it
+/// to `pat_type2_finalize`, and wipe every copy after use (`pat_wipe`).
 ///
 /// # Safety
 /// Every pointer points to its length's (or capacity's) readable (inputs)
@@ -87,7 +88,6 @@ pub unsafe extern "C" fn pat_type2_request(
         call(
             [(token_key, token_key_len), (challenge, challenge_len)],
             [Out::wiped(request, request_cap), Out::wiped(state, state_cap)],
-            |_| Ok(()),
             |[key, challenge], outs| {
                 let mut rng = CallbackRng::new(rng, rng_ctx)?;
                 self::request(key, challenge, &mut rng, outs)
@@ -104,7 +104,7 @@ pub unsafe extern "C" fn pat_type2_request(
 /// On success the state buffer is zeroed: one request, one token. On
 /// failure (`-PAT_E_VERIFICATION` for a signature that does not verify) the
 /// state is left unchanged, ready for the genuine response, and `token` is
-/// zeroed.
+/// zeroed (unless it overlaps another buffer: refused, and left as it was).
 ///
 /// # Safety
 /// As `pat_type2_request`; `state` is read and written.

@@ -80,16 +80,11 @@ pub unsafe extern "C" fn pat_type3_client_key(
 ) -> i32 {
     // SAFETY: the caller's contract for these buffers.
     unsafe {
-        call(
-            [(client_secret, client_secret_len)],
-            [Out::wiped(out, out_cap)],
-            |_| Ok(()),
-            |[secret], [out]| {
-                let secret = ecdsa::SecretKey::from_bytes(exact::<SCALAR_LEN>(secret, Field::Key)?)?;
-                prefix(out, PUBLIC_KEY_LEN)?.copy_from_slice(&secret.public_key().to_bytes());
-                Ok(PUBLIC_KEY_LEN)
-            },
-        )
+        call([(client_secret, client_secret_len)], [Out::wiped(out, out_cap)], |[secret], [out]| {
+            let secret = ecdsa::SecretKey::from_bytes(exact::<SCALAR_LEN>(secret, Field::Key)?)?;
+            prefix(out, PUBLIC_KEY_LEN)?.copy_from_slice(&secret.public_key().to_bytes());
+            Ok(PUBLIC_KEY_LEN)
+        })
     }
 }
 
@@ -107,7 +102,8 @@ pub unsafe extern "C" fn pat_type3_client_key(
 /// so send it to the attester only and `pat_wipe` it after) to
 /// `request_blind`, and the state (`PAT_TYPE3_STATE_LEN` bytes, secret) to
 /// `state`; returns the request's length, or a negative code (and every
-/// output zeroed).
+/// output zeroed, but for one refused for overlapping another buffer: that
+/// one is left as it was).
 ///
 /// The wire choices are pat-go's (`Config::PAT_GO` of the library: its
 /// HPKE labels, the last byte of the token key id in the inner request, the
@@ -152,7 +148,6 @@ pub unsafe extern "C" fn pat_type3_request(
                 Out::wiped(request_blind, request_blind_cap),
                 Out::wiped(state, state_cap),
             ],
-            |_| Ok(()),
             |ins, outs| {
                 let mut rng = CallbackRng::new(rng, rng_ctx)?;
                 self::request(ins, &mut rng, outs)
@@ -169,7 +164,9 @@ pub unsafe extern "C" fn pat_type3_request(
 /// length. The client's long-term secret is not needed. The state is
 /// zeroed on success and left unchanged on failure (`-PAT_E_VERIFICATION`
 /// for a response that does not decrypt or a signature that does not
-/// verify; `-PAT_E_KEY_ID_MISMATCH` for another token key).
+/// verify; `-PAT_E_KEY_ID_MISMATCH` for another token key), and `token` is
+/// zeroed on failure (unless it overlaps another buffer: refused, and left
+/// as it was).
 ///
 /// # Safety
 /// As `pat_type3_request`; `state` is read and written.

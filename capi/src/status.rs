@@ -2,7 +2,7 @@
 //!
 //! A negative return value is an error code `-(kind + 256 × detail)`
 //! (`pat::Error::code`): `kind` names the library's error variant
-//! ([`PAT_E_TRUNCATED`] to [`PAT_E_SELF_TEST`], one per variant) and
+//! ([`PAT_E_TRUNCATED`] to [`PAT_E_REPLAY_WINDOW_EXPIRED`], one per variant) and
 //! `detail` what it carries (a field, a token type, an RNG code). Kinds from
 //! 100 up are faults of the call that the library cannot have: a NULL
 //! pointer, overlapping buffers, a misaligned struct. [`pat_error_kind`],
@@ -12,7 +12,8 @@ use core::ffi::c_char;
 
 use pat::{Error, Field, RngCode, SelfTestKind};
 
-use crate::ffi::{self, Fail, Regions};
+use crate::call::{Out, call};
+use crate::ffi::Fail;
 
 /// Success.
 pub const PAT_OK: i32 = 0;
@@ -94,6 +95,8 @@ pub const PAT_E_UNKNOWN_STATE_VERSION: i32 = 36;
 pub const PAT_E_PRESENTATION_LIMIT_REACHED: i32 = 37;
 /// A power-on self-test failed; the detail is a `PAT_SELF_TEST_*`.
 pub const PAT_E_SELF_TEST: i32 = 38;
+/// A token was to be recorded as spent until a time already past: refused.
+pub const PAT_E_REPLAY_WINDOW_EXPIRED: i32 = 39;
 
 /// A NULL pointer where a buffer of non-zero length or a required output was expected.
 pub const PAT_E_NULL_POINTER: i32 = 100;
@@ -225,6 +228,7 @@ const _: () = {
     assert!(kind(Error::UnknownStateVersion(0)) == PAT_E_UNKNOWN_STATE_VERSION);
     assert!(kind(Error::PresentationLimitReached) == PAT_E_PRESENTATION_LIMIT_REACHED);
     assert!(kind(Error::SelfTest(SelfTestKind::PrivateP384Request)) == PAT_E_SELF_TEST);
+    assert!(kind(Error::ReplayWindowExpired) == PAT_E_REPLAY_WINDOW_EXPIRED);
 
     const FIELDS: [(Field, u32); 27] = [
         (Field::IssuerName, PAT_FIELD_ISSUER_NAME),
@@ -313,26 +317,12 @@ pub extern "C" fn pat_error_detail(code: i32) -> u32 {
 /// `out` points to `out_cap` writable bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pat_error_message(code: i32, out: *mut c_char, out_cap: usize) -> i32 {
-    let out = out.cast::<u8>();
-    // SAFETY: the caller lends `out_cap` writable bytes; zero_raw skips NULL
-    // and impossible ranges. A refused or short buffer is left empty.
-    unsafe { ffi::zero_raw(out, out_cap) };
-    let mut regions = Regions::new();
-    if let Err(f) = regions.output(out, out_cap) {
-        return f.code();
-    }
     if out.is_null() {
         return Fail::Null.code();
     }
-    // SAFETY: checked by Regions::output and zeroed above; writable per the
-    // contract.
-    let buf = unsafe { ffi::write(out, out_cap) };
-    let result = message(code, buf);
-    if result.is_err() {
-        // No partial text: an ignored error must not leave an unterminated string.
-        ffi::wipe(buf);
-    }
-    ffi::status(result.map_err(Fail::from))
+    // SAFETY: the caller's contract for this buffer. On a failure `call`
+    // zeroes it: no unterminated partial text for a caller who ignores it.
+    unsafe { call([], [Out::wiped(out.cast::<u8>(), out_cap)], |[], [buf]| message(code, buf).map_err(Fail::from)) }
 }
 
 /// The message of `code` into `buf`, NUL-terminated.

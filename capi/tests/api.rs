@@ -896,11 +896,12 @@ fn refused_calls_zero_their_outputs_and_draw_nothing() {
     assert_eq!(run(ptr::null(), 49, base, 52, unsafe { base.add(100) }, 197), -PAT_E_NULL_POINTER);
     assert!(buf[..52].iter().chain(&buf[100..297]).all(|&b| b == 0));
     assert!(buf[52..100].iter().chain(&buf[297..]).all(|&b| b == 0xAA), "nothing outside the outputs");
-    // Overlapping outputs: zeroed as well (raw writes, before any reference).
+    // Overlapping outputs: both left as they were (either may hold the
+    // caller's other data).
     buf.fill(0xAA);
     let base = buf.as_mut_ptr();
     assert_eq!(run(key.as_ptr(), 49, base, 52, unsafe { base.add(40) }, 197), -PAT_E_OVERLAP);
-    assert!(buf[..237].iter().all(|&b| b == 0));
+    assert!(buf.iter().all(|&b| b == 0xAA), "overlapping outputs are not written");
     // A range past the end of memory: that output is skipped, the other zeroed.
     buf.fill(0xAA);
     let base = buf.as_mut_ptr();
@@ -938,6 +939,204 @@ fn refused_calls_zero_their_outputs_and_draw_nothing() {
         -PAT_E_NULL_POINTER
     );
     assert_eq!(unsafe { pat_token_challenge_parse(ptr::null(), 5, raw.as_mut_ptr().cast()) }, -PAT_E_NULL_POINTER);
+}
+
+// ---- refused calls: nothing written into another buffer of the call ------
+
+/// A pattern no call writes: non-zero, and different at every offset.
+fn pattern(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i % 251) as u8 | 0x80).collect()
+}
+
+#[test]
+fn a_refused_call_leaves_an_overlapped_input_as_it_was() {
+    let (key, challenge) = type1_case();
+    let mut calls = 0usize;
+    let ctx: *mut c_void = (&raw mut calls).cast();
+    // The key lives at the start of one buffer; the request output starts
+    // inside it, the state output lies apart.
+    let mut buf = pattern(600);
+    buf[..49].copy_from_slice(&key);
+    let before = buf.clone();
+    let base = buf.as_mut_ptr();
+    let rc = unsafe {
+        pat_type1_request(
+            base,
+            49,
+            challenge.as_ptr(),
+            challenge.len(),
+            Some(counting_rng),
+            ctx,
+            base.add(20),
+            PAT_TYPE1_REQUEST_LEN,
+            base.add(300),
+            PAT_TYPE1_STATE_LEN,
+        )
+    };
+    assert_eq!(rc, -PAT_E_OVERLAP);
+    assert_eq!(calls, 0);
+    assert_eq!(buf[..49], before[..49], "the key is intact");
+    assert_eq!(buf[..300], before[..300], "the overlapping request buffer is not written");
+    assert!(buf[300..300 + PAT_TYPE1_STATE_LEN].iter().all(|&b| b == 0), "the state buffer, apart, is zeroed");
+    assert_eq!(buf[300 + PAT_TYPE1_STATE_LEN..], before[300 + PAT_TYPE1_STATE_LEN..]);
+
+    // finalize: a token buffer over the state it was to be finalized with.
+    let case = &load("private/type1-issuance-test-vectors.json")[0];
+    let (_, _, state) =
+        request_with(pat_type1_request_with, &TYPE1, &key, &challenge, &field(case, "nonce"), &field(case, "blind"));
+    let resp = field(case, "token_response");
+    let mut both = pattern(PAT_TYPE1_STATE_LEN + 100);
+    both[..PAT_TYPE1_STATE_LEN].copy_from_slice(&state);
+    let before = both.clone();
+    let base = both.as_mut_ptr();
+    let rc = unsafe {
+        pat_type1_finalize(
+            key.as_ptr(),
+            key.len(),
+            base,
+            PAT_TYPE1_STATE_LEN,
+            resp.as_ptr(),
+            resp.len(),
+            base.add(100),
+            PAT_TYPE1_TOKEN_LEN,
+        )
+    };
+    assert_eq!(rc, -PAT_E_OVERLAP);
+    assert_eq!(both, before, "the state and the rest of the buffer are kept");
+
+    // WWW-Authenticate: a decoding buffer that starts inside the value.
+    let challenge5 = challenge_bytes(5);
+    let mut header = [0u8; 512];
+    let value = pat::auth::write_www_authenticate_without_key(&challenge5, None, &mut header).unwrap().to_owned();
+    let mut shared = value.clone().into_bytes();
+    shared.extend_from_slice(&pattern(PAT_CHALLENGE_BUFFER_SIZE));
+    let before = shared.clone();
+    let base = shared.as_mut_ptr();
+    let mut out = GARBAGE;
+    let rc = unsafe {
+        pat_www_authenticate_challenge(
+            base.cast(),
+            value.len(),
+            0,
+            base.add(value.len() / 2),
+            PAT_CHALLENGE_BUFFER_SIZE,
+            &raw mut out,
+        )
+    };
+    assert_eq!(rc, -PAT_E_OVERLAP);
+    assert_eq!(shared, before, "the value and the decoding buffer over it are not written");
+    assert!(is_empty(&out), "`out`, apart from both, is emptied: {out:?}");
+}
+
+/// A `pat_challenge` as uninitialized C memory might hold it.
+const GARBAGE: pat_challenge = pat_challenge {
+    token_type: 0xBEEF,
+    has_max_age: true,
+    max_age: 77,
+    challenge: GARBAGE_BYTES.as_ptr(),
+    challenge_len: 3,
+    token_key: GARBAGE_BYTES.as_ptr(),
+    token_key_len: 2,
+    issuer_name: GARBAGE_BYTES.as_ptr(),
+    issuer_name_len: 1,
+    redemption_context: GARBAGE_BYTES.as_ptr(),
+    redemption_context_len: 3,
+    origin_info: GARBAGE_BYTES.as_ptr(),
+    origin_info_len: 1,
+};
+static GARBAGE_BYTES: [u8; 3] = [1, 2, 3];
+
+/// Whether `c` is the empty challenge: every field 0, false or NULL.
+fn is_empty(c: &pat_challenge) -> bool {
+    c.token_type == 0
+        && !c.has_max_age
+        && c.max_age == 0
+        && [c.challenge, c.token_key, c.issuer_name, c.redemption_context, c.origin_info].iter().all(|p| p.is_null())
+        && [c.challenge_len, c.token_key_len, c.issuer_name_len, c.redemption_context_len, c.origin_info_len]
+            .iter()
+            .all(|&n| n == 0)
+}
+
+#[test]
+fn a_refused_call_empties_the_challenge_it_may_write() {
+    let challenge = challenge_bytes(5);
+    let mut header = [0u8; 512];
+    let value = pat::auth::write_www_authenticate_without_key(&challenge, None, &mut header).unwrap().to_owned();
+    let mut buf = vec![0xAAu8; PAT_CHALLENGE_BUFFER_SIZE];
+    let www_raw = |v: *const u8, vl: usize, b: *mut u8, bl: usize, out: *mut pat_challenge| unsafe {
+        pat_www_authenticate_challenge(v.cast(), vl, 0, b, bl, out)
+    };
+    let (v, vl) = (value.as_ptr(), value.len());
+
+    // Refused for another buffer, `out` apart: emptied.
+    let mut out = GARBAGE;
+    assert_eq!(www_raw(v, vl, ptr::null_mut(), 64, &raw mut out), -PAT_E_NULL_POINTER);
+    assert!(is_empty(&out), "NULL buf with a capacity: {out:?}");
+    let mut out = GARBAGE;
+    assert_eq!(www_raw(ptr::null(), 5, buf.as_mut_ptr(), buf.len(), &raw mut out), -PAT_E_NULL_POINTER);
+    assert!(is_empty(&out), "NULL value with a length: {out:?}");
+    assert!(buf.iter().all(|&b| b == 0), "and `buf`, apart, zeroed");
+    // A `buf` that runs past the end of memory claims everything above it:
+    // `out` below it is emptied, `out` above it left as it was.
+    let mut two = [GARBAGE; 2];
+    let [low, high] = two.each_mut().map(ptr::from_mut);
+    assert_eq!(www_raw(v, vl, high.cast::<u8>(), usize::MAX, low), -PAT_E_ADDRESS_RANGE);
+    assert!(is_empty(&two[0]), "buf past the end of memory, `out` below it: {:?}", two[0]);
+    let mut two = [GARBAGE; 2];
+    let [low, high] = two.each_mut().map(ptr::from_mut);
+    assert_eq!(www_raw(v, vl, low.cast::<u8>(), usize::MAX, high), -PAT_E_ADDRESS_RANGE);
+    assert_eq!(two[1].token_type, GARBAGE.token_type, "`out` inside what buf claims");
+    // A value whose challenge does not parse, and none at that index.
+    let mut out = GARBAGE;
+    let bad = "PrivateToken challenge=\"AAEA\"";
+    assert_eq!(www_raw(bad.as_ptr(), bad.len(), buf.as_mut_ptr(), buf.len(), &raw mut out), Error::Truncated.code());
+    assert!(is_empty(&out), "a parse error: {out:?}");
+    let mut out = GARBAGE;
+    let rc = unsafe { pat_www_authenticate_challenge(v.cast(), vl, 1, buf.as_mut_ptr(), buf.len(), &raw mut out) };
+    assert_eq!(rc, 0);
+    assert!(is_empty(&out), "no challenge at index 1: {out:?}");
+
+    // `out` inside another buffer: neither is written. Over the value...
+    let mut storage = [0u64; 32];
+    storage.iter_mut().enumerate().for_each(|(i, w)| *w = 0x0101_0101_0101_0101 * (i as u64 + 1));
+    let before = storage;
+    let at = storage.as_mut_ptr();
+    let size = size_of::<pat_challenge>();
+    buf.fill(0xAA);
+    assert_eq!(www_raw(at.cast::<u8>(), size, buf.as_mut_ptr(), buf.len(), at.cast()), -PAT_E_OVERLAP);
+    assert_eq!(storage, before, "`out` over the value is left as it was");
+    assert!(buf.iter().all(|&b| b == 0), "`buf`, apart, is zeroed");
+    // ... or over the decoding buffer.
+    assert_eq!(www_raw(v, vl, at.cast::<u8>(), size_of_val(&storage), at.cast()), -PAT_E_OVERLAP);
+    assert_eq!(storage, before, "`out` over `buf`: both left as they were");
+    // Misaligned: not written.
+    let misaligned = unsafe { at.cast::<u8>().add(1) }.cast::<pat_challenge>();
+    assert_eq!(www_raw(v, vl, buf.as_mut_ptr(), buf.len(), misaligned), -PAT_E_MISALIGNED);
+    assert_eq!(storage, before);
+
+    // pat_token_challenge_parse: the same rule.
+    let mut out = GARBAGE;
+    assert_eq!(unsafe { pat_token_challenge_parse(ptr::null(), 5, &raw mut out) }, -PAT_E_NULL_POINTER);
+    assert!(is_empty(&out), "NULL challenge with a length: {out:?}");
+    let mut two = [GARBAGE; 2];
+    let [low, high] = two.each_mut().map(ptr::from_mut);
+    assert_eq!(unsafe { pat_token_challenge_parse(high.cast::<u8>(), usize::MAX, low) }, -PAT_E_ADDRESS_RANGE);
+    assert!(is_empty(&two[0]), "a challenge past the end of memory, `out` below it: {:?}", two[0]);
+    let mut two = [GARBAGE; 2];
+    let [low, high] = two.each_mut().map(ptr::from_mut);
+    assert_eq!(unsafe { pat_token_challenge_parse(low.cast::<u8>(), usize::MAX, high) }, -PAT_E_ADDRESS_RANGE);
+    assert_eq!(two[1].token_type, GARBAGE.token_type, "`out` inside what the challenge claims");
+    let mut out = GARBAGE;
+    let rc = unsafe { pat_token_challenge_parse(challenge.as_ptr(), challenge.len() - 1, &raw mut out) };
+    assert_eq!(rc, Error::Truncated.code());
+    assert!(is_empty(&out), "a parse error: {out:?}");
+    assert_eq!(unsafe { pat_token_challenge_parse(at.cast::<u8>(), size, at.cast()) }, -PAT_E_OVERLAP);
+    assert_eq!(storage, before, "`out` over the challenge is left as it was");
+    assert_eq!(
+        unsafe { pat_token_challenge_parse(challenge.as_ptr(), challenge.len(), misaligned) },
+        -PAT_E_MISALIGNED
+    );
+    assert_eq!(storage, before);
 }
 
 #[test]

@@ -5,15 +5,19 @@ use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, Subcommand};
-use pat_http::{BoxError, client, issuer, keys, origin, replay, tls, unix_now};
+use clap::{Args, Subcommand, ValueEnum};
+use pat_http::metrics::Metrics;
+use pat_http::pool::{Pool, PoolConfig};
+use pat_http::server::Limits;
+use pat_http::{BoxError, client, issuer, keys, origin, replay, server, tls, unix_now};
 
 #[derive(Subcommand)]
 pub(crate) enum IssuerCommand {
     /// Serve the issuer directory and issue tokens (keys made on first start).
-    Serve(IssuerServe),
+    Serve(Box<IssuerServe>),
     /// Add the next key of every type, valid from a later time.
     Rotate(IssuerRotate),
 }
@@ -49,6 +53,144 @@ pub(crate) struct IssuerServe {
     /// comma-separated; default: any well-formed list). Others get 400.
     #[arg(long, value_delimiter = ',', value_parser = parse_token_type)]
     allowed_extensions: Option<Vec<u16>>,
+    #[command(flatten)]
+    service: ServiceArgs,
+}
+
+/// What every service takes: its bounds, its operator's routes, its logs.
+#[derive(Args)]
+pub(crate) struct ServiceArgs {
+    /// Seconds to receive a request's head; also how long an idle
+    /// keep-alive connection is kept.
+    #[arg(long, default_value_t = 20)]
+    header_timeout: u64,
+    /// Seconds to handle a request, its body included (408 after).
+    #[arg(long, default_value_t = 10)]
+    request_timeout: u64,
+    /// The largest request head in bytes (431 above; at least 8192).
+    #[arg(long, default_value_t = 16 * 1024)]
+    max_header_bytes: usize,
+    /// Connections held at once; one more is closed at once.
+    #[arg(long, default_value_t = 1024)]
+    max_connections: usize,
+    /// Seconds that requests in flight may take to finish after SIGTERM.
+    #[arg(long, default_value_t = 10)]
+    shutdown_grace: u64,
+    /// Threads for the cryptography of requests (default: one per core).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// Requests waiting for a worker beyond those running (default: 32 per
+    /// worker); one more gets 503 with Retry-After.
+    #[arg(long)]
+    queue: Option<usize>,
+    /// Milliseconds a request may wait for a worker before it gets 503.
+    #[arg(long, default_value_t = 250)]
+    queue_wait_ms: u64,
+    /// A browser origin allowed to call the service (CORS), such as
+    /// https://app.example; `*` for any. Repeatable.
+    #[arg(long = "cors-origin")]
+    cors_origins: Vec<String>,
+    /// Serve /healthz, /readyz and /metrics on this address instead of the
+    /// service's own.
+    #[arg(long)]
+    admin_listen: Option<SocketAddr>,
+    /// Log lines as text or as JSON objects (the level: RUST_LOG, default info).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+/// How log lines are written (to stderr).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LogFormat {
+    /// One line of text per event.
+    Text,
+    /// One JSON object per event.
+    Json,
+}
+
+impl ServiceArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            header_timeout: Duration::from_secs(self.header_timeout.max(1)),
+            request_timeout: Duration::from_secs(self.request_timeout.max(1)),
+            max_header_bytes: self.max_header_bytes.max(8192),
+            max_connections: self.max_connections.max(1),
+            shutdown_grace: Duration::from_secs(self.shutdown_grace),
+            cors_origins: self.cors_origins.clone(),
+        }
+    }
+
+    fn pool(&self, metrics: &Arc<Metrics>) -> Pool {
+        let defaults = PoolConfig::default();
+        let workers = self.workers.unwrap_or(defaults.workers).max(1);
+        let config = PoolConfig {
+            workers,
+            queue: self.queue.unwrap_or(32 * workers),
+            queue_wait: Duration::from_millis(self.queue_wait_ms),
+        };
+        Pool::new(config, Arc::clone(metrics))
+    }
+
+    fn init_logs(&self) {
+        use tracing_subscriber::EnvFilter;
+        let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+        let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi);
+        // A second initialisation (tests) is not an error worth stopping for.
+        let _ = match self.log_format {
+            LogFormat::Text => builder.try_init(),
+            LogFormat::Json => builder.json().try_init(),
+        };
+    }
+}
+
+/// Serves a service's router (with `layered`'s bounds) and its operator's
+/// routes (beside it, or on `--admin-listen`) until SIGTERM or SIGINT, then
+/// drains; `on_shutdown` runs first (readiness goes 503).
+#[allow(clippy::too_many_arguments)]
+async fn run_service(
+    what: &str,
+    service_routes: axum::Router,
+    admin_routes: axum::Router,
+    route_of: server::RouteOf,
+    listener: std::net::TcpListener,
+    addr: SocketAddr,
+    tls: Option<axum_server::tls_rustls::RustlsConfig>,
+    args: &ServiceArgs,
+    metrics: Arc<Metrics>,
+    on_shutdown: impl FnOnce() + Send + 'static,
+) -> Result<ExitCode, BoxError> {
+    let limits = args.limits();
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        server::termination().await;
+        on_shutdown();
+        let _ = stop_tx.send(true);
+    });
+    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|stop| *stop).await;
+    };
+    let main_routes = match args.admin_listen {
+        Some(admin_addr) => {
+            let (admin_listener, admin_bound) = pat_http::bind(admin_addr)?;
+            let admin = server::layered(admin_routes, &Limits::default(), Arc::clone(&metrics), route_of)?;
+            let (m, rx) = (Arc::clone(&metrics), stop_rx.clone());
+            let admin_limits = Limits { cors_origins: Vec::new(), ..limits.clone() };
+            tokio::spawn(async move {
+                if let Err(e) = pat_http::serve_with(admin, admin_listener, None, &admin_limits, m, stopped(rx)).await {
+                    tracing::error!(error = %e, "the admin listener failed");
+                }
+            });
+            announce(&format!("{what} admin"), admin_bound, false);
+            service_routes
+        }
+        None => admin_routes.merge(service_routes),
+    };
+    let router = server::layered(main_routes, &limits, Arc::clone(&metrics), route_of)?;
+    announce(what, addr, tls.is_some());
+    pat_http::serve_with(router, listener, tls, &limits, metrics, stopped(stop_rx)).await?;
+    tracing::info!("{what}: stopped");
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A token or extension type: decimal, or hex with `0x`.
@@ -108,7 +250,7 @@ pub(crate) struct IssuerRotate {
 #[derive(Subcommand)]
 pub(crate) enum OriginCommand {
     /// Serve resources that need a token.
-    Serve(OriginServe),
+    Serve(Box<OriginServe>),
 }
 
 #[derive(Args)]
@@ -150,6 +292,25 @@ pub(crate) struct OriginServe {
     /// How often keys are re-read, in seconds.
     #[arg(long, default_value_t = 10)]
     refresh: u64,
+    /// The largest clock difference, in seconds, between the origins that
+    /// share a replay store: spent tokens are kept that much longer.
+    #[arg(long, default_value_t = pat::replay::CLOCK_SKEW_MARGIN)]
+    clock_skew: u64,
+    /// Milliseconds a Redis command may take before the redemption gets 503.
+    #[arg(long, default_value_t = 50)]
+    store_timeout_ms: u64,
+    /// Milliseconds between checks of the Redis store (while the last check
+    /// failed, redemptions get 503 at once).
+    #[arg(long, default_value_t = 250)]
+    store_probe_ms: u64,
+    /// TLS certificate chain (PEM); serves HTTPS with --tls-key.
+    #[arg(long, requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// TLS private key (PEM).
+    #[arg(long, requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    #[command(flatten)]
+    service: ServiceArgs,
 }
 
 #[derive(Args)]
@@ -187,12 +348,13 @@ fn announce(what: &str, addr: SocketAddr, tls: bool) {
 
 pub(crate) fn issuer(command: IssuerCommand) -> ExitCode {
     exit(match command {
-        IssuerCommand::Serve(args) => issuer_serve(args),
+        IssuerCommand::Serve(args) => issuer_serve(*args),
         IssuerCommand::Rotate(args) => issuer_rotate(&args),
     })
 }
 
 fn issuer_serve(args: IssuerServe) -> Result<ExitCode, BoxError> {
+    args.service.init_logs();
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => Some(tls::server_config(cert, key)?),
         _ => None,
@@ -208,14 +370,25 @@ fn issuer_serve(args: IssuerServe) -> Result<ExitCode, BoxError> {
         extensions: args.allowed_extensions.map_or(issuer::ExtensionsPolicy::Any, issuer::ExtensionsPolicy::Only),
     };
     let (listener, addr) = pat_http::bind(args.listen)?;
+    let service_args = args.service;
     runtime()?.block_on(async move {
-        let service = issuer::IssuerService::open(config)?;
+        let metrics = Arc::new(Metrics::new());
+        let pool = service_args.pool(&metrics);
+        let service = issuer::IssuerService::open_with(config, pool, Arc::clone(&metrics))?;
         service.spawn_refresh(Duration::from_secs(1));
-        announce("issuer", addr, tls.is_some());
-        pat_http::serve(issuer::router(service), listener, tls).await?;
-        Ok(ExitCode::SUCCESS)
+        let ready = Arc::clone(&service);
+        let admin = pat_http::admin::routes(Arc::clone(&metrics), move || ready.ready());
+        let draining = Arc::clone(&service);
+        let routes = issuer::service_router(service);
+        run_service("issuer", routes, admin, issuer::route_of, listener, addr, tls, &service_args, metrics, move || {
+            draining.drain()
+        })
+        .await
     })
 }
+
+/// Live keys of one type above which `rotate` warns.
+const LIVE_KEYS_WARNING: usize = 40;
 
 fn issuer_rotate(args: &IssuerRotate) -> Result<ExitCode, BoxError> {
     let now = unix_now();
@@ -229,16 +402,30 @@ fn issuer_rotate(args: &IssuerRotate) -> Result<ExitCode, BoxError> {
             r.validity.not_before,
             r.validity.not_after
         );
+        if r.live > LIVE_KEYS_WARNING {
+            eprintln!(
+                "warning: type {} now has {} live keys (at most {}); a rotation every --in seconds with keys of \
+                 --lifetime seconds keeps about lifetime/in of them",
+                r.token_type,
+                r.live,
+                keys::MAX_LIVE_KEYS
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 pub(crate) fn origin(command: OriginCommand) -> ExitCode {
     let OriginCommand::Serve(args) = command;
-    exit(origin_serve(args))
+    exit(origin_serve(*args))
 }
 
 fn origin_serve(args: OriginServe) -> Result<ExitCode, BoxError> {
+    args.service.init_logs();
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some(tls::server_config(cert, key)?),
+        _ => None,
+    };
     let issuer_url = args.issuer_url.unwrap_or_else(|| format!("https://{}", args.issuer));
     let config = origin::OriginConfig {
         issuer_name: args.issuer,
@@ -247,23 +434,36 @@ fn origin_serve(args: OriginServe) -> Result<ExitCode, BoxError> {
         extensions: args.allowed_extensions,
         origin_info: args.origin_info,
         max_age: args.max_age,
+        clock_skew: args.clock_skew,
         issuer_state: args.issuer_state,
         send_token_key: !args.no_token_key,
         refresh: Duration::from_secs(args.refresh.max(1)),
         ca_cert: args.ca_cert,
     };
     let (listener, addr) = pat_http::bind(args.listen)?;
-    let redis = args.redis;
+    let redis = args.redis.map(|url| replay::RedisConfig {
+        timeout: Duration::from_millis(args.store_timeout_ms.max(1)),
+        probe_interval: Duration::from_millis(args.store_probe_ms.max(10)),
+        ..replay::RedisConfig::new(&url)
+    });
+    let service_args = args.service;
     runtime()?.block_on(async move {
-        let replay = match &redis {
-            Some(url) => replay::Replay::redis(url).await?,
-            None => replay::Replay::memory()?,
+        let metrics = Arc::new(Metrics::new());
+        let replay = match redis {
+            Some(config) => replay::Replay::redis(config, Arc::clone(&metrics))?,
+            None => replay::Replay::memory(Arc::clone(&metrics))?,
         };
-        let service = origin::OriginService::new(config, replay).await?;
+        let pool = service_args.pool(&metrics);
+        let service = origin::OriginService::with(config, Arc::new(replay), pool, Arc::clone(&metrics)).await?;
         service.spawn_refresh();
-        announce("origin", addr, false);
-        pat_http::serve(origin::router(service), listener, None).await?;
-        Ok(ExitCode::SUCCESS)
+        let ready = Arc::clone(&service);
+        let admin = pat_http::admin::routes(Arc::clone(&metrics), move || ready.ready());
+        let draining = Arc::clone(&service);
+        let routes = origin::protected_router(service);
+        run_service("origin", routes, admin, origin::route_of, listener, addr, tls, &service_args, metrics, move || {
+            draining.drain()
+        })
+        .await
     })
 }
 

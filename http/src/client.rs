@@ -2,7 +2,9 @@
 //!
 //! It requests a resource; on a 401 with a `PrivateToken` challenge of type
 //! 0x0001, 0x0002 or 0x0005 it reads the issuer directory (at
-//! `https://ISSUER_NAME` unless told otherwise), takes the key the challenge
+//! `https://ISSUER_NAME` unless told otherwise; the name comes from the
+//! origin, so it must be a plain `host` or `host:port`, [`issuer_base_url`]),
+//! takes the key the challenge
 //! names (which must be listed there: a key the directory does not publish
 //! could single this client out) or, when the challenge carries no
 //! `token-key`, the newest key whose `not-before` has passed; it obtains a
@@ -31,10 +33,13 @@ use sha2::{Digest as _, Sha256};
 
 use crate::{BoxError, encoded, media, rng, unix_now};
 
-/// The most keys read from a directory.
-pub const MAX_DIRECTORY_KEYS: usize = 32;
+/// The most keys read from a directory (more than any issuer of this crate
+/// publishes; a directory with more is refused).
+pub const MAX_DIRECTORY_KEYS: usize = 1024;
 /// The largest directory or token response read (bytes).
 pub const MAX_RESPONSE: usize = 256 * 1024;
+/// The most bytes of an error response's body kept for a message.
+pub const MAX_ERROR_TEXT: usize = 512;
 /// How long one HTTP exchange may take.
 pub const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
@@ -89,6 +94,73 @@ async fn read_capped(mut response: reqwest::Response, what: &str) -> Result<Vec<
         body.extend_from_slice(&chunk);
     }
     Ok(body)
+}
+
+/// The start of an error response's body as text: at most
+/// [`MAX_ERROR_TEXT`] bytes are read, control characters are dropped.
+async fn error_text(mut response: reqwest::Response) -> String {
+    let mut body = Vec::new();
+    while body.len() < MAX_ERROR_TEXT {
+        match response.chunk().await {
+            Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+            _ => break,
+        }
+    }
+    body.truncate(MAX_ERROR_TEXT);
+    String::from_utf8_lossy(&body)
+        .chars()
+        .filter(|c| !c.is_control() || *c == ' ')
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+/// `https://NAME` for an issuer name a challenge carries, if the name is a
+/// plain authority: a DNS name or IPv4 address, or an IPv6 address in
+/// brackets, with an optional port; nothing else (no user, path, query,
+/// fragment, space or percent sign), since the name comes from the origin
+/// and becomes the URL the client sends requests to.
+pub fn issuer_base_url(name: &str) -> Result<String, BoxError> {
+    let bad = || -> BoxError { format!("the challenge's issuer name {name:?} is not a host name").into() };
+    // Split off the port: after the last ':' outside brackets.
+    let (host, port) = match name.strip_prefix('[') {
+        Some(rest) => {
+            let (inside, after) = rest.split_once(']').ok_or_else(bad)?;
+            if inside.is_empty() || !inside.bytes().all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.') {
+                return Err(bad());
+            }
+            let port = if after.is_empty() { None } else { Some(after.strip_prefix(':').ok_or_else(bad)?) };
+            (None, port)
+        }
+        None => match name.rsplit_once(':') {
+            Some((host, port)) => (Some(host), Some(port)),
+            None => (Some(name), None),
+        },
+    };
+    let label_ok = |label: &str| {
+        !label.is_empty()
+            && label.len() <= 63
+            && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !label.starts_with('-')
+            && !label.ends_with('-')
+    };
+    let host_ok = host.is_none_or(|h| h.len() <= 253 && h.split('.').all(label_ok));
+    let port_ok = port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.parse::<u16>().is_ok_and(|p| p > 0));
+    if !host_ok || !port_ok {
+        return Err(bad());
+    }
+    let url = format!("https://{name}");
+    // The URL parser agrees (an IPv6 literal is checked here): a host, and
+    // no user, password or path.
+    let parsed = reqwest::Url::parse(&url).map_err(|_| bad())?;
+    if parsed.host_str().is_none()
+        || !parsed.username().is_empty()
+        || parsed.password().is_some()
+        || parsed.path() != "/"
+    {
+        return Err(bad());
+    }
+    Ok(url)
 }
 
 /// GETs an issuer directory: its bytes, at most [`MAX_RESPONSE`] of them.
@@ -148,13 +220,16 @@ pub async fn authorize_with_extensions(
     let challenge = TokenChallenge::decode(&challenge_bytes)?;
     let token_type = challenge.token_type();
     let issuer_name = core::str::from_utf8(challenge.issuer_name()).map_err(|_| "the issuer name is not UTF-8")?;
-    log(&format!("challenge: token type {token_type}, issuer {issuer_name}"));
-    let base = issuer_url.map_or_else(|| format!("https://{issuer_name}"), str::to_owned);
+    log(&format!("challenge: token type {token_type}, issuer {issuer_name:?}"));
+    let base = match issuer_url {
+        Some(url) => url.to_owned(),
+        None => issuer_base_url(issuer_name)?,
+    };
     let base = base.trim_end_matches('/');
     let url = format!("{base}{}", pat::directory::WELL_KNOWN_PATH);
     let json = get_directory(http, &url).await?;
     let mut scratch = vec![0u8; json.len()];
-    let directory = IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?;
+    let directory = Box::new(IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?);
     let key = match &challenge_key {
         // The key the origin named, whatever its not-before (the origin
         // asked for it): it only has to be published.
@@ -247,8 +322,8 @@ async fn post(http: &reqwest::Client, url: &str, body: Vec<u8>) -> Result<Vec<u8
     let status = response.status();
     let content_type = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(media::essence);
     if status != reqwest::StatusCode::OK {
-        let text = response.text().await.unwrap_or_default();
-        return Err(format!("the issuer answered {status}: {}", text.trim()).into());
+        let text = error_text(response).await;
+        return Err(format!("the issuer answered {status}: {text}").into());
     }
     if content_type.as_deref() != Some(media::TOKEN_RESPONSE) {
         return Err(format!("the issuer answered with media type {content_type:?}").into());
@@ -266,4 +341,41 @@ async fn private_token<T: PrivateTokenType>(
     let (request, mut state) = client.request(challenge, &mut rng())?;
     let response = post(http, url, encoded(&request)?).await?;
     Ok(encoded(&client.finalize(&mut state, &private::TokenResponse::<T>::decode(&response)?)?)?)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::issuer_base_url;
+
+    #[test]
+    fn issuer_names_are_plain_authorities() {
+        for ok in ["issuer.example", "issuer.example:8443", "127.0.0.1:8080", "[::1]:443", "[2001:db8::1]", "a-b.c"] {
+            assert_eq!(issuer_base_url(ok).unwrap(), format!("https://{ok}"), "{ok}");
+        }
+        for bad in [
+            "",
+            "user@evil.example",
+            "evil.example/path",
+            "evil.example?q",
+            "evil.example#f",
+            "evil.example:",
+            "evil.example:0",
+            "evil.example:65536",
+            "evil.example:80:80",
+            "evil example",
+            "evil%2eexample",
+            "-lead.example",
+            "trail-.example",
+            "a..b",
+            "[::1",
+            "[zz::1]",
+            "[::1]x",
+            "evil.example\\x",
+            "ex\u{e9}mple.org",
+        ] {
+            assert!(issuer_base_url(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -23,10 +23,18 @@
 //! draft answers 400 to every refusal of one: a malformed request or
 //! Extensions list, a truncated key id no key has, extensions the policy
 //! ([`ExtensionsPolicy`]) does not permit. The signing key pair is derived
-//! for each request's extensions. Error bodies are fixed texts: they never carry key material. At
-//! most [`max_concurrent`] evaluations run at once; further requests wait.
+//! for each request's extensions. Error bodies are fixed texts: they never carry key material.
+//!
+//! Bounded: a request takes a place in the [`crate::pool`] before its body is
+//! read (503 with `Retry-After` when every place is taken), and its
+//! evaluation runs on the pool's workers. Keys: every key of the state
+//! folder whose window has not ended is loaded (up to [`MAX_KEYS`], beyond
+//! what 256 truncated key ids per type allow); a key that cannot be served
+//! (a truncated key id another key of its type has) is skipped with a log
+//! line, and the rest are served.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -38,7 +46,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use pat::codec::Decode;
 use pat::directory::{DirectoryEntry, write_directory};
-use pat::keyset::{KeySet, Validity};
+use pat::keyset::{KeyEntry as _, KeySet, Validity};
 use pat::token_type::{PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, PublicRsa2048, TokenType as _};
 use pat::types::amortized::AmortizedTokenRequest;
 use pat::types::batched::{self, GenericBatchTokenRequest};
@@ -46,9 +54,10 @@ use pat::types::private::{self, PrivateTokenType};
 use pat::types::{metadata, public};
 use pat::voprf::Suite as _;
 use sha2::{Digest as _, Sha256};
-use tokio::sync::Semaphore;
 
 use crate::keys::{self, IssuerKey, KeyRef, KeyState};
+use crate::metrics::{Metrics, type_label};
+use crate::pool::{Busy, Pool, PoolConfig};
 use crate::{BoxError, media, rng, unix_now};
 
 /// Where requests are posted.
@@ -59,8 +68,9 @@ pub const REQUEST_PATH: &str = "/token-request";
 pub const MAX_BODY: usize = 3 + 256 + pat::extensions::EXTENSIONS_MAX_LEN;
 /// The most tokens in one amortized or generic batch.
 pub const MAX_BATCH: usize = 100;
-/// Keys held at once (current and next for each type, and old ones still in their window).
-pub const MAX_KEYS: usize = 32;
+/// Keys held at once: 256 per type (a request names its key by one byte)
+/// for each of the four types.
+pub const MAX_KEYS: usize = 4 * 256;
 /// `Cache-Control: max-age` of the directory, in seconds.
 pub const DIRECTORY_MAX_AGE: u32 = 60;
 
@@ -110,7 +120,7 @@ struct Loaded {
     rsa: Vec<public::Issuer>,
     r255: Vec<private::Issuer<PrivateRistretto255>>,
     metadata: Vec<metadata::Issuer>,
-    index: KeySet<KeyRef, MAX_KEYS>,
+    index: Box<KeySet<KeyRef, MAX_KEYS>>,
     directory: Bytes,
     etag: HeaderValue,
     mtime: Option<std::time::SystemTime>,
@@ -124,9 +134,10 @@ impl Loaded {
         request_uri: &str,
         now: u64,
         mtime: Option<std::time::SystemTime>,
+        metrics: &Metrics,
     ) -> Result<Self, BoxError> {
         let (mut p384, mut rsa, mut r255, mut metadata) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let mut index = KeySet::new();
+        let mut index: Box<KeySet<KeyRef, MAX_KEYS>> = Box::new(KeySet::new());
         let mut entries = Vec::new();
         let mut next_expiry = u64::MAX;
         for loaded in state.keys {
@@ -134,31 +145,29 @@ impl Loaded {
             if not_after <= now {
                 continue;
             }
-            next_expiry = next_expiry.min(not_after);
             let token_type = loaded.key.token_type();
             let key_id = *loaded.key.key_id();
-            entries.push((token_type, loaded.key.token_key(), not_before));
-            let slot = match loaded.key {
-                IssuerKey::P384(k) => {
-                    p384.push(k);
-                    p384.len() - 1
-                }
-                IssuerKey::Rsa(k) => {
-                    rsa.push(*k);
-                    rsa.len() - 1
-                }
-                IssuerKey::R255(k) => {
-                    r255.push(k);
-                    r255.len() - 1
-                }
-                IssuerKey::Metadata(k) => {
-                    metadata.push(*k);
-                    metadata.len() - 1
-                }
+            // The slot the key will take in its type's list.
+            let slot = match &loaded.key {
+                IssuerKey::P384(_) => p384.len(),
+                IssuerKey::Rsa(_) => rsa.len(),
+                IssuerKey::R255(_) => r255.len(),
+                IssuerKey::Metadata(_) => metadata.len(),
             };
-            index
-                .insert(KeyRef { token_type, key_id, index: slot }, loaded.validity)
-                .map_err(|e| format!("key {} of type {token_type}: {e}", keys::short_id(&key_id)))?;
+            if let Err(e) = index.insert(KeyRef { token_type, key_id, index: slot }, loaded.validity) {
+                // Not served, not published: the others are.
+                metrics.keys_skipped.inc();
+                tracing::warn!(key = %keys::short_id(&key_id), token_type, error = %e, "issuer: skipping a key it cannot serve");
+                continue;
+            }
+            next_expiry = next_expiry.min(not_after);
+            entries.push((token_type, loaded.key.token_key(), not_before));
+            match loaded.key {
+                IssuerKey::P384(k) => p384.push(k),
+                IssuerKey::Rsa(k) => rsa.push(*k),
+                IssuerKey::R255(k) => r255.push(k),
+                IssuerKey::Metadata(k) => metadata.push(*k),
+            }
         }
         let listed: Vec<DirectoryEntry<'_>> = entries
             .iter()
@@ -199,28 +208,37 @@ impl Loaded {
 pub struct IssuerService {
     config: IssuerConfig,
     loaded: RwLock<Arc<Loaded>>,
-    evaluations: Arc<Semaphore>,
+    pool: Pool,
+    metrics: Arc<Metrics>,
+    draining: AtomicBool,
 }
 
-/// Evaluations that may run at once: two per core (a generic batch of 100
-/// RSA entries is 100 private-key operations; without a bound a few such
-/// requests would queue every other one behind them on the blocking pool).
-pub fn max_concurrent() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get() * 2)
+impl std::fmt::Debug for IssuerService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IssuerService").field("config", &self.config).finish_non_exhaustive()
+    }
 }
 
 impl IssuerService {
-    /// Opens the state folder (making keys on first start) and loads it.
+    /// Opens the state folder (making keys on first start, removing files
+    /// a crashed rotation left) and loads it, with the default pool and a
+    /// registry of its own.
     pub fn open(config: IssuerConfig) -> Result<Arc<Self>, BoxError> {
+        let metrics = Arc::new(Metrics::new());
+        let pool = Pool::new(PoolConfig::default(), Arc::clone(&metrics));
+        Self::open_with(config, pool, metrics)
+    }
+
+    /// [`open`](Self::open) with evaluations on `pool` and counts in `metrics`.
+    pub fn open_with(config: IssuerConfig, pool: Pool, metrics: Arc<Metrics>) -> Result<Arc<Self>, BoxError> {
         let now = unix_now();
         let state = keys::open_or_init(&config.state_dir, &config.token_types, now, config.lifetime)?;
         let mtime = keys::manifest_mtime(&config.state_dir);
-        let loaded = Loaded::build(state, &config.request_uri, now, mtime)?;
-        Ok(Arc::new(Self {
-            config,
-            loaded: RwLock::new(Arc::new(loaded)),
-            evaluations: Arc::new(Semaphore::new(max_concurrent())),
-        }))
+        let loaded = Loaded::build(state, &config.request_uri, now, mtime, &metrics)?;
+        let service =
+            Self { config, loaded: RwLock::new(Arc::new(loaded)), pool, metrics, draining: AtomicBool::new(false) };
+        service.count_keys();
+        Ok(Arc::new(service))
     }
 
     fn current(&self) -> Arc<Loaded> {
@@ -228,6 +246,41 @@ impl IssuerService {
             Ok(l) => Arc::clone(&l),
             Err(poisoned) => Arc::clone(&poisoned.into_inner()),
         }
+    }
+
+    fn count_keys(&self) {
+        let loaded = self.current();
+        for t in keys::SUPPORTED_TYPES {
+            let n = loaded.index.iter().filter(|(k, _)| k.token_type() == t).count();
+            if n > 0 || self.config.token_types.contains(&t) {
+                let n = i64::try_from(n).unwrap_or(i64::MAX);
+                self.metrics.keys_loaded.get_or_create(&[("token_type", type_label(t))]).set(n);
+            }
+        }
+    }
+
+    /// The service's metrics.
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+
+    /// Readiness: a key valid now for every type served.
+    pub fn ready(&self) -> Result<(), &'static str> {
+        if self.draining.load(Ordering::Acquire) {
+            return Err("shutting down");
+        }
+        let loaded = self.current();
+        let now = unix_now();
+        if self.config.token_types.iter().all(|&t| loaded.index.current(t, now).is_some()) {
+            Ok(())
+        } else {
+            Err("a token type has no key valid now")
+        }
+    }
+
+    /// Marks the service as shutting down (`/readyz` then answers 503).
+    pub fn drain(&self) {
+        self.draining.store(true, Ordering::Release);
     }
 
     /// Re-reads the state folder if `pat issuer rotate` changed it or a key's
@@ -240,11 +293,12 @@ impl IssuerService {
             return Ok(false);
         }
         let state = keys::load(&self.config.state_dir, now)?;
-        let loaded = Loaded::build(state, &self.config.request_uri, now, mtime)?;
+        let loaded = Loaded::build(state, &self.config.request_uri, now, mtime, &self.metrics)?;
         match self.loaded.write() {
             Ok(mut l) => *l = Arc::new(loaded),
             Err(poisoned) => *poisoned.into_inner() = Arc::new(loaded),
         }
+        self.count_keys();
         Ok(true)
     }
 
@@ -258,25 +312,53 @@ impl IssuerService {
         let service = Arc::clone(self);
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(interval);
+            let mut failing = false;
             loop {
                 tick.tick().await;
                 match service.refresh() {
-                    Ok(true) => eprintln!("issuer: key set reloaded"),
-                    Ok(false) => {}
-                    Err(e) => eprintln!("issuer: reloading the key set failed (keeping the old one): {e}"),
+                    Ok(true) => {
+                        failing = false;
+                        tracing::info!("issuer: key set reloaded");
+                    }
+                    Ok(false) => failing = false,
+                    Err(e) => {
+                        service.metrics.key_reloads_failed.inc();
+                        // Once per failure, not once a second.
+                        if !failing {
+                            tracing::error!(error = %e, "issuer: reloading the key set failed (keeping the old one)");
+                        }
+                        failing = true;
+                    }
                 }
             }
         });
     }
 }
 
-/// The routes of the issuer.
+/// The routes of the issuer, with the operator's (`/healthz`, `/readyz`,
+/// `/metrics`).
 pub fn router(service: Arc<IssuerService>) -> Router {
+    let metrics = Arc::clone(&service.metrics);
+    let ready = Arc::clone(&service);
+    crate::admin::routes(metrics, move || ready.ready()).merge(service_router(service))
+}
+
+/// The issuer's own routes alone (the operator's routes served elsewhere).
+pub fn service_router(service: Arc<IssuerService>) -> Router {
     Router::new()
         .route(pat::directory::WELL_KNOWN_PATH, get(directory))
         .route(REQUEST_PATH, post(token_request))
         .layer(DefaultBodyLimit::disable())
         .with_state(service)
+}
+
+/// The `route` label of a request path.
+pub fn route_of(path: &str) -> &'static str {
+    match path {
+        pat::directory::WELL_KNOWN_PATH => "directory",
+        REQUEST_PATH => "token_request",
+        other => crate::admin::route_of(other).unwrap_or("other"),
+    }
 }
 
 /// A refusal: status and a fixed text.
@@ -285,7 +367,12 @@ struct Failure(StatusCode, &'static str);
 
 impl IntoResponse for Failure {
     fn into_response(self) -> Response {
-        (self.0, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], format!("{}\n", self.1)).into_response()
+        let mut response =
+            (self.0, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], format!("{}\n", self.1)).into_response();
+        if self.0 == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        response
     }
 }
 
@@ -318,37 +405,96 @@ enum Kind {
     Generic,
 }
 
+impl Kind {
+    const fn label(self) -> &'static str {
+        match self {
+            Self::Single => "single",
+            Self::Amortized => "amortized",
+            Self::Generic => "generic",
+        }
+    }
+}
+
+/// What an evaluation gave: the response, and what it counts as.
+struct Issued {
+    status: StatusCode,
+    media_type: &'static str,
+    body: Vec<u8>,
+    token_type: &'static str,
+    tokens: u64,
+}
+
+const BUSY: Failure = Failure(StatusCode::SERVICE_UNAVAILABLE, "busy");
+
+/// Whether a body error comes from the body timeout.
+fn caused_by_timeout(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if c.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
+}
+
 async fn token_request(State(service): State<Arc<IssuerService>>, headers: HeaderMap, body: Body) -> Response {
-    let kind = match headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(media::essence).as_deref() {
-        Some(media::TOKEN_REQUEST) => Kind::Single,
-        Some(media::AMORTIZED_REQUEST) => Kind::Amortized,
-        Some(media::GENERIC_REQUEST) => Kind::Generic,
-        _ => return Failure(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported media type").into_response(),
-    };
+    match token_request_inner(&service, &headers, body).await {
+        Ok(issued) => {
+            let labels = [("token_type", issued.token_type), ("kind", kind_label(&headers))];
+            service.metrics.issued.get_or_create(&labels).inc_by(issued.tokens);
+            (issued.status, [(header::CONTENT_TYPE, HeaderValue::from_static(issued.media_type))], issued.body)
+                .into_response()
+        }
+        Err(failure) => {
+            service.metrics.refuse_issuance(reason_label(&failure));
+            failure.into_response()
+        }
+    }
+}
+
+fn kind_label(headers: &HeaderMap) -> &'static str {
+    request_kind(headers).map_or("other", Kind::label)
+}
+
+fn request_kind(headers: &HeaderMap) -> Option<Kind> {
+    match headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(media::essence).as_deref() {
+        Some(media::TOKEN_REQUEST) => Some(Kind::Single),
+        Some(media::AMORTIZED_REQUEST) => Some(Kind::Amortized),
+        Some(media::GENERIC_REQUEST) => Some(Kind::Generic),
+        _ => None,
+    }
+}
+
+fn reason_label(failure: &Failure) -> &'static str {
+    match failure.0 {
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "media_type",
+        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+        StatusCode::SERVICE_UNAVAILABLE => "busy",
+        StatusCode::BAD_REQUEST => "bad_request",
+        StatusCode::UNPROCESSABLE_ENTITY => "unprocessable",
+        StatusCode::REQUEST_TIMEOUT => "timeout",
+        _ => "internal",
+    }
+}
+
+async fn token_request_inner(service: &IssuerService, headers: &HeaderMap, body: Body) -> Result<Issued, Failure> {
+    let kind = request_kind(headers).ok_or(Failure(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported media type"))?;
     let declared =
         headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > MAX_BODY as u64) {
-        return TOO_LARGE.into_response();
+        return Err(TOO_LARGE);
     }
-    let Ok(body) = axum::body::to_bytes(body, MAX_BODY).await else { return TOO_LARGE.into_response() };
-    let Ok(permit) = Arc::clone(&service.evaluations).acquire_owned().await else {
-        return Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response();
-    };
+    // A place first: bodies in memory are bounded by the pool's places.
+    let place = service.pool.admit().map_err(|Busy| BUSY)?;
+    let body = axum::body::to_bytes(body, MAX_BODY).await.map_err(|e| {
+        // A body that stalled past the body timeout, or one over the limit.
+        if caused_by_timeout(&e) { Failure(StatusCode::REQUEST_TIMEOUT, "request body too slow") } else { TOO_LARGE }
+    })?;
     let loaded = service.current();
     let now = unix_now();
     let policy = service.config.extensions.clone();
-    let work = move || {
-        let result = evaluate(&loaded, &policy, kind, &body, now);
-        drop(permit);
-        result
-    };
-    match tokio::task::spawn_blocking(work).await {
-        Ok(Ok((status, media_type, bytes))) => {
-            (status, [(header::CONTENT_TYPE, HeaderValue::from_static(media_type))], bytes).into_response()
-        }
-        Ok(Err(failure)) => failure.into_response(),
-        Err(_) => Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response(),
-    }
+    place.run(move || evaluate(&loaded, &policy, kind, &body, now)).await.map_err(|Busy| BUSY)?
 }
 
 const TOO_LARGE: Failure = Failure(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
@@ -361,13 +507,7 @@ fn encoded(m: &impl pat::Encode) -> Result<Vec<u8>, Failure> {
     crate::encoded(m).map_err(|_| Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))
 }
 
-fn evaluate(
-    loaded: &Loaded,
-    policy: &ExtensionsPolicy,
-    kind: Kind,
-    body: &[u8],
-    now: u64,
-) -> Result<(StatusCode, &'static str, Vec<u8>), Failure> {
+fn evaluate(loaded: &Loaded, policy: &ExtensionsPolicy, kind: Kind, body: &[u8], now: u64) -> Result<Issued, Failure> {
     let token_type = body.first_chunk::<2>().map(|b| u16::from_be_bytes(*b));
     match kind {
         Kind::Single => {
@@ -383,15 +523,22 @@ fn evaluate(
                 PublicMetadataRsa2048::CODE => single_metadata(loaded, policy, body, now)?,
                 _ => return Err(UNSERVED),
             };
-            Ok((StatusCode::OK, media::TOKEN_RESPONSE, bytes))
+            let token_type = type_label(token_type.unwrap_or_default());
+            Ok(Issued { status: StatusCode::OK, media_type: media::TOKEN_RESPONSE, body: bytes, token_type, tokens: 1 })
         }
         Kind::Amortized => {
-            let bytes = match token_type.ok_or(MALFORMED)? {
+            let (bytes, n) = match token_type.ok_or(MALFORMED)? {
                 1 => amortized(&loaded.p384, loaded, body, now)?,
                 5 => amortized(&loaded.r255, loaded, body, now)?,
                 _ => return Err(UNSERVED),
             };
-            Ok((StatusCode::OK, media::AMORTIZED_RESPONSE, bytes))
+            Ok(Issued {
+                status: StatusCode::OK,
+                media_type: media::AMORTIZED_RESPONSE,
+                body: bytes,
+                token_type: type_label(token_type.unwrap_or_default()),
+                tokens: u64::try_from(n).unwrap_or(u64::MAX),
+            })
         }
         Kind::Generic => {
             let request = GenericBatchTokenRequest::decode(body).map_err(|_| MALFORMED)?;
@@ -407,7 +554,13 @@ fn evaluate(
             }
             out.truncate(done.len);
             let status = if done.absent > 0 { StatusCode::PARTIAL_CONTENT } else { StatusCode::OK };
-            Ok((status, media::GENERIC_RESPONSE, out))
+            Ok(Issued {
+                status,
+                media_type: media::GENERIC_RESPONSE,
+                body: out,
+                token_type: "mixed",
+                tokens: u64::try_from(done.issued).unwrap_or(u64::MAX),
+            })
         }
     }
 }
@@ -445,7 +598,7 @@ fn amortized<T: PrivateTokenType>(
     loaded: &Loaded,
     body: &[u8],
     now: u64,
-) -> Result<Vec<u8>, Failure> {
+) -> Result<(Vec<u8>, usize), Failure> {
     let request = AmortizedTokenRequest::<T>::decode(body).map_err(|_| UNPROCESSABLE)?;
     if request.len() > MAX_BATCH {
         return Err(TOO_MANY);
@@ -457,7 +610,7 @@ fn amortized<T: PrivateTokenType>(
     let mut out = vec![0u8; 8 + request.len() * ne + 2 * ns];
     let n = issuer.evaluate_batch::<MAX_BATCH, _>(&request, &mut out, &mut rng()).map_err(|_| UNPROCESSABLE)?;
     out.truncate(n);
-    Ok(out)
+    Ok((out, request.len()))
 }
 
 #[cfg(test)]

@@ -13,7 +13,16 @@
 //!
 //! The manifest is replaced atomically (written beside, then renamed), so a
 //! server that re-reads it while `pat issuer rotate` runs sees either the old
-//! or the new set.
+//! or the new set. Writers (`rotate`, and a first start that makes keys) hold
+//! an exclusive lock on `.lock` in the folder (`flock`, released by the
+//! kernel when a writer dies, even by `kill -9`), so two rotations at once
+//! run one after the other. Under the lock, a writer also removes what a
+//! crashed or failed writer left: temporary manifests and key files the
+//! manifest does not list ([`sweep`]).
+//!
+//! A folder holds at most [`MAX_LIVE_KEYS`] keys of a type whose window has
+//! not ended: `rotate` refuses to go beyond, so that the state always loads
+//! and the directory stays small enough for clients to read.
 
 use std::fs;
 use std::io::Write as _;
@@ -42,6 +51,15 @@ pub const DEFAULT_LIFETIME: u64 = 30 * 24 * 3600;
 
 /// The file name of the manifest inside a state folder.
 pub const MANIFEST: &str = "keys.json";
+
+/// The lock file of a state folder.
+pub const LOCK: &str = ".lock";
+
+/// The most keys of one token type whose window has not ended that a state
+/// folder may hold (what [`rotate`] allows). 128 RSA keys make a directory
+/// entry list of about 70 KB, well within what clients read
+/// ([`crate::client::MAX_RESPONSE`]); an issuer loads up to 256 per type.
+pub const MAX_LIVE_KEYS: usize = 128;
 
 /// The `info` input of the VOPRF key derivation.
 const DERIVE_INFO: &[u8] = b"pat-http issuer key";
@@ -318,12 +336,71 @@ pub fn load(dir: &Path, now: u64) -> Result<KeyState, BoxError> {
     Ok(KeyState { keys })
 }
 
+/// Takes the folder's writer lock, waiting for another writer to finish.
+fn lock(dir: &Path) -> Result<fs::File, BoxError> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let path = dir.join(LOCK);
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    file.lock().map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(file)
+}
+
+/// Whether `name` is a key file name this module writes (`typeN-XXXXXXXX.seed` or `.pem`).
+fn is_key_file_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("type") else { return false };
+    let Some((digits, rest)) = rest.split_once('-') else { return false };
+    let Some((id, ext)) = rest.split_once('.') else { return false };
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && id.len() == 8
+        && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        && matches!(ext, "seed" | "pem")
+}
+
+/// Whether `name` is a temporary manifest ([`write_manifest`]'s).
+fn is_temporary_manifest(name: &str) -> bool {
+    name.strip_prefix(&format!(".{MANIFEST}.")).is_some_and(|rest| rest.ends_with(".tmp"))
+}
+
+/// Removes what a crashed or failed writer left in `dir`: temporary
+/// manifests, and key files (named as this module names them) that the
+/// manifest does not list. Other files are left alone. Takes the folder's
+/// lock. Returns the names removed.
+pub fn sweep(dir: &Path) -> Result<Vec<String>, BoxError> {
+    let _lock = lock(dir)?;
+    let manifest = read_manifest(dir)?.unwrap_or_default();
+    sweep_locked(dir, &manifest)
+}
+
+fn sweep_locked(dir: &Path, manifest: &Manifest) -> Result<Vec<String>, BoxError> {
+    let mut removed = Vec::new();
+    for entry in fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let entry = entry?;
+        let Ok(name) = entry.file_name().into_string() else { continue };
+        let orphan =
+            is_temporary_manifest(&name) || (is_key_file_name(&name) && !manifest.keys.iter().any(|r| r.file == name));
+        if orphan && entry.file_type().is_ok_and(|t| t.is_file()) {
+            fs::remove_file(entry.path()).map_err(|e| format!("{}: {e}", entry.path().display()))?;
+            removed.push(name);
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}
+
 /// Opens a state folder, creating it and a key for every type of
 /// `token_types` that has no key valid at `now` yet (valid from `now` for
-/// `lifetime` seconds).
+/// `lifetime` seconds); removes what a crashed writer left ([`sweep`]).
 pub fn open_or_init(dir: &Path, token_types: &[u16], now: u64, lifetime: u64) -> Result<KeyState, BoxError> {
     use std::os::unix::fs::DirBuilderExt as _;
     fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let lock = lock(dir)?;
     let mut manifest = read_manifest(dir)?.unwrap_or_default();
     let mut changed = false;
     for &t in token_types {
@@ -344,6 +421,10 @@ pub fn open_or_init(dir: &Path, token_types: &[u16], now: u64, lifetime: u64) ->
     if changed {
         write_manifest(dir, &manifest)?;
     }
+    for name in sweep_locked(dir, &manifest)? {
+        tracing::info!(file = %name, "issuer: removed a file a crashed or failed writer left");
+    }
+    drop(lock);
     load(dir, now)
 }
 
@@ -359,17 +440,21 @@ pub struct Rotated {
     pub key_id: [u8; 32],
     /// Its validity.
     pub validity: Validity,
+    /// Keys of its type whose window has not ended, itself included.
+    pub live: usize,
 }
 
 /// Adds the next key for every type the folder serves (or those of
 /// `token_types`), valid from `not_before` for `lifetime` seconds, with a
 /// truncated key id no other key of its type has. A published key's window
-/// is never changed: an origin records spent tokens until their key's
-/// `not_after`, so lengthening a window afterwards would let a spent token
-/// redeem again. Rotation is refused if the new key would start after every
-/// current key of its type has ended (a gap with no key). Keys whose window
-/// has ended are dropped from the manifest, and their files removed once the
-/// new manifest is in place.
+/// is never changed (clients and origins have read it from the directory).
+/// Rotation is refused if the new key would start after every
+/// current key of its type has ended (a gap with no key), or if its type
+/// would then have more than [`MAX_LIVE_KEYS`] keys whose window has not
+/// ended. Keys whose window has ended are dropped from the manifest, and
+/// their files removed once the new manifest is in place, with any file a
+/// crashed writer left ([`sweep`]). Runs under the folder's lock: a second
+/// `rotate` waits for the first.
 pub fn rotate(
     dir: &Path,
     token_types: Option<&[u16]>,
@@ -377,6 +462,10 @@ pub fn rotate(
     not_before: u64,
     lifetime: u64,
 ) -> Result<Vec<Rotated>, BoxError> {
+    if !dir.join(MANIFEST).exists() {
+        return Err(format!("{}: no {MANIFEST}", dir.display()).into());
+    }
+    let lock = lock(dir)?;
     let mut manifest = read_manifest(dir)?.ok_or_else(|| format!("{}: no {MANIFEST}", dir.display()))?;
     let mut types: Vec<u16> = match token_types {
         Some(t) => t.to_vec(),
@@ -394,6 +483,14 @@ pub fn rotate(
             )
             .into());
         }
+        let live = manifest.keys.iter().filter(|r| r.token_type == t).count();
+        if live >= MAX_LIVE_KEYS {
+            return Err(format!(
+                "type {t}: {live} keys are live already, the most a state folder holds ({MAX_LIVE_KEYS}); \
+                 wait until older keys expire, or rotate with a shorter --lifetime"
+            )
+            .into());
+        }
     }
     let mut added = Vec::new();
     for t in types {
@@ -401,12 +498,17 @@ pub fn rotate(
         let (key, file) = generate(dir, t, &taken)?;
         let validity = Validity { not_before, not_after: not_before.saturating_add(lifetime) };
         manifest.keys.push(KeyRecord { token_type: t, file, not_before, not_after: validity.not_after });
-        added.push(Rotated { token_type: t, key_id: *key.key_id(), validity });
+        let live = manifest.keys.iter().filter(|r| r.token_type == t).count();
+        added.push(Rotated { token_type: t, key_id: *key.key_id(), validity, live });
     }
     write_manifest(dir, &manifest)?;
     for r in dead {
         let _ = fs::remove_file(dir.join(&r.file));
     }
+    for name in sweep_locked(dir, &manifest)? {
+        tracing::info!(file = %name, "rotate: removed a file a crashed or failed writer left");
+    }
+    drop(lock);
     Ok(added)
 }
 

@@ -5,19 +5,28 @@
 //! sets, replay table) is the library's; this crate carries it over HTTP.
 //!
 //! The `pat` command's `issuer serve`, `issuer rotate`, `origin serve` and
-//! `fetch` are thin wrappers of [`serve`], [`keys::rotate`] and
-//! [`client::fetch`].
+//! `fetch` are thin wrappers of [`serve_with`], [`keys::rotate`] and
+//! [`client::fetch`]. The services face strangers: every resource is
+//! bounded ([`server`], [`pool`]), every failure refuses rather than
+//! accepts ([`replay`], [`origin`]), and the operator gets metrics, health
+//! and readiness ([`admin`], [`metrics`]) and logs through `tracing`.
 
 // A std crate by nature: the core-vs-std lints guard the no_std library.
 #![allow(clippy::std_instead_of_core, clippy::alloc_instead_of_core)]
 
+pub mod admin;
 pub mod client;
 pub mod issuer;
 pub mod keys;
 pub mod media;
+pub mod metrics;
 pub mod origin;
+pub mod pool;
 pub mod replay;
+pub mod server;
 pub mod tls;
+
+pub use server::{serve, serve_with};
 
 use std::net::SocketAddr;
 
@@ -44,26 +53,6 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 /// Seconds since the UNIX epoch.
 pub fn unix_now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
-}
-
-/// Serves `router` on `listener` (plain HTTP, or TLS with `tls`) until the
-/// process ends.
-pub async fn serve(
-    router: axum::Router,
-    listener: std::net::TcpListener,
-    tls: Option<axum_server::tls_rustls::RustlsConfig>,
-) -> Result<(), BoxError> {
-    listener.set_nonblocking(true)?;
-    match tls {
-        Some(config) => {
-            axum_server::from_tcp_rustls(listener, config)?.serve(router.into_make_service()).await?;
-        }
-        None => {
-            let listener = tokio::net::TcpListener::from_std(listener)?;
-            axum::serve(listener, router).await?;
-        }
-    }
-    Ok(())
 }
 
 /// Binds `addr` (port 0 picks one) and returns the listener with its address.

@@ -1,20 +1,37 @@
 //! `pat origin serve`: an origin that asks for a token (RFC 9577) and
 //! redeems each one once.
 //!
-//! Every `GET` path is protected. Without a valid token the answer is 401
-//! with `WWW-Authenticate: PrivateToken challenge=..., token-key=...,
+//! Every path but the operator's ([`crate::admin`]: `/healthz`, `/readyz`,
+//! `/metrics`) is protected. Without a valid token the answer is 401 with
+//! `WWW-Authenticate: PrivateToken challenge=..., token-key=...,
 //! max-age=...`; with one, 200; a token spent before, 401 and the challenge
 //! again.
 //!
+//! # Challenges
+//!
 //! The challenge names the issuer, carries the origin's `origin_info` (empty
 //! by default) and a redemption context that changes every `max-age`
-//! seconds: SHA-256 over a label, the issuer name, the origin_info and the
-//! number of the time window. A token is accepted for the challenge of the
-//! current window and of the one before, so it lives at most two windows, and
-//! its spent entry in the replay store expires when the token could no longer
-//! be redeemed anyway: the store never fills with entries that cannot expire.
-//! Every replica of an origin computes the same challenges, so origins that
-//! share one replay store (Redis) ask for, and accept, the same tokens.
+//! seconds: SHA-256 over a label, the issuer name, the origin_info, the
+//! replay store's epoch ([`crate::replay`]) and the number of the time
+//! window. A token is accepted for the challenge of the current window and
+//! of the one before, so it lives at most two windows, and its spent entry
+//! expires then (plus a clock skew margin,
+//! [`pat::replay::windowed_expiry`]): the store never fills with entries
+//! that cannot expire, whatever the keys' lifetime. Every replica of an
+//! origin that shares one replay store (Redis) shares its epoch, so they ask
+//! for, and accept, the same tokens; when the store loses its memory the
+//! epoch changes, and tokens issued before are refused rather than accepted
+//! twice.
+//!
+//! # Failing closed, and bounded
+//!
+//! A token is accepted only after it verified and the store recorded it.
+//! The `Authorization` value is bounded ([`MAX_AUTHORIZATION`], the server's
+//! header cap for 0xDA7A's extensions) and checked cheaply first (its
+//! challenge digest and key id); the verification runs on the bounded
+//! [`crate::pool`], so a flood of well-formed forgeries is shed with 503
+//! instead of starving real clients. A store that is down, slow or full is
+//! 503 with `Retry-After`, never an acceptance.
 //!
 //! Type 0xDA7A (public metadata): the client sends the token with its
 //! Extensions, `Authorization: PrivateToken token="…", extensions="…"`
@@ -22,12 +39,17 @@
 //! is the empty list), and the token verifies only with the extensions it
 //! was issued for. Which extensions an origin accepts is [`OriginConfig::extensions`].
 //!
-//! Keys: for types 0x0002 and 0xDA7A the origin reads the issuer directory
+//! # Keys
+//!
+//! For types 0x0002 and 0xDA7A the origin reads the issuer directory
 //! (`--issuer-url`) and refreshes it; for the privately verifiable types it
 //! runs joined with the issuer and reads the issuer's state folder (RFC 9576
-//! §4.1 allows that deployment), re-reading it when it changes.
+//! §4.1 allows that deployment), re-reading it when it changes. A key it
+//! cannot use (malformed, a truncated key id another key of the set has,
+//! beyond [`MAX_KEYS`]) is skipped with a log line; the others stay.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -45,22 +67,27 @@ use pat::replay::Spend;
 use pat::token::TokenRef;
 use pat::token_type::{PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, TokenType as _};
 use pat::types::{metadata, private, public};
-
 use sha2::{Digest as _, Sha256};
 
 use crate::client::MAX_DIRECTORY_KEYS;
 use crate::keys::{self, IssuerKey};
-use crate::replay::Replay;
+use crate::metrics::{Metrics, type_label};
+use crate::pool::{Busy, Pool};
+use crate::replay::{Epoch, Outcome as StoreOutcome, Replay, StoreError};
 use crate::{BoxError, unix_now};
 
-/// Keys an origin holds at once.
-pub const MAX_KEYS: usize = 32;
-/// The longest `Authorization` value read (a type-2 token is 354 bytes, 472 in base64).
+/// Keys an origin holds at once: more than any issuer of this crate keeps
+/// (at most 256 per type can be told apart by a request's truncated key id).
+pub const MAX_KEYS: usize = 1024;
+/// The longest `Authorization` value read for types other than 0xDA7A (a
+/// type-2 token is 354 bytes, 472 in base64); longer values are refused
+/// unparsed. A 0xDA7A value carries its extensions too and is bounded by
+/// the server's header cap.
 pub const MAX_AUTHORIZATION: usize = 2048;
 /// Token type 0xDA7A.
 const METADATA: u16 = PublicMetadataRsa2048::CODE;
-/// The label of the redemption context derivation.
-const CONTEXT_LABEL: &[u8] = b"pat-http redemption context v1";
+/// The label of the redemption context derivation (v2: with the store's epoch).
+const CONTEXT_LABEL: &[u8] = b"pat-http redemption context v2";
 
 /// What `pat origin serve` was told.
 #[derive(Clone, Debug)]
@@ -79,6 +106,9 @@ pub struct OriginConfig {
     /// `max-age` of the challenge, in seconds: also the length of the time
     /// window its redemption context belongs to (at least 1).
     pub max_age: u32,
+    /// The largest clock difference between the origins sharing a replay
+    /// store (and the store): spent entries outlive their window by this.
+    pub clock_skew: u64,
     /// The issuer's state folder, for types 1 and 5.
     pub issuer_state: Option<PathBuf>,
     /// Whether the challenge carries `token-key` (RFC 9577 §2.1 lets it be left out).
@@ -89,12 +119,12 @@ pub struct OriginConfig {
     pub ca_cert: Option<PathBuf>,
 }
 
-/// A key tokens can be verified with.
+/// A key tokens can be verified with (boxed: a set holds many).
 enum Verifier {
-    P384(private::Issuer<PrivateP384>),
-    R255(private::Issuer<PrivateRistretto255>),
-    Rsa(Box<public::Origin>, [u8; 32], Vec<u8>),
-    Metadata(Box<metadata::Origin>, [u8; 32], Vec<u8>),
+    P384(Box<private::Issuer<PrivateP384>>),
+    R255(Box<private::Issuer<PrivateRistretto255>>),
+    Rsa(Box<(public::Origin, [u8; 32], Vec<u8>)>),
+    Metadata(Box<(metadata::Origin, [u8; 32], Vec<u8>)>),
 }
 
 impl KeyEntry for Verifier {
@@ -111,7 +141,8 @@ impl KeyEntry for Verifier {
         match self {
             Self::P384(k) => k.key_id(),
             Self::R255(k) => k.key_id(),
-            Self::Rsa(_, id, _) | Self::Metadata(_, id, _) => id,
+            Self::Rsa(k) => &k.1,
+            Self::Metadata(k) => &k.1,
         }
     }
 }
@@ -121,7 +152,8 @@ impl Verifier {
         match self {
             Self::P384(k) => k.token_key().as_ref().to_vec(),
             Self::R255(k) => k.token_key().as_ref().to_vec(),
-            Self::Rsa(_, _, spki) | Self::Metadata(_, _, spki) => spki.clone(),
+            Self::Rsa(k) => k.2.clone(),
+            Self::Metadata(k) => k.2.clone(),
         }
     }
 
@@ -131,32 +163,58 @@ impl Verifier {
                 .is_ok_and(|t| k.verify(&t, challenge).is_ok()),
             Self::R255(k) => <PrivateRistretto255 as private::PrivateTokenType>::Token::decode(token)
                 .is_ok_and(|t| k.verify(&t, challenge).is_ok()),
-            Self::Rsa(origin, ..) => {
-                public::PublicToken::decode(token).is_ok_and(|t| origin.verify(&t, challenge).is_ok())
-            }
-            Self::Metadata(origin, ..) => {
-                metadata::MetadataToken::decode(token).is_ok_and(|t| origin.verify(&t, challenge, extensions).is_ok())
+            Self::Rsa(k) => public::PublicToken::decode(token).is_ok_and(|t| k.0.verify(&t, challenge).is_ok()),
+            Self::Metadata(k) => {
+                metadata::MetadataToken::decode(token).is_ok_and(|t| k.0.verify(&t, challenge, extensions).is_ok())
             }
         }
     }
 }
 
 struct Keys {
-    set: KeySet<Verifier, MAX_KEYS>,
+    set: Box<KeySet<Verifier, MAX_KEYS>>,
     mtime: Option<std::time::SystemTime>,
+}
+
+impl Keys {
+    fn empty() -> Self {
+        Self { set: Box::new(KeySet::new()), mtime: None }
+    }
 }
 
 /// The origin service shared by its handlers.
 pub struct OriginService {
     config: OriginConfig,
     keys: RwLock<Arc<Keys>>,
-    replay: Replay,
+    replay: Arc<Replay>,
     http: reqwest::Client,
+    pool: Pool,
+    metrics: Arc<Metrics>,
+    draining: AtomicBool,
+}
+
+impl std::fmt::Debug for OriginService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OriginService").field("config", &self.config).finish_non_exhaustive()
+    }
 }
 
 impl OriginService {
-    /// Loads the keys and builds the challenge.
+    /// Loads the keys, with the default pool and a registry of its own.
     pub async fn new(config: OriginConfig, replay: Replay) -> Result<Arc<Self>, BoxError> {
+        let metrics = Arc::new(Metrics::new());
+        let pool = Pool::new(crate::pool::PoolConfig::default(), Arc::clone(&metrics));
+        Self::with(config, Arc::new(replay), pool, metrics).await
+    }
+
+    /// Loads the keys; verifications run on `pool`, counts go to `metrics`
+    /// (the replay store's too, if built with the same).
+    pub async fn with(
+        config: OriginConfig,
+        replay: Arc<Replay>,
+        pool: Pool,
+        metrics: Arc<Metrics>,
+    ) -> Result<Arc<Self>, BoxError> {
         if !matches!(config.token_type, 1 | 2 | 5 | METADATA) {
             return Err(format!("token type {} is not served (supported: 1, 2, 5, 0xDA7A)", config.token_type).into());
         }
@@ -168,18 +226,53 @@ impl OriginService {
         // Checks the names once: every window's challenge has the same ones.
         TokenChallenge::new(config.token_type, config.issuer_name.as_bytes(), &[], config.origin_info.as_bytes())?;
         let http = crate::client::http_client(config.ca_cert.as_deref())?;
-        let service =
-            Self { config, keys: RwLock::new(Arc::new(Keys { set: KeySet::new(), mtime: None })), replay, http };
+        let service = Self {
+            config,
+            keys: RwLock::new(Arc::new(Keys::empty())),
+            replay,
+            http,
+            pool,
+            metrics,
+            draining: AtomicBool::new(false),
+        };
         service.refresh().await?;
+        if service.replay.check().await.is_err() {
+            tracing::warn!("the replay store is not reachable yet: redemptions are refused (503) until it is");
+        }
+        service.replay.spawn_monitor();
         Ok(Arc::new(service))
+    }
+
+    /// The service's metrics.
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+
+    /// Readiness: keys for the token type and a reachable replay store.
+    pub fn ready(&self) -> Result<(), &'static str> {
+        if self.draining.load(Ordering::Acquire) {
+            return Err("shutting down");
+        }
+        if self.current().set.current(self.config.token_type, unix_now()).is_none() {
+            return Err("no key of the token type is valid now");
+        }
+        if !self.replay.is_up() {
+            return Err("the replay store is unreachable");
+        }
+        Ok(())
+    }
+
+    /// Marks the service as shutting down (`/readyz` then answers 503).
+    pub fn drain(&self) {
+        self.draining.store(true, Ordering::Release);
     }
 
     fn window_len(&self) -> u64 {
         u64::from(self.config.max_age.max(1))
     }
 
-    /// The encoded challenge of time window `window`.
-    fn challenge(&self, window: u64) -> Result<Vec<u8>, BoxError> {
+    /// The encoded challenge of time window `window` under `epoch`.
+    fn challenge(&self, epoch: &Epoch, window: u64) -> Result<Vec<u8>, BoxError> {
         let (issuer, origins) = (self.config.issuer_name.as_bytes(), self.config.origin_info.as_bytes());
         let mut h = Sha256::new();
         h.update(CONTEXT_LABEL);
@@ -187,6 +280,7 @@ impl OriginService {
         h.update(issuer);
         h.update(u64::try_from(origins.len()).unwrap_or(u64::MAX).to_be_bytes());
         h.update(origins);
+        h.update(epoch);
         h.update(window.to_be_bytes());
         let context: [u8; 32] = h.finalize().into();
         let challenge = TokenChallenge::new(self.config.token_type, issuer, &context, origins)?;
@@ -203,44 +297,64 @@ impl OriginService {
     }
 
     fn install(&self, keys: Keys) {
+        for t in [1, 2, 5, METADATA] {
+            let n = keys.set.iter().filter(|(k, _)| k.token_type() == t).count();
+            if n > 0 || t == self.config.token_type {
+                self.metrics
+                    .keys_loaded
+                    .get_or_create(&[("token_type", type_label(t))])
+                    .set(i64::try_from(n).unwrap_or(i64::MAX));
+            }
+        }
         match self.keys.write() {
             Ok(mut k) => *k = Arc::new(keys),
             Err(poisoned) => *poisoned.into_inner() = Arc::new(keys),
         }
     }
 
+    /// Adds a key to `set`, or logs why it cannot be used.
+    fn add(&self, set: &mut KeySet<Verifier, MAX_KEYS>, verifier: Verifier, validity: Validity, source: &str) {
+        let id = keys::short_id(verifier.key_id());
+        let token_type = verifier.token_type();
+        if let Err(e) = set.insert(verifier, validity) {
+            self.metrics.keys_skipped.inc();
+            tracing::warn!(key = %id, token_type, source, error = %e, "origin: skipping a key it cannot use");
+        }
+    }
+
     /// Re-reads the keys (the state folder if it changed, or the directory).
     pub async fn refresh(&self) -> Result<(), BoxError> {
-        let mut set = KeySet::new();
+        let mut set: Box<KeySet<Verifier, MAX_KEYS>> = Box::new(KeySet::new());
         let mut mtime = None;
         if let Some(dir) = &self.config.issuer_state {
             mtime = keys::manifest_mtime(dir);
             if mtime.is_some() && mtime == self.current().mtime {
                 return Ok(());
             }
+            let source = dir.display().to_string();
             for loaded in keys::load(dir, unix_now())?.keys {
                 let verifier = match loaded.key {
-                    IssuerKey::P384(k) => Verifier::P384(k),
-                    IssuerKey::R255(k) => Verifier::R255(k),
+                    IssuerKey::P384(k) => Verifier::P384(Box::new(k)),
+                    IssuerKey::R255(k) => Verifier::R255(Box::new(k)),
                     IssuerKey::Rsa(k) => {
                         let spki = k.token_key().to_vec();
-                        Verifier::Rsa(Box::new(public::Origin::new(k.public_key().clone())), *k.key_id(), spki)
+                        Verifier::Rsa(Box::new((public::Origin::new(k.public_key().clone()), *k.key_id(), spki)))
                     }
                     IssuerKey::Metadata(k) => {
                         let spki = k.token_key().to_vec();
                         let origin = metadata::Origin::new(k.public_key().clone());
-                        Verifier::Metadata(Box::new(origin), *k.key_id(), spki)
+                        Verifier::Metadata(Box::new((origin, *k.key_id(), spki)))
                     }
                 };
                 if verifier.token_type() == self.config.token_type {
-                    set.insert(verifier, loaded.validity)?;
+                    self.add(&mut set, verifier, loaded.validity, &source);
                 }
             }
         } else {
             let url = format!("{}{}", self.config.issuer_url.trim_end_matches('/'), pat::directory::WELL_KNOWN_PATH);
             let json = crate::client::get_directory(&self.http, &url).await?;
             let mut scratch = vec![0u8; json.len()];
-            let directory = IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?;
+            let directory = Box::new(IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?);
             let mut buf = [0u8; pat::directory::MAX_TOKEN_KEY_LEN];
             let wanted = if self.config.token_type == METADATA { METADATA } else { 2 };
             for key in directory.keys().iter().filter(|k| k.token_type() == wanted) {
@@ -251,7 +365,8 @@ impl OriginService {
                 let (spki, public_key) = match parsed {
                     Ok(k) => k,
                     Err(e) => {
-                        eprintln!("origin: skipping a type-{wanted} key of the directory at {url}: {e}");
+                        self.metrics.keys_skipped.inc();
+                        tracing::warn!(token_type = wanted, source = %url, error = %e, "origin: skipping a directory key it cannot parse");
                         continue;
                     }
                 };
@@ -259,11 +374,11 @@ impl OriginService {
                 // A key the directory lists is valid from its not-before for as long as it is listed.
                 let validity = Validity { not_before: key.not_before().unwrap_or(0), not_after: u64::MAX };
                 let verifier = if wanted == METADATA {
-                    Verifier::Metadata(Box::new(metadata::Origin::new(public_key)), key_id, spki)
+                    Verifier::Metadata(Box::new((metadata::Origin::new(public_key), key_id, spki)))
                 } else {
-                    Verifier::Rsa(Box::new(public::Origin::new(public_key)), key_id, spki)
+                    Verifier::Rsa(Box::new((public::Origin::new(public_key), key_id, spki)))
                 };
-                set.insert(verifier, validity)?;
+                self.add(&mut set, verifier, validity, &url);
             }
         }
         self.install(Keys { set, mtime });
@@ -279,16 +394,19 @@ impl OriginService {
             loop {
                 tick.tick().await;
                 if let Err(e) = service.refresh().await {
-                    eprintln!("origin: refreshing keys failed (keeping the old ones): {e}");
+                    service.metrics.key_reloads_failed.inc();
+                    tracing::warn!(error = %e, "origin: refreshing keys failed (keeping the old ones)");
                 }
             }
         });
     }
 
-    /// The `WWW-Authenticate` value for now.
+    /// The `WWW-Authenticate` value for now; `None` while the replay store's
+    /// epoch is unknown (no challenge can be redeemed then).
     fn www_authenticate(&self) -> Option<HeaderValue> {
         let now = unix_now();
-        let challenge = self.challenge(now / self.window_len()).ok()?;
+        let epoch = self.replay.epoch()?;
+        let challenge = self.challenge(&epoch, now / self.window_len()).ok()?;
         let keys = self.current();
         let token_key = keys.set.current(self.config.token_type, now).map(Verifier::token_key);
         let mut out = vec![0u8; 256 + challenge.len() * 2 + token_key.as_ref().map_or(0, |k| k.len() * 2)];
@@ -303,126 +421,168 @@ impl OriginService {
     }
 
     /// Redeems the token of an `Authorization` value. The token must be for
-    /// the challenge of this window or the one before; it is spent until the
-    /// end of the window after its own, or its key's end if sooner.
+    /// the challenge of this window or the one before, under the store's
+    /// current epoch; it is spent until [`pat::replay::windowed_expiry`].
     async fn redeem(&self, authorization: &str) -> Result<Outcome, Failure> {
-        let mut buf = [0u8; MAX_AUTHORIZATION];
+        if self.config.token_type != METADATA && authorization.len() > MAX_AUTHORIZATION {
+            return Ok(Outcome::Invalid("malformed"));
+        }
+        let mut buf = vec![0u8; MAX_AUTHORIZATION];
         let mut ext_buf = Vec::new();
         let (token, extensions) = if self.config.token_type == METADATA {
             let Ok(params) = auth::parse_authorization_with_extensions(authorization) else {
-                return Ok(Outcome::Invalid);
+                return Ok(Outcome::Invalid("malformed"));
             };
-            let Ok(token) = params.token.decode_base64url(&mut buf) else { return Ok(Outcome::Invalid) };
+            let Ok(token) = params.token.decode_base64url(&mut buf) else { return Ok(Outcome::Invalid("malformed")) };
             ext_buf.resize(params.extensions.map_or(0, |e| e.decoded_len_bound()), 0);
-            let Ok(extensions) = params.decode_extensions(&mut ext_buf) else { return Ok(Outcome::Invalid) };
+            let Ok(extensions) = params.decode_extensions(&mut ext_buf) else {
+                return Ok(Outcome::Invalid("malformed"));
+            };
             if !self.config.extensions.as_ref().is_none_or(|t| extensions.iter().all(|e| t.contains(&e.extension_type)))
             {
-                return Ok(Outcome::Invalid);
+                return Ok(Outcome::Invalid("extensions"));
             }
-            (token, extensions)
+            (token.to_vec(), extensions.as_bytes().to_vec())
         } else {
-            let Ok(param) = auth::parse_authorization(authorization) else { return Ok(Outcome::Invalid) };
-            let Ok(token) = param.decode_base64url(&mut buf) else { return Ok(Outcome::Invalid) };
-            (token, Extensions::EMPTY)
+            let Ok(param) = auth::parse_authorization(authorization) else { return Ok(Outcome::Invalid("malformed")) };
+            let Ok(token) = param.decode_base64url(&mut buf) else { return Ok(Outcome::Invalid("malformed")) };
+            (token.to_vec(), Extensions::EMPTY.as_bytes().to_vec())
         };
-        let Ok(parsed) = TokenRef::decode(token) else { return Ok(Outcome::Invalid) };
+        let Ok(parsed) = TokenRef::decode(&token) else { return Ok(Outcome::Invalid("malformed")) };
         if parsed.kind().code() != self.config.token_type {
-            return Ok(Outcome::Invalid);
+            return Ok(Outcome::Invalid("wrong_type"));
         }
+        let Some(epoch) = self.replay.epoch() else { return Err(Failure::Store(StoreError::Down)) };
         let now = unix_now();
         let len = self.window_len();
         let input = *parsed.input();
         let mut matched = None;
         for window in [now / len, (now / len).saturating_sub(1)] {
-            let bytes = self.challenge(window).map_err(Internal)?;
+            let bytes = self.challenge(&epoch, window).map_err(Failure::Internal)?;
             // The challenge digest is SHA-256 of the encoded challenge (RFC 9577 §2.2).
             if <[u8; 32]>::from(Sha256::digest(&bytes)) == *input.challenge_digest() {
-                matched = Some((window, bytes));
+                matched = Some(bytes);
                 break;
             }
         }
-        let Some((window, challenge_bytes)) = matched else { return Ok(Outcome::Invalid) };
-        let challenge = TokenChallenge::decode(&challenge_bytes).map_err(|e| Internal(e.into()))?;
+        let Some(challenge_bytes) = matched else { return Ok(Outcome::Invalid("unknown_challenge")) };
         let keys = self.current();
-        let Some((verifier, validity)) = keys.set.by_key_id(self.config.token_type, input.token_key_id(), now) else {
-            return Ok(Outcome::Invalid);
-        };
-        if !verifier.verify(token, &challenge, &extensions) {
-            return Ok(Outcome::Invalid);
+        let token_type = self.config.token_type;
+        if keys.set.by_key_id(token_type, input.token_key_id(), now).is_none() {
+            return Ok(Outcome::Invalid("unknown_key"));
         }
-        // Accepted until the end of the next window: spent until then.
-        let expires_at = window.saturating_add(2).saturating_mul(len).min(validity.not_after);
-        Ok(match self.replay.spend(input.token_key_id(), input.nonce(), expires_at, now).await.map_err(Store)? {
-            Spend::Fresh => Outcome::Fresh,
-            Spend::Replayed => Outcome::Replayed,
-            Spend::Full => Outcome::Full,
-        })
-    }
-}
-
-/// A failure of the origin itself, not of the token.
-struct Internal(BoxError);
-/// A failure of the replay store.
-struct Store(BoxError);
-
-impl From<Internal> for Failure {
-    fn from(e: Internal) -> Self {
-        Self::Internal(e.0)
-    }
-}
-
-impl From<Store> for Failure {
-    fn from(e: Store) -> Self {
-        Self::Store(e.0)
+        // The cryptography, on the bounded pool.
+        let key_id = *input.token_key_id();
+        let verified = self
+            .pool
+            .run(move || {
+                let Some((verifier, _)) = keys.set.by_key_id(token_type, &key_id, now) else { return false };
+                let (Ok(challenge), Ok(extensions)) =
+                    (TokenChallenge::decode(&challenge_bytes), Extensions::decode(&extensions))
+                else {
+                    return false;
+                };
+                verifier.verify(&token, &challenge, &extensions)
+            })
+            .await
+            .map_err(|Busy| Failure::Busy)?;
+        if !verified {
+            return Ok(Outcome::Invalid("verification"));
+        }
+        let expires_at = pat::replay::windowed_expiry(now, len, self.config.clock_skew);
+        match self.replay.spend(&epoch, input.token_key_id(), input.nonce(), expires_at, now).await {
+            Ok(StoreOutcome::Spend(Spend::Fresh)) => Ok(Outcome::Fresh),
+            Ok(StoreOutcome::Spend(Spend::Replayed)) => Ok(Outcome::Invalid("replayed")),
+            Ok(StoreOutcome::Spend(Spend::Expired)) => Ok(Outcome::Invalid("window_expired")),
+            Ok(StoreOutcome::Spend(Spend::Full)) => Ok(Outcome::Full),
+            Ok(StoreOutcome::EpochChanged) => Ok(Outcome::Invalid("epoch_changed")),
+            Err(e) => Err(Failure::Store(e)),
+        }
     }
 }
 
 enum Failure {
     Internal(BoxError),
-    Store(BoxError),
+    Store(StoreError),
+    Busy,
 }
 
 enum Outcome {
     Fresh,
-    Replayed,
-    Invalid,
+    /// Refused with 401 and a challenge; the reason is a metric label.
+    Invalid(&'static str),
     Full,
 }
 
-/// The routes of the origin: every path is protected.
+/// The routes of the origin: every path is protected but the operator's
+/// (`/healthz`, `/readyz`, `/metrics`), which `admin` says whether to add.
 pub fn router(service: Arc<OriginService>) -> Router {
+    let metrics = Arc::clone(&service.metrics);
+    let ready = Arc::clone(&service);
+    crate::admin::routes(metrics, move || ready.ready()).merge(protected_router(service))
+}
+
+/// The protected routes alone (the operator's routes served elsewhere).
+pub fn protected_router(service: Arc<OriginService>) -> Router {
     Router::new().fallback(protected).with_state(service)
 }
 
+/// The `route` label of a request path.
+pub fn route_of(path: &str) -> &'static str {
+    crate::admin::route_of(path).unwrap_or("protected")
+}
+
+fn unavailable(text: &'static str) -> Response {
+    (StatusCode::SERVICE_UNAVAILABLE, [(header::RETRY_AFTER, "1")], text).into_response()
+}
+
 async fn protected(State(service): State<Arc<OriginService>>, headers: HeaderMap) -> Response {
+    let metrics = &service.metrics;
     let outcome = match headers.get(header::AUTHORIZATION).map(HeaderValue::to_str) {
         None => None,
-        Some(Err(_)) => Some(Outcome::Invalid),
+        Some(Err(_)) => Some(Outcome::Invalid("malformed")),
         Some(Ok(value)) => match service.redeem(value).await {
             Ok(o) => Some(o),
             Err(Failure::Store(e)) => {
-                eprintln!("origin: replay store failed: {e}");
-                return (StatusCode::SERVICE_UNAVAILABLE, "replay store unavailable\n").into_response();
+                metrics.store_error(e.label());
+                metrics.refuse_redemption("store_unavailable");
+                tracing::debug!(error = %e, "origin: replay store failed");
+                return unavailable("replay store unavailable\n");
+            }
+            Err(Failure::Busy) => {
+                metrics.refuse_redemption("busy");
+                return unavailable("busy\n");
             }
             Err(Failure::Internal(e)) => {
-                eprintln!("origin: internal error: {e}");
+                metrics.refuse_redemption("internal");
+                tracing::error!(error = %e, "origin: internal error");
                 return (StatusCode::INTERNAL_SERVER_ERROR, "internal error\n").into_response();
             }
         },
     };
     match outcome {
-        Some(Outcome::Fresh) => (StatusCode::OK, "token accepted\n").into_response(),
-        Some(Outcome::Full) => (StatusCode::SERVICE_UNAVAILABLE, "replay store full\n").into_response(),
+        Some(Outcome::Fresh) => {
+            metrics.redeemed.get_or_create(&[("token_type", type_label(service.config.token_type))]).inc();
+            (StatusCode::OK, "token accepted\n").into_response()
+        }
+        Some(Outcome::Full) => {
+            metrics.refuse_redemption("store_full");
+            unavailable("replay store full\n")
+        }
         other => {
             let text = match other {
-                Some(Outcome::Replayed) => "token already spent\n",
-                Some(Outcome::Invalid) => "token not valid\n",
+                Some(Outcome::Invalid(reason)) => {
+                    metrics.refuse_redemption(reason);
+                    if reason == "replayed" { "token already spent\n" } else { "token not valid\n" }
+                }
                 _ => "token required\n",
             };
+            // No challenge can be given while the store's epoch is unknown.
+            let Some(value) = service.www_authenticate() else {
+                return unavailable("replay store unavailable\n");
+            };
             let mut response = (StatusCode::UNAUTHORIZED, text).into_response();
-            if let Some(value) = service.www_authenticate() {
-                response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
-            }
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
             response
         }
     }

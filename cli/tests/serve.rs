@@ -119,3 +119,51 @@ fn fetch_of_an_unprotected_or_unreachable_url() {
     let (code, out) = fetch("http://127.0.0.1:9/", &issuer_url);
     assert_eq!((code, out.as_str()), (1, ""));
 }
+
+/// SIGTERM: the issuer stops accepting, lets the request in flight finish
+/// (a body still arriving), then exits 0; a JSON log line says so.
+#[test]
+fn sigterm_drains_then_exits_zero() {
+    use std::io::{Read as _, Write as _};
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("issuer");
+    let addr = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pat"))
+        .args(["issuer", "serve", "--listen", &addr, "--name", &addr, "--token-types", "5"])
+        .args(["--state", state.to_str().unwrap(), "--log-format", "json", "--shutdown-grace", "20"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert!(line.contains("listening on http://"), "{line:?}");
+    let mut slow = std::net::TcpStream::connect(&addr).unwrap();
+    slow.write_all(
+        b"POST /token-request HTTP/1.1\r\nHost: x\r\nContent-Type: application/private-token-request\r\nContent-Length: 8\r\n\r\n0123",
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let ok = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success();
+    assert!(ok);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(std::net::TcpStream::connect(&addr).is_err(), "the listener closed");
+    assert!(child.try_wait().unwrap().is_none(), "still draining the request in flight");
+    slow.write_all(b"4567").unwrap();
+    let mut answer = String::new();
+    slow.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 422"), "{answer}");
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "did not exit");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
+    let mut logs = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut logs).unwrap();
+    let events: Vec<serde_json::Value> = logs.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(events.iter().any(|e| e["fields"]["message"].as_str().is_some_and(|m| m.contains("shutting down"))));
+}

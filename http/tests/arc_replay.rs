@@ -7,7 +7,8 @@
 use pat::arc::ServerPrivateKey;
 use pat::replay::Spend;
 use pat::types::arc::{ArcChallenge, ArcToken, Client, Issuer, tag_id, token_len};
-use pat_http::replay::Replay;
+use pat_http::metrics::Metrics;
+use pat_http::replay::{Outcome, Replay};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn arc_tags_are_spent_once_in_the_origin_store() {
@@ -20,18 +21,25 @@ async fn arc_tags_are_spent_once_in_the_origin_store() {
     let credential = client.finalize(&state, &response).unwrap();
     const N: u64 = 3;
     let mut pstate = client.presentation_state(&credential, &challenge, N).unwrap();
-    let replay = Replay::memory().unwrap();
+    let replay = Replay::memory(std::sync::Arc::new(Metrics::new())).unwrap();
+    let epoch = replay.epoch().unwrap();
     let now = pat_http::unix_now();
     let mut tokens = Vec::new();
     for _ in 0..N {
         let mut out = vec![0u8; token_len(N).unwrap()];
         client.token(&mut pstate, &challenge, &mut rng, &mut out).unwrap();
         let tag = issuer.verify(&ArcToken::decode(&out, N).unwrap(), &challenge, N).unwrap();
-        assert_eq!(replay.spend(issuer.key_id(), &tag_id(&tag), now + 3600, now).await.unwrap(), Spend::Fresh);
+        assert_eq!(
+            replay.spend(&epoch, issuer.key_id(), &tag_id(&tag), now + 3600, now).await.unwrap(),
+            Outcome::Spend(Spend::Fresh)
+        );
         tokens.push(out);
     }
     for out in &tokens {
         let tag = issuer.verify(&ArcToken::decode(out, N).unwrap(), &challenge, N).unwrap();
-        assert_eq!(replay.spend(issuer.key_id(), &tag_id(&tag), now + 3600, now).await.unwrap(), Spend::Replayed);
+        assert_eq!(
+            replay.spend(&epoch, issuer.key_id(), &tag_id(&tag), now + 3600, now).await.unwrap(),
+            Outcome::Spend(Spend::Replayed)
+        );
     }
 }

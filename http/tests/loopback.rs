@@ -5,8 +5,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::std_instead_of_core)]
 
-use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 use pat::TokenChallenge;
@@ -14,131 +12,12 @@ use pat::codec::{Decode, Encode};
 use pat::token_type::{PrivateP384, PrivateRistretto255};
 use pat::types::batched::{BatchState, GenericBatchTokenResponse};
 use pat::types::{private, public};
-use pat_http::issuer::{ExtensionsPolicy, IssuerConfig, IssuerService};
-use pat_http::origin::{OriginConfig, OriginService};
-use pat_http::replay::Replay;
-use pat_http::{client, issuer, keys, media, origin, unix_now};
+use pat_http::issuer::ExtensionsPolicy;
+use pat_http::{client, issuer, keys, media, unix_now};
 use reqwest::StatusCode;
 
-/// The pat-go type-2 vector key (a PKCS#8 PEM, hex in the file): RSA key
-/// generation at opt-level 0 would dominate the test's time.
-fn vector_rsa_pem() -> String {
-    vector_pem(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/vectors/pat-go/tokens/type2/type2-issuance-test-vectors.json"
-    ))
-}
-
-/// The privacypass-ts type-0xDA7A vector key (safe primes; safe-prime key
-/// generation would take far longer than the test).
-fn vector_metadata_pem() -> String {
-    vector_pem(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/privacypass-ts/pub_verif_with_metadata_v3.json"))
-}
-
-fn vector_pem(path: &str) -> String {
-    let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let hex = cases[0]["skS"].as_str().unwrap();
-    let bytes: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
-    String::from_utf8(bytes).unwrap()
-}
-
-/// A state folder with a type-1 and a type-5 key made by the issuer and the
-/// vector RSA keys for types 2 and 0xDA7A.
-fn state_dir(dir: &Path, now: u64) {
-    keys::open_or_init(dir, &[1, 5], now, 3600).unwrap();
-    let manifest_path = dir.join(keys::MANIFEST);
-    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
-    std::fs::write(dir.join("type2-vector.pem"), vector_rsa_pem()).unwrap();
-    std::fs::write(dir.join("type55930-vector.pem"), vector_metadata_pem()).unwrap();
-    manifest["keys"].as_array_mut().unwrap().push(serde_json::json!({
-        "token_type": 2, "file": "type2-vector.pem", "not_before": now, "not_after": now + 3600
-    }));
-    manifest["keys"].as_array_mut().unwrap().push(serde_json::json!({
-        "token_type": keys::METADATA, "file": "type55930-vector.pem", "not_before": now, "not_after": now + 3600
-    }));
-    std::fs::write(&manifest_path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
-}
-
-struct Deployment {
-    _dir: tempfile::TempDir,
-    state: std::path::PathBuf,
-    issuer: Arc<IssuerService>,
-    issuer_url: String,
-    issuer_name: String,
-    http: reqwest::Client,
-}
-
-async fn spawn(router: axum::Router) -> std::net::SocketAddr {
-    let (listener, addr) = pat_http::bind("127.0.0.1:0".parse().unwrap()).unwrap();
-    tokio::spawn(pat_http::serve(router, listener, None));
-    addr
-}
-
-async fn deployment() -> Deployment {
-    deployment_with(ExtensionsPolicy::Any).await
-}
-
-async fn deployment_with(extensions: ExtensionsPolicy) -> Deployment {
-    let dir = tempfile::tempdir().unwrap();
-    let state = dir.path().join("issuer");
-    std::fs::create_dir_all(&state).unwrap();
-    state_dir(&state, unix_now() - 10);
-    // Bind first: the issuer's name carries its port.
-    let (listener, addr) = pat_http::bind("127.0.0.1:0".parse().unwrap()).unwrap();
-    let issuer_name = addr.to_string();
-    let issuer_url = format!("http://{issuer_name}");
-    let issuer = IssuerService::open(IssuerConfig {
-        name: issuer_name.clone(),
-        request_uri: format!("{issuer_url}{}", issuer::REQUEST_PATH),
-        state_dir: state.clone(),
-        token_types: vec![1, 2, 5, keys::METADATA],
-        lifetime: 3600,
-        extensions,
-    })
-    .unwrap();
-    tokio::spawn(pat_http::serve(issuer::router(Arc::clone(&issuer)), listener, None));
-    let http = client::http_client(None).unwrap();
-    Deployment { _dir: dir, state, issuer, issuer_url, issuer_name, http }
-}
-
-impl Deployment {
-    fn origin_config(&self, token_type: u16) -> OriginConfig {
-        OriginConfig {
-            issuer_name: self.issuer_name.clone(),
-            issuer_url: self.issuer_url.clone(),
-            token_type,
-            extensions: None,
-            origin_info: String::new(),
-            max_age: 60,
-            issuer_state: (token_type != 2 && token_type != keys::METADATA).then(|| self.state.clone()),
-            send_token_key: true,
-            refresh: Duration::from_secs(3600),
-            ca_cert: None,
-        }
-    }
-
-    async fn origin(&self, config: OriginConfig) -> (Arc<OriginService>, String) {
-        let service = OriginService::new(config, Replay::memory().unwrap()).await.unwrap();
-        let addr = spawn(origin::router(Arc::clone(&service))).await;
-        (service, format!("http://{addr}/resource"))
-    }
-
-    /// A 401's challenge answered: the Authorization value.
-    async fn authorization(&self, url: &str) -> String {
-        let first = self.http.get(url).send().await.unwrap();
-        assert_eq!(first.status(), StatusCode::UNAUTHORIZED);
-        client::authorize(&self.http, first.headers(), Some(&self.issuer_url), &mut |_| {}).await.unwrap()
-    }
-
-    async fn get_with(&self, url: &str, authorization: &str) -> reqwest::Response {
-        self.http.get(url).header("authorization", authorization).send().await.unwrap()
-    }
-
-    async fn post(&self, media_type: &str, body: Vec<u8>) -> reqwest::Response {
-        let url = format!("{}{}", self.issuer_url, issuer::REQUEST_PATH);
-        self.http.post(url).header("content-type", media_type).body(body).send().await.unwrap()
-    }
-}
+mod common;
+use common::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_type_is_issued_redeemed_once_and_refused_when_replayed() {
@@ -426,17 +305,6 @@ async fn rotation_keeps_old_tokens_and_the_old_key_until_the_new_not_before() {
     assert_eq!(d.get_with(&url, &before).await.status(), StatusCode::UNAUTHORIZED, "and only once");
 }
 
-/// Sends raw bytes to `addr` and returns what came back first.
-fn raw_request(addr: &str, request: &str) -> String {
-    use std::io::{Read as _, Write as _};
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut buf = [0u8; 512];
-    let n = stream.read(&mut buf).unwrap();
-    String::from_utf8_lossy(&buf[..n]).into_owned()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spent_token_stays_spent_across_a_rotation() {
     let d = deployment().await;
@@ -500,12 +368,6 @@ async fn the_challenge_changes_with_the_window_and_binds_the_token() {
     let later = d.http.get(&url).send().await.unwrap();
     assert_ne!(challenge_of(&later), first, "a new window, a new context");
     assert_eq!(d.get_with(&url, &authorization).await.status(), StatusCode::UNAUTHORIZED);
-}
-
-/// Sets a file's modification time to now.
-fn filetime_touch(path: &Path) {
-    let f = std::fs::File::options().append(true).open(path).unwrap();
-    f.set_modified(std::time::SystemTime::now()).unwrap();
 }
 
 /// An Extensions list of `(type, data)` entries.

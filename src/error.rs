@@ -162,6 +162,45 @@ pub enum Error {
 /// `core::any::Any`, which needs a `'static` error type: every function
 /// that takes a generator asks for `R: TryCryptoRng<Error: 'static>`. The
 /// error types of `rand_core`, `getrandom` and HAL drivers are all `'static`.
+///
+/// # A hardware generator
+///
+/// Wrap the driver (here its error type carries no code; give it one as
+/// above to see the driver's status in `Error::Rng`):
+///
+/// ```rust
+/// use pat::rand_core::{TryCryptoRng, TryRng, utils};
+///
+/// /// The driver's error type; it must implement `core::error::Error`.
+/// #[derive(Debug)]
+/// pub struct TrngError;
+/// impl core::fmt::Display for TrngError {
+///     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.write_str("TRNG failure") }
+/// }
+/// impl core::error::Error for TrngError {}
+///
+/// fn trng_fill(buf: &mut [u8]) -> Result<(), TrngError> {
+///     // the vendor's driver call
+///     # pat::OsRng.try_fill_bytes(buf).map_err(|_| TrngError)
+/// }
+///
+/// pub struct HwRng;
+/// impl TryRng for HwRng {
+///     type Error = TrngError;
+///     fn try_next_u32(&mut self) -> Result<u32, TrngError> { utils::next_word_via_fill(self) }
+///     fn try_next_u64(&mut self) -> Result<u64, TrngError> { utils::next_word_via_fill(self) }
+///     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), TrngError> { trng_fill(dst) }
+/// }
+///
+/// /// A promise that the output is fit for cryptography.
+/// impl TryCryptoRng for HwRng {}
+///
+/// # use pat::{token_type::PrivateRistretto255 as R255, types::private::{Client, Issuer}};
+/// # let client = Client::<R255>::from_token_key(Issuer::<R255>::generate(&mut HwRng)?.token_key())?;
+/// let challenge = pat::TokenChallenge::new(0x0005, b"issuer.example", &[], &[])?;
+/// let (request, state) = client.request(&challenge, &mut HwRng)?;
+/// # Ok::<(), pat::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RngCode(u32);
 

@@ -30,6 +30,51 @@
 //! the limit, and the field is the client's claim. A client that fills it
 //! in truthfully tells the origin how many presentations it has made, which
 //! the crypto layer otherwise hides; see docs/security.md.
+//!
+//! # Example
+//!
+//! An ARC credential is issued once and then presented up to a limit the origin
+//! announces; each token is unlinkable, and its tag lets the issuer-origin
+//! refuse a replay.
+//!
+//! ```rust
+//! use pat::arc::{CredentialResponse, ServerPrivateKey};
+//! use pat::codec::{Decode, Encode};
+//! use pat::replay::MemoryReplayStore;
+//! use pat::types::arc::{ArcChallenge, ArcToken, Client, Issuer, TokenRequest, token_len};
+//! use pat::{Error, OsRng};
+//!
+//! # fn main() -> pat::Result<()> {
+//! let mut rng = pat::rand_core::UnwrapErr(OsRng);
+//! let issuer = Issuer::new(ServerPrivateKey::generate(&mut rng)?);
+//! let challenge = ArcChallenge::new(b"issuer.example", &[], b"origin.example", &[])?;
+//!
+//! // Issuance, once: request, response, finalize.
+//! let client = Client::from_token_key(&issuer.token_key())?;
+//! let (request_state, request) = client.request(&challenge, &mut rng)?;
+//! let mut wire = [0u8; pat::types::arc::REQUEST_LEN];
+//! request.encode(&mut wire)?;
+//! let response = issuer.issue(&TokenRequest::decode(&wire)?, &mut rng)?;
+//! let credential = client.finalize(&request_state, &CredentialResponse::decode(&response.to_bytes())?)?;
+//!
+//! // Redemption, up to the limit: three tokens, then no more.
+//! const LIMIT: u64 = 3;
+//! let mut state = client.presentation_state(&credential, &challenge, LIMIT)?;
+//! let mut seen = MemoryReplayStore::<64>::new([0x42; 32]); // use a secret random key
+//! let mut token = [0u8; 1024];
+//! for _ in 0..LIMIT {
+//!     let len = client.token(&mut state, &challenge, &mut rng, &mut token)?;
+//!     let parsed = ArcToken::decode(&token[..len], LIMIT)?;
+//!     // Spent tags are kept two windows of the challenge's max-age and a margin.
+//!     let now = 1_000; // the caller's clock, in seconds
+//!     let expires_at = pat::replay::windowed_expiry(now, 60, pat::replay::CLOCK_SKEW_MARGIN);
+//!     issuer.redeem(&parsed, &challenge, LIMIT, &mut seen, expires_at, now)?;
+//! }
+//! assert_eq!(client.token(&mut state, &challenge, &mut rng, &mut token), Err(Error::PresentationLimitReached));
+//! # let _ = token_len(LIMIT)?;
+//! # Ok(())
+//! # }
+//! ```
 
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha256};

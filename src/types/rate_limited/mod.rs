@@ -37,6 +37,48 @@
 //! signature (pat-go returns success), the issuer checks
 //! `issuer_encap_key_id` and the inner key id byte (pat-go checks neither), and
 //! the attester counts tokens per window (pat-go never counts).
+//!
+//! # Example
+//!
+//! The attester knows its clients' keys and limits tokens per client and origin
+//! without learning the origin: it checks the request before the issuer sees it
+//! and counts the token before it forwards the issuer's answer.
+//!
+//! ```rust
+//! # #[cfg(feature = "keygen")]
+//! # fn main() -> pat::Result<()> {
+//! use pat::codec::Decode;
+//! use pat::key_blinding::ecdsa_p384 as ecdsa;
+//! use pat::rate_limited::encap::EncapSecretKey;
+//! use pat::types::rate_limited::{Attester, Client, Issuer, Origin, OriginKey, Policy, TokenKey, TokenRequest};
+//! use pat::{OsRng, TokenChallenge};
+//!
+//! let mut rng = pat::rand_core::UnwrapErr(OsRng);
+//! let origins = [OriginKey::new(b"origin.example", ecdsa::SecretKey::random(&mut rng)?)];
+//! let issuer = Issuer::new(EncapSecretKey::random(1, &mut rng)?, TokenKey::generate(&mut rng)?, origins);
+//! let client = Client::new(ecdsa::SecretKey::random(&mut rng)?, *issuer.encap_key(), issuer.public_key().clone());
+//! let mut attester = Attester::<64>::new(Policy { max_tokens: 3, window: 3600 });
+//! let challenge = TokenChallenge::new(0x0003, b"issuer.example", &[], b"origin.example")?;
+//!
+//! // Client → attester: the request, its request blind, an anonymous origin id.
+//! let mut wire = [0u8; 520];
+//! let (len, mut state) = client.request(&challenge, b"origin.example", &mut rng, &mut wire)?;
+//! let request = TokenRequest::decode(&wire[..len])?;
+//! let (anonymous_origin_id, now) = ([0xa1; 32], 1_000); // time in the caller's unit
+//! attester.process(&request, client.client_key(), state.request_blind(), &anonymous_origin_id, now)?;
+//!
+//! // Issuer; then the attester counts the token and forwards the response.
+//! let response = issuer.evaluate(&request, &mut [0u8; 512], &mut rng)?; // 512: scratch space
+//! let key = &response.blinded_request_key;
+//! attester.finalize_index(client.client_key(), state.request_blind(), key, &anonymous_origin_id, now)?;
+//! // Client: decrypt, unblind, verify; origin: verify.
+//! let token = client.finalize(&mut state, &response.encrypted_token_response)?;
+//! Origin::new(issuer.public_key().clone()).verify(&token, &challenge)?;
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "keygen"))]
+//! # fn main() {}
+//! ```
 
 // One job per file: this one holds what every role shares (the TokenRequest
 // and its codec, the sizes, `Config`); `client.rs`, `attester.rs`,

@@ -23,14 +23,16 @@
 //!
 //! * Memory: the epoch is drawn when the process starts.
 //! * Redis: the epoch lives in the store, in the hash [`REDIS_EPOCH_KEY`]
-//!   (`id`, and `seq`, a counter of spends), written once with `HSETNX` by
+//!   (`id`; `gen`, its generation; `seq`, a counter of spends), written by
 //!   the first origin and read by the others, so every origin sharing the
 //!   store issues the same challenges. A Redis that restarted empty has no
-//!   epoch: the next origin to look writes a new one. A Redis that went back
-//!   in time (an old snapshot, a failover) has a `seq` below one an origin
-//!   already saw: that origin writes a new epoch. Each spend runs as one
-//!   script that checks the epoch and the counter and records the token
-//!   atomically ([`SPEND_SCRIPT`]).
+//!   epoch: the first origin to look writes one of the next generation, and
+//!   the others adopt it. A Redis that went back in time (an old snapshot, a
+//!   failover) has a generation below the one an origin knows, or the same
+//!   epoch with a `seq` below one the origin already saw: that origin writes
+//!   a new epoch ([`SYNC_SCRIPT`]). Each spend runs as one script that
+//!   checks the epoch and the counter and records the token atomically
+//!   ([`SPEND_SCRIPT`]).
 //!
 //! # Failing fast
 //!
@@ -65,7 +67,7 @@ pub const MEMORY_CAPACITY: usize = 1 << 16;
 /// The prefix of every spent-token key this crate writes in Redis.
 pub const REDIS_PREFIX: &str = "pat:spent:";
 
-/// The Redis hash holding the store's epoch (`id`) and spend counter (`seq`).
+/// The Redis hash holding the store's epoch (`id`, generation `gen`) and spend counter (`seq`).
 pub const REDIS_EPOCH_KEY: &str = "pat:epoch";
 
 /// The length of an epoch id.
@@ -76,13 +78,15 @@ pub type Epoch = [u8; EPOCH_LEN];
 
 /// One spend, atomically: refuse if Redis's clock is past the origin's
 /// deadline (`late`), if the epoch is not the origin's (`epoch`), or if the
-/// spend counter went back below what the origin saw (the store rewound:
-/// a new epoch is written); else `SET key 1 NX EX ttl`.
+/// spend counter went back to what the origin saw or below (the store
+/// rewound: a new epoch of the next generation is written); else
+/// `SET key 1 NX EX ttl`.
 ///
 /// KEYS: the epoch hash, the token's key. ARGV: the origin's epoch id, the
-/// TTL in seconds, the highest `seq` the origin saw, the deadline in Redis
-/// milliseconds, a fresh epoch id. Returns `{code, seq}`: 0 fresh, 1
-/// replayed, 2 another epoch, 3 late, 4 rewound (new epoch written).
+/// TTL in seconds, the highest `seq` the origin saw under that epoch, the
+/// deadline in Redis milliseconds, a fresh epoch id. Returns `{code, seq}`:
+/// 0 fresh, 1 replayed, 2 another epoch, 3 late, 4 rewound (new epoch
+/// written).
 pub const SPEND_SCRIPT: &str = r"
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -91,32 +95,46 @@ local id = redis.call('HGET', KEYS[1], 'id')
 if id ~= ARGV[1] then return {2, 0} end
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 if seq <= tonumber(ARGV[3]) then
-  redis.call('HSET', KEYS[1], 'id', ARGV[5], 'seq', ARGV[3])
-  return {4, seq}
+  local gen = tonumber(redis.call('HGET', KEYS[1], 'gen') or '0') or 0
+  redis.call('HSET', KEYS[1], 'id', ARGV[5], 'gen', gen + 1, 'seq', 0)
+  return {4, 0}
 end
 if redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[2]) then return {0, seq} end
 return {1, seq}
 ";
 
-/// The monitor's check: write an epoch if there is none, write a new one if
-/// the counter is below what the origin saw; return the epoch id, the
-/// counter and Redis's `TIME`.
+/// The monitor's check. The epoch hash holds the epoch `id`, its
+/// generation `gen` and the spend counter `seq`. A new epoch (of the
+/// generation after the highest this origin or the store knows) is
+/// written when there is none (an empty store), when the store's
+/// generation is below the one the origin knows (an old snapshot came
+/// back), or when the origin's own epoch is there with a counter below
+/// what it saw (rewound). Another epoch of the origin's generation or a
+/// later one was written by another origin: it is adopted as it is, so
+/// origins that find an emptied store together agree on one new epoch.
+/// Returns the epoch id, generation and counter, and Redis's `TIME`.
 ///
-/// KEYS: the epoch hash. ARGV: a fresh epoch id, the highest `seq` the
-/// origin saw.
+/// KEYS: the epoch hash. ARGV: a fresh epoch id, the origin's epoch id (or
+/// empty), its generation, the highest `seq` it saw under that epoch.
 pub const SYNC_SCRIPT: &str = r"
-redis.call('HSETNX', KEYS[1], 'id', ARGV[1])
-local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
-if seq < tonumber(ARGV[2]) then
-  redis.call('HSET', KEYS[1], 'id', ARGV[1], 'seq', ARGV[2])
-  seq = tonumber(ARGV[2])
+local h = redis.call('HMGET', KEYS[1], 'id', 'gen', 'seq')
+local id = h[1]
+local gen = tonumber(h[2] or '0') or 0
+local seq = tonumber(h[3] or '0') or 0
+local kgen = tonumber(ARGV[3])
+if (not id) or gen < kgen or (gen == kgen and id == ARGV[2] and seq < tonumber(ARGV[4])) then
+  id = ARGV[1]
+  gen = math.max(gen, kgen) + 1
+  seq = 0
+  redis.call('HSET', KEYS[1], 'id', id, 'gen', gen, 'seq', seq)
 end
 local t = redis.call('TIME')
-return {redis.call('HGET', KEYS[1], 'id'), tostring(seq), t[1], t[2]}
+return {id, tostring(gen), tostring(seq), t[1], t[2]}
 ";
 
-/// What [`SYNC_SCRIPT`] returns: the epoch id, the counter, Redis's seconds and microseconds.
-type SyncReply = (String, String, i64, i64);
+/// What [`SYNC_SCRIPT`] returns: the epoch id, generation and counter,
+/// Redis's seconds and microseconds.
+type SyncReply = (String, String, String, i64, i64);
 
 /// How an origin uses Redis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -208,7 +226,9 @@ struct RedisStore {
 struct RedisState {
     /// The epoch last read from the store.
     epoch: Option<Epoch>,
-    /// The highest spend counter this process saw.
+    /// Its generation.
+    generation: u64,
+    /// The highest spend counter this process saw under that epoch.
     max_seq: u64,
     /// Redis's clock minus this process's, in milliseconds.
     offset_ms: i64,
@@ -386,10 +406,14 @@ impl RedisStore {
 
     async fn check(&self, metrics: &Metrics) -> Result<(), StoreError> {
         let fresh = random_epoch().map_err(|_| StoreError::Failed)?;
-        let max_seq = self.state().max_seq;
+        let known = self.state();
         let mut conn = self.manager.clone();
         let mut invocation = self.sync.key(REDIS_EPOCH_KEY);
-        invocation.arg(crate::hex(&fresh)).arg(max_seq);
+        invocation
+            .arg(crate::hex(&fresh))
+            .arg(known.epoch.map_or_else(String::new, |e| crate::hex(&e)))
+            .arg(known.generation)
+            .arg(known.max_seq);
         let sent = unix_millis();
         let reply: Result<redis::RedisResult<SyncReply>, _> = tokio::time::timeout(
             self.config.timeout.max(Duration::from_millis(100)),
@@ -397,7 +421,7 @@ impl RedisStore {
         )
         .await;
         let received = unix_millis();
-        let (id, seq, secs, micros) = match reply {
+        let (id, generation, seq, secs, micros) = match reply {
             Ok(Ok(r)) => r,
             Ok(Err(e)) => {
                 self.set_up(metrics, false, Some(&e));
@@ -408,7 +432,8 @@ impl RedisStore {
                 return Err(StoreError::Timeout);
             }
         };
-        let (Some(epoch), Ok(seq)) = (parse_epoch(&id), seq.parse::<u64>()) else {
+        let (Some(epoch), Ok(generation), Ok(seq)) = (parse_epoch(&id), generation.parse::<u64>(), seq.parse::<u64>())
+        else {
             // Someone else wrote the key: refuse rather than guess.
             self.set_up(metrics, false, Some(&format!("{REDIS_EPOCH_KEY} holds no epoch of this crate")));
             return Err(StoreError::Failed);
@@ -417,9 +442,14 @@ impl RedisStore {
         let offset_ms = redis_ms.saturating_sub(sent.saturating_add(received) / 2);
         let mut changed = false;
         self.update(|s| {
-            changed = s.epoch.is_some_and(|old| old != epoch);
-            s.epoch = Some(epoch);
-            s.max_seq = s.max_seq.max(seq);
+            if s.epoch == Some(epoch) && s.generation == generation {
+                s.max_seq = s.max_seq.max(seq);
+            } else {
+                changed = s.epoch.is_some();
+                s.epoch = Some(epoch);
+                s.generation = generation;
+                s.max_seq = seq;
+            }
             s.offset_ms = offset_ms;
         });
         if changed {
@@ -475,7 +505,11 @@ impl RedisStore {
                 return Err(StoreError::Timeout);
             }
         };
-        self.update(|s| s.max_seq = s.max_seq.max(seq));
+        self.update(|s| {
+            if s.epoch.as_ref() == Some(epoch) {
+                s.max_seq = s.max_seq.max(seq);
+            }
+        });
         match code {
             0 => Ok(Outcome::Spend(Spend::Fresh)),
             1 => Ok(Outcome::Spend(Spend::Replayed)),

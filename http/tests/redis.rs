@@ -145,6 +145,13 @@ async fn a_redis_restarted_empty_accepts_no_token_twice() {
     }
     wait_ready(&a).await;
     wait_ready(&b).await;
+    // They agree on one new epoch: each saw one change, and no more while
+    // they keep checking the store (an origin that knew a higher spend
+    // counter than the other overwrote the other's new epoch before).
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    for service in [&a, &b] {
+        assert_eq!(service.metrics().epoch_changes.get(), 1, "one epoch change per origin");
+    }
     for url in [&url_a, &url_b] {
         for authorization in &spent {
             assert_eq!(d.get_with(url, authorization).await.status(), StatusCode::UNAUTHORIZED);

@@ -10,7 +10,8 @@
 //!
 //! Status codes (RFC 9578 §5.2, §6.2; the batched-tokens draft): 415 for
 //! another media type, 413 for a body over [`MAX_BODY`] (refused on its
-//! `Content-Length` before it is read), 400 for a body that is not the media
+//! `Content-Length` and never kept; one of up to four times the limit is
+//! read and dropped first, so that the client reads the answer), 400 for a body that is not the media
 //! type's message at all (shorter than a token type, a generic batch whose
 //! framing does not parse), 422 for a request the issuer cannot process: a
 //! token type it does not serve, a blinded message of the wrong size or not a
@@ -482,7 +483,10 @@ async fn token_request_inner(service: &IssuerService, headers: &HeaderMap, body:
     let kind = request_kind(headers).ok_or(Failure(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported media type"))?;
     let declared =
         headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+    if let Some(n) = declared.filter(|&n| n > MAX_BODY as u64) {
+        if n <= DRAIN_LIMIT {
+            drain(body).await;
+        }
         return Err(TOO_LARGE);
     }
     // A place first: bodies in memory are bounded by the pool's places.
@@ -495,6 +499,18 @@ async fn token_request_inner(service: &IssuerService, headers: &HeaderMap, body:
     let now = unix_now();
     let policy = service.config.extensions.clone();
     place.run(move || evaluate(&loaded, &policy, kind, &body, now)).await.map_err(|Busy| BUSY)?
+}
+
+/// A body declared over [`MAX_BODY`] but at most this long is read and
+/// dropped before the 413, so that a client still sending it reads the
+/// answer instead of a reset connection; a longer one is answered at once.
+const DRAIN_LIMIT: u64 = 4 * MAX_BODY as u64;
+
+/// Reads `body` to its end (or an error, or the body timeout), keeping
+/// nothing: the frames are dropped as they come.
+async fn drain(mut body: Body) {
+    use http_body_util::BodyExt as _;
+    while let Some(Ok(_)) = body.frame().await {}
 }
 
 const TOO_LARGE: Failure = Failure(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");

@@ -29,8 +29,8 @@
 //! Bounded: a request takes a place in the [`crate::pool`] before its body is
 //! read (503 with `Retry-After` when every place is taken), and its
 //! evaluation runs on the pool's workers. Keys: every key of the state
-//! folder whose window has not ended is loaded (up to [`MAX_KEYS`], beyond
-//! what 256 truncated key ids per type allow); a key that cannot be served
+//! folder whose window has not ended is loaded (up to [`MAX_KEYS`]: all
+//! that 256 truncated key ids per type can tell apart); a key that cannot be served
 //! (a truncated key id another key of its type has) is skipped with a log
 //! line, and the rest are served.
 

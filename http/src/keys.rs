@@ -185,8 +185,8 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<(), BoxError> {
 }
 
 /// Replaces the manifest atomically: a temporary file of this process, then
-/// a rename, then the folder synced. Run one `rotate` at a time: two at once
-/// each write a whole manifest and the last rename wins.
+/// a rename, then the folder synced. Callers hold the folder's lock, so two
+/// writers never interleave.
 fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<(), BoxError> {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
     let tmp = dir.join(format!(".{MANIFEST}.{}.{nanos}.tmp", std::process::id()));

@@ -13,7 +13,7 @@
 //! | `pat_issuance_refused_total` | counter | `reason` | token requests refused |
 //! | `pat_tokens_redeemed_total` | counter | `token_type` | tokens accepted by the origin |
 //! | `pat_redemptions_refused_total` | counter | `reason` | redemptions refused (`replayed` among them) |
-//! | `pat_replay_store_errors_total` | counter | `kind` | replay store failures (`down`, `timeout`, `error`, `late`, `epoch`) |
+//! | `pat_replay_store_errors_total` | counter | `kind` | replay store failures (`down`, `timeout`, `error`, `late`) |
 //! | `pat_replay_store_up` | gauge | | 1 when the replay store answers |
 //! | `pat_replay_store_epoch_changes_total` | counter | | times the store's epoch changed under this process |
 //! | `pat_request_duration_seconds` | histogram | `route` | time from request to response |

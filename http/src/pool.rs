@@ -19,8 +19,9 @@
 //!
 //! A request's wait is then at most `queue_wait`, and in practice the time
 //! the jobs ahead of it take: `queue` of them at most, spread over `workers`
-//! threads. The threads left over keep the runtime (accepting connections,
-//! parsing, the replay store) responsive under a flood.
+//! threads. The async runtime's own threads never run cryptography, so they
+//! keep accepting connections, parsing and talking to the replay store under
+//! a flood (the OS shares the cores between both).
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -43,9 +43,14 @@
 //! first redemption after an outage does not fail. Every command is bounded
 //! by [`RedisConfig::timeout`]; a spend that Redis executes only after the
 //! origin has given up (a stalled server that resumes) finds its deadline
-//! passed, records nothing and answers "late", so a client is never refused
-//! (503) for a token that was then recorded as spent. The deadline is in
-//! Redis's own clock: the monitor measures the offset between the two clocks.
+//! passed, records nothing and answers "late". The deadline is in Redis's
+//! own clock, from an offset the monitor measures so that it errs early.
+//! This is best effort: a spend that Redis runs just before the deadline
+//! but whose answer arrives after the origin gave up is recorded while the
+//! client got 503 (its retry is then refused as spent).
+//!
+//! The monitor also refuses a Redis whose `maxmemory-policy` is not
+//! `noeviction`: an evicted spent entry is a replay accepted.
 //!
 //! Entries expire after a relative time (`SET … NX EX ttl`), counted by
 //! Redis's clock from when it records the token, so a Redis clock that is
@@ -414,7 +419,6 @@ impl RedisStore {
             .arg(known.epoch.map_or_else(String::new, |e| crate::hex(&e)))
             .arg(known.generation)
             .arg(known.max_seq);
-        let sent = unix_millis();
         let reply: Result<redis::RedisResult<SyncReply>, _> = tokio::time::timeout(
             self.config.timeout.max(Duration::from_millis(100)),
             invocation.invoke_async(&mut conn),
@@ -438,8 +442,11 @@ impl RedisStore {
             self.set_up(metrics, false, Some(&format!("{REDIS_EPOCH_KEY} holds no epoch of this crate")));
             return Err(StoreError::Failed);
         };
+        // Redis read its clock before the reply arrived, so this is at most
+        // the true offset: deadlines computed with it fall no later, in
+        // Redis's clock, than the moment the origin gives up.
         let redis_ms = secs.saturating_mul(1000).saturating_add(micros / 1000);
-        let offset_ms = redis_ms.saturating_sub(sent.saturating_add(received) / 2);
+        let offset_ms = redis_ms.saturating_sub(received);
         let mut changed = false;
         self.update(|s| {
             if s.epoch == Some(epoch) && s.generation == generation {
@@ -458,8 +465,34 @@ impl RedisStore {
                 "replay store epoch changed (Redis lost or rewound its memory): tokens of earlier challenges are refused"
             );
         }
+        if let Err(why) = self.eviction_policy().await {
+            self.set_up(metrics, false, Some(&why));
+            return Err(StoreError::Failed);
+        }
         self.set_up(metrics, true, None);
         Ok(())
+    }
+
+    /// Refuses a Redis that may evict keys: every spent entry has a TTL,
+    /// which is what the `volatile-*` policies (the default of several
+    /// managed services) evict first, and a forgotten spend is a replay
+    /// accepted. `noeviction` answers errors instead when memory is full.
+    /// A Redis that does not report its policy is taken as it is.
+    async fn eviction_policy(&self) -> Result<(), String> {
+        let mut conn = self.manager.clone();
+        let info: String = tokio::time::timeout(
+            self.config.timeout.max(Duration::from_millis(100)),
+            redis::cmd("INFO").arg("memory").query_async(&mut conn),
+        )
+        .await
+        .map_err(|_| "INFO memory timed out".to_owned())?
+        .map_err(|e| format!("INFO memory: {e}"))?;
+        match info.lines().find_map(|l| l.trim().strip_prefix("maxmemory_policy:")) {
+            Some(policy) if policy != "noeviction" => Err(format!(
+                "maxmemory-policy is {policy}: Redis may evict spent tokens and accept them again; set it to noeviction"
+            )),
+            _ => Ok(()),
+        }
     }
 
     async fn spend(

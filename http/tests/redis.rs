@@ -298,3 +298,35 @@ async fn spent_entries_outlive_their_window_by_the_skew_margin() {
     // let a spent token redeem again).
     assert!(now + u64::try_from(ttl).unwrap() > key_end + 200, "TTL {ttl}");
 }
+
+/// A Redis that may evict keys (`volatile-lru`, the default of several
+/// managed services, evicts exactly the spent entries, which have a TTL)
+/// is refused: the origin is not ready and answers 503, until the policy
+/// is `noeviction` again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs redis-server; CI runs it"]
+async fn a_redis_that_may_evict_is_refused() {
+    let d = deployment().await;
+    let redis = Redis::start();
+    let (a, url_a) = origin_on(&d, 5, &redis).await;
+    wait_ready(&a).await;
+    let authorization = d.authorization(&url_a).await;
+    let mut conn = redis.connection().await;
+    let _: () = redis::cmd("CONFIG")
+        .arg("SET")
+        .arg("maxmemory-policy")
+        .arg("volatile-lru")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    let started = Instant::now();
+    while a.ready().is_ok() {
+        assert!(started.elapsed() < Duration::from_secs(5), "still ready with volatile-lru");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(d.get_with(&url_a, &authorization).await.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let _: () =
+        redis::cmd("CONFIG").arg("SET").arg("maxmemory-policy").arg("noeviction").query_async(&mut conn).await.unwrap();
+    wait_ready(&a).await;
+    assert_eq!(d.get_with(&url_a, &authorization).await.status(), StatusCode::OK);
+}

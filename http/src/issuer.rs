@@ -234,6 +234,7 @@ impl IssuerService {
     pub fn open_with(config: IssuerConfig, pool: Pool, metrics: Arc<Metrics>) -> Result<Arc<Self>, BoxError> {
         let now = unix_now();
         let state = keys::open_or_init(&config.state_dir, &config.token_types, now, config.lifetime)?;
+        metrics.keys_skipped.inc_by(u64::try_from(state.skipped).unwrap_or(u64::MAX));
         let mtime = keys::manifest_mtime(&config.state_dir);
         let loaded = Loaded::build(state, &config.request_uri, now, mtime, &metrics)?;
         let service =
@@ -294,6 +295,7 @@ impl IssuerService {
             return Ok(false);
         }
         let state = keys::load(&self.config.state_dir, now)?;
+        self.metrics.keys_skipped.inc_by(u64::try_from(state.skipped).unwrap_or(u64::MAX));
         let loaded = Loaded::build(state, &self.config.request_uri, now, mtime, &self.metrics)?;
         match self.loaded.write() {
             Ok(mut l) => *l = Arc::new(loaded),

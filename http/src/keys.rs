@@ -141,6 +141,9 @@ pub struct LoadedKey {
 pub struct KeyState {
     /// The keys.
     pub keys: Vec<LoadedKey>,
+    /// Records whose key could not be loaded (a file missing or unreadable,
+    /// a key of another type), skipped with a log line.
+    pub skipped: usize,
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
@@ -321,19 +324,32 @@ fn load_key(dir: &Path, record: &KeyRecord) -> Result<IssuerKey, BoxError> {
 
 /// Loads the keys of a state folder whose window has not ended at `now`
 /// (expired records are skipped, whether or not their files still exist); an
-/// error if it has no manifest.
+/// error if it has no manifest or the manifest does not parse. A record
+/// whose key cannot be loaded (its file gone, say, because a rotation
+/// removed it between this reader's clock and the rotation's) is skipped
+/// with a log line and counted: one bad key never fails the whole set.
 pub fn load(dir: &Path, now: u64) -> Result<KeyState, BoxError> {
     let manifest = read_manifest(dir)?
         .ok_or_else(|| format!("{}: no {MANIFEST} (start `pat issuer serve` first)", dir.display()))?;
     let mut keys = Vec::with_capacity(manifest.keys.len());
+    let mut skipped = 0;
     for record in manifest.keys.iter().filter(|r| r.not_after > now) {
-        let key = load_key(dir, record)?;
-        if key.token_type() != record.token_type {
-            return Err(format!("{MANIFEST}: {} holds a key of another type", record.file).into());
-        }
+        let key = match load_key(dir, record) {
+            Ok(key) if key.token_type() == record.token_type => key,
+            Ok(_) => {
+                tracing::warn!(file = %record.file, "skipping a key: the file holds a key of another type");
+                skipped += 1;
+                continue;
+            }
+            Err(e) => {
+                tracing::warn!(file = %record.file, error = %e, "skipping a key that cannot be loaded");
+                skipped += 1;
+                continue;
+            }
+        };
         keys.push(LoadedKey { key, validity: Validity { not_before: record.not_before, not_after: record.not_after } });
     }
-    Ok(KeyState { keys })
+    Ok(KeyState { keys, skipped })
 }
 
 /// Takes the folder's writer lock, waiting for another writer to finish.

@@ -332,7 +332,9 @@ impl OriginService {
                 return Ok(());
             }
             let source = dir.display().to_string();
-            for loaded in keys::load(dir, unix_now())?.keys {
+            let state = keys::load(dir, unix_now())?;
+            self.metrics.keys_skipped.inc_by(u64::try_from(state.skipped).unwrap_or(u64::MAX));
+            for loaded in state.keys {
                 let verifier = match loaded.key {
                     IssuerKey::P384(k) => Verifier::P384(Box::new(k)),
                     IssuerKey::R255(k) => Verifier::R255(Box::new(k)),

@@ -522,6 +522,35 @@ fn orphan_files_are_removed_by_the_next_rotate_or_start() {
     assert_eq!(keys::load(dir.path(), now + 120).unwrap().keys.len(), 4);
 }
 
+/// A key the state lists but cannot load (its file removed, as a rotation
+/// does to an expired key while a reader's clock is a moment behind) is
+/// skipped and counted; the rest load and an issuer starts with them.
+#[test]
+fn a_key_that_cannot_be_loaded_is_skipped_not_a_failed_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = unix_now();
+    let state = keys::open_or_init(dir.path(), &[1, 5], now, 3600).unwrap();
+    assert_eq!((state.keys.len(), state.skipped), (2, 0));
+    keys::rotate(dir.path(), Some(&[5]), now, now + 60, 3600).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join(keys::MANIFEST)).unwrap()).unwrap();
+    let type1 = manifest["keys"].as_array().unwrap().iter().find(|k| k["token_type"] == 1).unwrap();
+    std::fs::remove_file(dir.path().join(type1["file"].as_str().unwrap())).unwrap();
+    let state = keys::load(dir.path(), now).unwrap();
+    assert_eq!((state.keys.len(), state.skipped), (2, 1));
+    assert!(state.keys.iter().all(|k| k.key.token_type() == 5));
+    let service = IssuerService::open(IssuerConfig {
+        name: "issuer.example".into(),
+        request_uri: "https://issuer.example/token-request".into(),
+        state_dir: dir.path().to_owned(),
+        token_types: vec![5],
+        lifetime: 3600,
+        extensions: issuer::ExtensionsPolicy::Any,
+    })
+    .unwrap();
+    assert!(service.metrics().render().contains("pat_keys_skipped_total 1"));
+}
+
 /// Two rotations at once run one after the other (the folder's lock): both
 /// keys are in the manifest, and nothing else is.
 #[test]

@@ -5,11 +5,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pat::auth;
-use pat::challenge::TokenChallenge;
-use pat::codec::{Decode, Encode};
-use pat::token::{TokenInput, TokenRef};
-use pat::token_type::TokenKind;
+use pat::wire::auth;
+use pat::wire::challenge::TokenChallenge;
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token::{TokenInput, TokenRef};
+use pat::wire::token_type::TokenKind;
 
 fn parsing(c: &mut Criterion) {
     let ctx = [0x11u8; 32];

@@ -9,14 +9,14 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use pat::blind_rsa::SecretKey;
-use pat::codec::{Decode, Encode};
-use pat::key_blinding::ecdsa_p384;
-use pat::rate_limited::encap::EncapSecretKey;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
-use pat::types::private::{self, PrivateTokenType};
-use pat::types::{batched, public, rate_limited as t3};
+use pat::crypto::blind_rsa::SecretKey;
+use pat::crypto::key_blinding::ecdsa_p384;
+use pat::crypto::rate_limited::encap::EncapSecretKey;
+use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use pat::tokens::private::{self, PrivateTokenType};
+use pat::tokens::{batched, public, rate_limited as t3};
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{OsRng, TokenChallenge};
 use rand_core::UnwrapErr;
 

@@ -5,7 +5,7 @@
 //! - `sign`: the issuer's private operation `blind_rsa::blind_sign`;
 //! - `blind`: the client request `blind_rsa::blind` (PSS encoding, blind
 //!   sampling, rᵉ, r⁻¹), with a seeded generator so that runs repeat;
-//! - `blind_with`: `blind_rsa::hazmat::blind_with` (explicit salt and r, as in the vectors);
+//! - `blind_with`: `pat::hazmat::crypto::blind_rsa::blind_with` (explicit salt and r, as in the vectors);
 //! - `finalize`: `blind_rsa::finalize` (unblinding and PSS verification);
 //!   each call needs a fresh state from `blind_with`, whose instructions are
 //!   counted too (subtract a `blind_with` run);
@@ -32,7 +32,7 @@ use core::hint::black_box;
 use std::time::{Duration, Instant};
 use std::vec::Vec;
 
-use pat::blind_rsa::{self, PublicKey, SecretKey};
+use pat::crypto::blind_rsa::{self, PublicKey, SecretKey};
 use pat_testkit::TestRng;
 use serde_json::Value;
 
@@ -82,14 +82,14 @@ fn main() {
             black_box(blind_rsa::blind(black_box(&pk), black_box(input), &mut rng).unwrap());
         }),
         "blind_with" => time(iters, || {
-            black_box(blind_rsa::hazmat::blind_with(black_box(&pk), black_box(input), &salt, &r).unwrap());
+            black_box(pat::hazmat::crypto::blind_rsa::blind_with(black_box(&pk), black_box(input), &salt, &r).unwrap());
         }),
         // Each call also runs `blind_with` for a fresh state: its wall time is
         // left out, its instructions are not (subtract the `blind_with` count).
         "finalize" => {
             let mut times = Vec::with_capacity(iters);
             for _ in 0..iters {
-                let (_, state) = blind_rsa::hazmat::blind_with(&pk, input, &salt, &r).unwrap();
+                let (_, state) = pat::hazmat::crypto::blind_rsa::blind_with(&pk, input, &salt, &r).unwrap();
                 let start = Instant::now();
                 let sig = blind_rsa::finalize(black_box(&pk), black_box(input), &state, black_box(&expected)).unwrap();
                 times.push(start.elapsed());

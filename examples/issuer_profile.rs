@@ -21,7 +21,7 @@
 
 use std::hint::black_box;
 
-use pat::voprf::{self, ByteArray, Element, P384Sha384, Ristretto255Sha512, Suite};
+use pat::crypto::voprf::{self, ByteArray, Element, P384Sha384, Ristretto255Sha512, Suite};
 use pat_testkit::TestRng;
 
 /// Repetitions of the measured role.

@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use pat::blind_rsa::SecretKey;
+use pat::crypto::blind_rsa::SecretKey;
 
 fn runs(name: &str, n: usize, generate: impl Fn() -> SecretKey) {
     let mut times: Vec<f64> = (0..n)
@@ -19,7 +19,7 @@ fn runs(name: &str, n: usize, generate: impl Fn() -> SecretKey) {
             let key = generate();
             let t = start.elapsed().as_secs_f64();
             // The key must sign (blind_sign checks its own signature).
-            pat::blind_rsa::blind_sign(&key, &[1u8; 256]).unwrap();
+            pat::crypto::blind_rsa::blind_sign(&key, &[1u8; 256]).unwrap();
             t
         })
         .collect();

@@ -13,8 +13,8 @@
 use core::num::NonZeroU32;
 
 use pat::rand_core::{TryCryptoRng, TryRng, utils};
-use pat::token_type::PrivateRistretto255;
-use pat::types::private::{Client, Issuer};
+use pat::tokens::private::{Client, Issuer};
+use pat::wire::token_type::PrivateRistretto255;
 use pat::{Error, RngCode, TokenChallenge};
 
 // ---- the adapter -------------------------------------------------------------

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
-use pat::voprf::{self, ByteArray, Element, P384Sha384, Ristretto255Sha512, Suite};
+use pat::crypto::voprf::{self, ByteArray, Element, P384Sha384, Ristretto255Sha512, Suite};
 use pat_testkit::TestRng;
 
 fn time<F: FnMut()>(name: &str, iters: u32, mut f: F) {

@@ -8,11 +8,11 @@
     clippy::std_instead_of_core
 )]
 
-use pat::codec::Decode;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
-use pat::types::private::{Issuer, PrivateTokenType};
-use pat::voprf::Suite;
+use pat::crypto::voprf::Suite;
+use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use pat::tokens::private::{Issuer, PrivateTokenType};
+use pat::wire::codec::Decode;
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{Error, Field, RngCode, TokenChallenge};
 
 mod common;
@@ -22,7 +22,7 @@ use pat_testkit::FailingRng;
 /// The minimal QUIC varint encoding of `v`.
 fn varint(v: usize) -> Vec<u8> {
     let mut buf = [0u8; 8];
-    let mut w = pat::codec::Writer::new(&mut buf);
+    let mut w = pat::wire::codec::Writer::new(&mut buf);
     w.varint(v as u64).unwrap();
     let n = w.finish();
     buf[..n].to_vec()

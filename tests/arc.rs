@@ -11,12 +11,12 @@
     clippy::std_instead_of_core
 )]
 
-use pat::arc::hazmat::{self, TestDrng};
-use pat::arc::messages::{REQUEST_LEN, RESPONSE_LEN, presentation_len};
-use pat::arc::{
+use pat::crypto::arc::messages::{REQUEST_LEN, RESPONSE_LEN, presentation_len};
+use pat::crypto::arc::{
     Credential, CredentialRequest, CredentialRequestState, CredentialResponse, PresentationRef, PresentationState,
     ServerPrivateKey, ServerPublicKey,
 };
+use pat::hazmat::crypto::arc::{self as hazmat, TestDrng};
 use pat::{Error, Field};
 use serde_json::Value;
 
@@ -235,7 +235,7 @@ fn limits_out_of_range_are_refused() {
     let c = Credential::import(&credential.export()[..]).unwrap();
     let mut pstate = PresentationState::new(&c, &[b"p"], 1 << 32).unwrap();
     let mut out = vec![0u8; presentation_len(1 << 32).unwrap()];
-    assert_eq!(out.len(), pat::arc::messages::PRESENTATION_MAX_LEN);
+    assert_eq!(out.len(), pat::crypto::arc::messages::PRESENTATION_MAX_LEN);
     pstate.present(&mut r, &mut out).unwrap();
     let parsed = PresentationRef::decode(&out, 1 << 32).unwrap();
     key.verify_presentation(&[b"c"], &[b"p"], &parsed, 1 << 32).unwrap();

@@ -30,8 +30,8 @@ use p256::elliptic_curve::array::Array;
 use p256::elliptic_curve::group::GroupEncoding;
 use p256::{AffinePoint, ProjectivePoint, Scalar};
 use pat::Error;
-use pat::arc::messages::{REQUEST_LEN, RESPONSE_LEN, presentation_len};
-use pat::arc::{
+use pat::crypto::arc::messages::{REQUEST_LEN, RESPONSE_LEN, presentation_len};
+use pat::crypto::arc::{
     CredentialRequest, CredentialRequestState, CredentialResponse, PresentationRef, ServerPrivateKey, ServerPublicKey,
 };
 use serde_json::Value;

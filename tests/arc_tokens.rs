@@ -12,13 +12,13 @@
     clippy::cast_possible_truncation
 )]
 
-use pat::arc::{CredentialResponse, PresentationState, ServerPrivateKey};
-use pat::codec::{Decode, Encode};
-use pat::replay::MemoryReplayStore;
-use pat::types::arc::{
+use pat::crypto::arc::{CredentialResponse, PresentationState, ServerPrivateKey};
+use pat::deploy::replay::MemoryReplayStore;
+use pat::tokens::arc::{
     ArcChallenge, ArcToken, Client, Issuer, REQUEST_LEN, RESPONSE_LEN, TOKEN_HEADER_LEN, TOKEN_TYPE, TokenRequest,
     token_len,
 };
+use pat::wire::codec::{Decode, Encode};
 use pat::{Error, Field};
 
 mod common;
@@ -32,7 +32,7 @@ fn issuer() -> Issuer {
 }
 
 /// Issues a credential for `challenge` over the wire encodings.
-fn credential(issuer: &Issuer, client: &Client, challenge: &ArcChallenge<'_>) -> pat::arc::Credential {
+fn credential(issuer: &Issuer, client: &Client, challenge: &ArcChallenge<'_>) -> pat::crypto::arc::Credential {
     let mut r = rng();
     let (state, request) = client.request(challenge, &mut r).unwrap();
     let wire = encode(&request);
@@ -217,7 +217,7 @@ fn request_and_token_decoding() {
 
 #[test]
 fn rate_limit_in_the_http_challenge() {
-    use pat::auth::{parse_www_authenticate, write_www_authenticate_with_rate_limit};
+    use pat::wire::auth::{parse_www_authenticate, write_www_authenticate_with_rate_limit};
     let issuer = issuer();
     let challenge = ArcChallenge::new(b"issuer.example", &[1; 32], b"origin.example", &[2; 32]).unwrap();
     let wire = encode(&challenge);
@@ -310,7 +310,7 @@ fn an_expired_redemption_window_refuses_the_token() {
         }
     }
     assert!(store.is_empty());
-    let expires = pat::replay::windowed_expiry(NOW, 60, pat::replay::CLOCK_SKEW_MARGIN);
+    let expires = pat::deploy::replay::windowed_expiry(NOW, 60, pat::deploy::replay::CLOCK_SKEW_MARGIN);
     issuer.redeem(&token, &challenge, 2, &mut store, expires, NOW).unwrap();
     assert_eq!(issuer.redeem(&token, &challenge, 2, &mut store, expires, NOW), Err(Error::Replayed));
 }

@@ -11,14 +11,14 @@
 
 use std::sync::OnceLock;
 
-use pat::blind_rsa::SecretKey;
-use pat::codec::Decode;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::batched::{
+use pat::crypto::blind_rsa::SecretKey;
+use pat::tokens::batched::{
     BatchState, GenericBatchTokenRequest, GenericBatchTokenResponse, GenericToken, GenericTokenRequest,
     GenericTokenRequests, Issuer,
 };
-use pat::types::{private, public};
+use pat::tokens::{private, public};
+use pat::wire::codec::Decode;
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{Error, Field, TokenChallenge, TokenKind};
 
 mod common;
@@ -27,7 +27,7 @@ use common::{encode, field, load, rng};
 /// The minimal QUIC varint encoding of `v`.
 fn varint(v: usize) -> Vec<u8> {
     let mut buf = [0u8; 8];
-    let mut w = pat::codec::Writer::new(&mut buf);
+    let mut w = pat::wire::codec::Writer::new(&mut buf);
     w.varint(v as u64).unwrap();
     let n = w.finish();
     buf[..n].to_vec()
@@ -122,7 +122,7 @@ fn mixed<'c>(c: &'c Clients) -> (BatchState<'c, 8>, Vec<u8>) {
     (batch, bytes)
 }
 
-fn evaluate(issuer: &Issuer<'_>, request: &[u8]) -> (Vec<u8>, pat::types::batched::BatchEvaluation) {
+fn evaluate(issuer: &Issuer<'_>, request: &[u8]) -> (Vec<u8>, pat::tokens::batched::BatchEvaluation) {
     let parsed = GenericBatchTokenRequest::decode(request).unwrap();
     let mut out = vec![0u8; parsed.max_response_len()];
     let outcome = issuer.evaluate::<8, _>(&parsed, &mut out, &mut rng()).unwrap();

@@ -5,7 +5,9 @@
 use std::vec::Vec;
 
 use crypto_bigint::{Odd, U4096};
-use pat::blind_rsa::{self, MODULUS_LEN, PreparedMessage, PublicKey, PublicKey4096, SecretKey, SecretKey4096, Variant};
+use pat::crypto::blind_rsa::{
+    self, MODULUS_LEN, PreparedMessage, PublicKey, PublicKey4096, SecretKey, SecretKey4096, Variant,
+};
 use pat::{Error, Field, RngCode};
 use serde_json::Value;
 
@@ -64,7 +66,7 @@ fn rfc9474_triple(
 ) {
     let pk = sk.public_key();
     let r = r_from_inv(inv, pk.modulus());
-    let (blinded, state) = blind_rsa::hazmat::blind_variant_with(variant, pk, input, salt, &r).unwrap();
+    let (blinded, state) = pat::hazmat::crypto::blind_rsa::blind_variant_with(variant, pk, input, salt, &r).unwrap();
     assert_eq!(&blinded[..], expected.0, "blinded_msg");
     let blind_sig = blind_rsa::blind_sign(sk, &blinded).unwrap();
     assert_eq!(&blind_sig[..], expected.1, "blind_sig");
@@ -118,7 +120,14 @@ fn rfc9474_appendix_a() {
         // The wrong salt length for the variant is refused.
         let wrong_salt = [0u8; 47];
         assert_eq!(
-            blind_rsa::hazmat::blind_variant_with(variant, sk.public_key(), &input, &wrong_salt, &[1u8; 512]).err(),
+            pat::hazmat::crypto::blind_rsa::blind_variant_with(
+                variant,
+                sk.public_key(),
+                &input,
+                &wrong_salt,
+                &[1u8; 512]
+            )
+            .err(),
             Some(Error::InvalidLength(Field::Message))
         );
         cases += 1;
@@ -158,7 +167,8 @@ fn type2_case(v: &Value) {
     assert_eq!(&request[..3], &[0, 2, pk.key_id()[31]]);
     let salt = field(v, "salt");
     let r = field(v, "blind");
-    let (blinded, state) = blind_rsa::hazmat::blind_with(&pk, token_input, &array(&salt), &array(&r)).unwrap();
+    let (blinded, state) =
+        pat::hazmat::crypto::blind_rsa::blind_with(&pk, token_input, &array(&salt), &array(&r)).unwrap();
     assert_eq!(&blinded[..], &request[3..]);
     let blind_sig = blind_rsa::blind_sign(&sk, &blinded).unwrap();
     assert_eq!(&blind_sig[..], field(v, "token_response").as_slice());
@@ -256,7 +266,7 @@ fn wrong_key() {
     // A blind signature from the wrong issuer key does not finalize.
     let salt = field(&v0, "salt");
     let r = field(&v0, "blind");
-    let (blinded, state) = blind_rsa::hazmat::blind_with(&pk0, &msg, &array(&salt), &array(&r)).unwrap();
+    let (blinded, state) = pat::hazmat::crypto::blind_rsa::blind_with(&pk0, &msg, &array(&salt), &array(&r)).unwrap();
     match blind_rsa::blind_sign(&sk1, &blinded) {
         Ok(blind_sig) => assert_eq!(blind_rsa::finalize(&pk0, &msg, &state, &blind_sig), Err(Error::Verification)),
         // The blinded message may be ≥ n₁.
@@ -285,12 +295,12 @@ fn out_of_range_and_wrong_lengths() {
     // Blind signature ≥ n.
     let salt = array(&field(&v, "salt"));
     let r = array(&field(&v, "blind"));
-    let (_, state) = blind_rsa::hazmat::blind_with(&pk, &msg, &salt, &r).unwrap();
+    let (_, state) = pat::hazmat::crypto::blind_rsa::blind_with(&pk, &msg, &salt, &r).unwrap();
     assert_eq!(blind_rsa::finalize(&pk, &msg, &state, &n), Err(Error::Verification));
     // Blind r = 0, r = n, r ≥ n.
     for bad in [[0u8; 256], n, big] {
         assert_eq!(
-            blind_rsa::hazmat::blind_with(&pk, &msg, &salt, &bad).err(),
+            pat::hazmat::crypto::blind_rsa::blind_with(&pk, &msg, &salt, &bad).err(),
             Some(Error::InvalidValue(Field::Message))
         );
     }
@@ -300,7 +310,7 @@ fn out_of_range_and_wrong_lengths() {
         let buf = vec![1u8; len];
         assert_eq!(blind_rsa::blind_sign(&sk, &buf), Err(Error::InvalidLength(Field::Message)));
         assert_eq!(blind_rsa::verify(&pk, &msg, &buf), Err(Error::Verification));
-        let (_, state) = blind_rsa::hazmat::blind_with(&pk, &msg, &salt, &r).unwrap();
+        let (_, state) = pat::hazmat::crypto::blind_rsa::blind_with(&pk, &msg, &salt, &r).unwrap();
         assert_eq!(blind_rsa::finalize(&pk, &msg, &state, &buf), Err(Error::InvalidLength(Field::Message)));
     }
     let mut long_sig = sig.clone();
@@ -315,14 +325,14 @@ fn wrong_blinding_state_fails() {
     let (msg, _) = token_parts(&v);
     let salt = array(&field(&v, "salt"));
     let r = array(&field(&v, "blind"));
-    let (blinded, _) = blind_rsa::hazmat::blind_with(&pk, &msg, &salt, &r).unwrap();
+    let (blinded, _) = pat::hazmat::crypto::blind_rsa::blind_with(&pk, &msg, &salt, &r).unwrap();
     let blind_sig = blind_rsa::blind_sign(&sk, &blinded).unwrap();
     let mut other_r = [0u8; 256];
     other_r[255] = 3;
-    let (_, wrong_state) = blind_rsa::hazmat::blind_with(&pk, &msg, &salt, &other_r).unwrap();
+    let (_, wrong_state) = pat::hazmat::crypto::blind_rsa::blind_with(&pk, &msg, &salt, &other_r).unwrap();
     assert_eq!(blind_rsa::finalize(&pk, &msg, &wrong_state, &blind_sig), Err(Error::Verification));
     // Finalizing for another message fails too.
-    let (_, state) = blind_rsa::hazmat::blind_with(&pk, &msg, &salt, &r).unwrap();
+    let (_, state) = pat::hazmat::crypto::blind_rsa::blind_with(&pk, &msg, &salt, &r).unwrap();
     assert_eq!(blind_rsa::finalize(&pk, b"another message", &state, &blind_sig), Err(Error::Verification));
     // The state is only borrowed: after a corrupted blind signature fails, the
     // genuine one still finalizes with it.
@@ -658,7 +668,7 @@ fn pem_of(der: &[u8]) -> String {
     out
 }
 
-/// The measurement harness behind the parse figures in `src/blind_rsa/der.rs`.
+/// The measurement harness behind the parse figures in `src/crypto/blind_rsa/der.rs`.
 /// `PAT_PARSE_OP` picks the call, `PAT_PERF_ITERS` (default 1) how often it
 /// runs; under callgrind, the difference between 21 and 1 calls divided by
 /// 20 is the count per call. The `*_der` inputs carry e = 65539, so the call

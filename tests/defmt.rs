@@ -12,9 +12,9 @@ fn loggable_types_implement_format() {
     implements_format::<pat::RngCode>();
     implements_format::<pat::SelfTestKind>();
     implements_format::<pat::TokenKind>();
-    implements_format::<pat::token_type::MessageLen>();
-    implements_format::<pat::token_type::PrivateP384>();
-    implements_format::<pat::token_type::PublicRsa2048>();
-    implements_format::<pat::token_type::RateLimitedRsa2048>();
-    implements_format::<pat::token_type::PrivateRistretto255>();
+    implements_format::<pat::wire::token_type::MessageLen>();
+    implements_format::<pat::wire::token_type::PrivateP384>();
+    implements_format::<pat::wire::token_type::PublicRsa2048>();
+    implements_format::<pat::wire::token_type::RateLimitedRsa2048>();
+    implements_format::<pat::wire::token_type::PrivateRistretto255>();
 }

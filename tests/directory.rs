@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use base64ct::{Base64Url, Base64UrlUnpadded, Encoding};
-use pat::directory::{DirectoryEntry, IssuerDirectory, MEDIA_TYPE, WELL_KNOWN_PATH, write_directory};
+use pat::deploy::directory::{DirectoryEntry, IssuerDirectory, MEDIA_TYPE, WELL_KNOWN_PATH, write_directory};
 use pat::{Error, Field};
 use sha2::{Digest, Sha256};
 
@@ -54,7 +54,7 @@ fn pat_go_style_directory() {
     let expected_id: [u8; 32] = Sha256::digest(&k2).into();
     assert_eq!(key.key_id().unwrap(), expected_id);
     // The key id is the one the type-2 client computes from the same key.
-    let client = pat::types::public::Client::from_token_key(key.decode_token_key(&mut buf).unwrap()).unwrap();
+    let client = pat::tokens::public::Client::from_token_key(key.decode_token_key(&mut buf).unwrap()).unwrap();
     assert_eq!(client.key_id(), &expected_id);
     assert_eq!(d.select(2, None, 1686913810), Err(Error::KeyNotYetValid));
     assert_eq!(d.select(1, None, 0).unwrap().not_before(), None);

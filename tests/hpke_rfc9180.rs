@@ -10,8 +10,8 @@
     clippy::std_instead_of_core
 )]
 
-use pat::rate_limited::EncapSecretKey;
-use pat::rate_limited::encap;
+use pat::crypto::rate_limited::EncapSecretKey;
+use pat::crypto::rate_limited::encap;
 use serde_json::Value;
 
 mod common;
@@ -43,8 +43,8 @@ fn suite_and_derive_key_pair() {
 #[cfg(feature = "hazmat")]
 mod hazmat {
     use super::*;
-    use pat::rate_limited::hazmat::{encrypt_origin_request_with_ikm, open_base, seal_base};
-    use pat::rate_limited::{InnerTokenRequest, Labels, origin_encryption, response};
+    use pat::crypto::rate_limited::{InnerTokenRequest, Labels, origin_encryption, response};
+    use pat::hazmat::crypto::rate_limited::{encrypt_origin_request_with_ikm, open_base, seal_base};
 
     /// The first encryption (seq 0) is the only one a single-shot context makes;
     /// the exports do not depend on the sequence number.
@@ -129,8 +129,8 @@ mod hazmat {
         assert_eq!(state.secret(), sa.secret());
 
         let sig = [0x5au8; 256];
-        let r1 = pat::rate_limited::hazmat::encrypt_response_with_nonce(&state, &[2; 16], &sig).unwrap();
-        let r2 = pat::rate_limited::hazmat::encrypt_response_with_nonce(&sa, &[2; 16], &sig).unwrap();
+        let r1 = pat::hazmat::crypto::rate_limited::encrypt_response_with_nonce(&state, &[2; 16], &sig).unwrap();
+        let r2 = pat::hazmat::crypto::rate_limited::encrypt_response_with_nonce(&sa, &[2; 16], &sig).unwrap();
         assert_eq!(r1, r2);
         assert_eq!(&r1[..16], &[2u8; 16]);
         assert_eq!(response::decrypt_response(&sb, &r1).unwrap(), sig);

@@ -9,7 +9,7 @@
 )]
 
 use pat::Error;
-use pat::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
+use pat::crypto::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
 
 mod common;
 use common::hex;

@@ -2,9 +2,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use pat::Error;
-use pat::keyset::{KeyEntry, KeySet, Validity};
-use pat::token_type::{PrivateP384, TokenType};
-use pat::types::private;
+use pat::deploy::keyset::{KeyEntry, KeySet, Validity};
+use pat::tokens::private;
+use pat::wire::token_type::{PrivateP384, TokenType};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct TestKey {

@@ -13,22 +13,22 @@
 
 use std::collections::BTreeMap;
 
-use pat::arc::{
+use pat::crypto::arc::{
     Credential, CredentialRequestState, CredentialResponse, PresentationRef, PresentationState, ServerPrivateKey,
     ServerPublicKey,
 };
-use pat::auth;
-use pat::blind_rsa::SecretKey;
-use pat::codec::Decode;
-use pat::extensions::{EXTENSIONS_MAX_LEN, Extensions};
-use pat::rate_limited::encap::EncapKey;
-use pat::rate_limited::inner_request::InnerTokenRequest;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
-use pat::types::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse};
-use pat::types::private::{self, PrivateTokenType};
-use pat::types::{arc, metadata, public, rate_limited};
-use pat::voprf::{ByteArray, KeyPair, Suite};
+use pat::crypto::blind_rsa::SecretKey;
+use pat::crypto::rate_limited::encap::EncapKey;
+use pat::crypto::rate_limited::inner_request::InnerTokenRequest;
+use pat::crypto::voprf::{ByteArray, KeyPair, Suite};
+use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use pat::tokens::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse};
+use pat::tokens::private::{self, PrivateTokenType};
+use pat::tokens::{arc, metadata, public, rate_limited};
+use pat::wire::auth;
+use pat::wire::codec::Decode;
+use pat::wire::extensions::{EXTENSIONS_MAX_LEN, Extensions};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{Error, OsRng, TokenChallenge, TokenRef};
 use rand_core::UnwrapErr;
 use serde_json::Value;
@@ -40,8 +40,9 @@ use common::{field, load};
 fn private_parties<T: PrivateTokenType>(file: &str) -> (private::Issuer<T>, private::Client<T>, Value) {
     let case = load(file)[0].clone();
     let sk = <<T::Suite as Suite>::ScalarBytes>::from_slice(&field(&case, "skS")).unwrap();
-    let issuer =
-        private::Issuer::new(KeyPair::from_secret_key(pat::voprf::SecretKey::from_bytes(&sk).unwrap()).unwrap());
+    let issuer = private::Issuer::new(
+        KeyPair::from_secret_key(pat::crypto::voprf::SecretKey::from_bytes(&sk).unwrap()).unwrap(),
+    );
     let client = issuer.client();
     (issuer, client, case)
 }
@@ -58,7 +59,7 @@ fn finalize<T: PrivateTokenType>(file: &str, bytes: &[u8]) -> pat::Result<()> {
     let challenge = TokenChallenge::decode(&challenge_bytes).unwrap();
     let nonce: [u8; 32] = field(&case, "nonce").try_into().unwrap();
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(&field(&case, "blind")).unwrap();
-    let (_, mut state) = private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap();
+    let (_, mut state) = pat::hazmat::tokens::private::request_with(&client, &challenge, &nonce, &blind).unwrap();
     client.finalize(&mut state, &private::TokenResponse::<T>::decode(bytes)?).map(drop)
 }
 
@@ -113,7 +114,7 @@ fn check(kind: &str, bytes: &[u8], case: &Value) -> pat::Result<()> {
             let mut blind = [0u8; 256];
             let r = field(&case, "blind");
             blind[256 - r.len()..].copy_from_slice(&r);
-            let (_, mut state) = public::hazmat::request_with(
+            let (_, mut state) = pat::hazmat::tokens::public::request_with(
                 &client,
                 &challenge,
                 &field(&case, "nonce").try_into().unwrap(),

@@ -8,16 +8,16 @@
 //! verify.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use pat::codec::{Decode, Encode};
-use pat::key_blinding::ecdsa_p384 as ecdsa;
-use pat::rate_limited::EncapSecretKey;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
-use pat::types::batched::{self, BatchState, GenericBatchTokenRequest, GenericBatchTokenResponse};
-use pat::types::private::{self, PrivateTokenType};
-use pat::types::public;
-use pat::types::rate_limited as t3;
-use pat::{TokenChallenge, blind_rsa};
+use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
+use pat::crypto::rate_limited::EncapSecretKey;
+use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use pat::tokens::batched::{self, BatchState, GenericBatchTokenRequest, GenericBatchTokenResponse};
+use pat::tokens::private::{self, PrivateTokenType};
+use pat::tokens::public;
+use pat::tokens::rate_limited as t3;
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
+use pat::{TokenChallenge, crypto::blind_rsa};
 use serde_json::Value;
 
 mod common;

@@ -1,5 +1,5 @@
 //! Wycheproof-style edge cases for partially blind RSA
-//! (`pat::blind_rsa::partial`, token type 0xDA7A), on the draft's safe-prime
+//! (`pat::crypto::blind_rsa::partial`, token type 0xDA7A), on the draft's safe-prime
 //! RSA-2048 key: boundary signatures and blinded messages, wrong lengths,
 //! extreme `info` lengths and metadata one byte away. Each case pins the
 //! exact answer the library gives.
@@ -21,8 +21,8 @@
 
 use std::sync::OnceLock;
 
-use pat::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
-use pat::blind_rsa::{PreparedMessage, SecretKey, Variant};
+use pat::crypto::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
+use pat::crypto::blind_rsa::{PreparedMessage, SecretKey, Variant};
 use pat::{Error, Field};
 
 mod common;

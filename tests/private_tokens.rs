@@ -8,9 +8,9 @@
     clippy::std_instead_of_core
 )]
 
-use pat::codec::Decode;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::private::{Issuer, PrivateTokenType, TokenRequest, TokenResponse};
+use pat::tokens::private::{Issuer, PrivateTokenType, TokenRequest, TokenResponse};
+use pat::wire::codec::Decode;
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{Error, Field, TokenChallenge};
 
 mod common;
@@ -20,7 +20,7 @@ fn roles<T: PrivateTokenType>() {
     let issuer = Issuer::<T>::generate(&mut rng()).unwrap();
     let ctx = [5u8; 32];
     let challenge = TokenChallenge::new(T::CODE, b"issuer.example", &ctx, b"origin.example").unwrap();
-    let client = pat::types::private::Client::<T>::from_token_key(issuer.token_key().as_ref()).unwrap();
+    let client = pat::tokens::private::Client::<T>::from_token_key(issuer.token_key().as_ref()).unwrap();
     assert_eq!(client.key_id(), issuer.key_id());
 
     let (req, mut state) = client.request(&challenge, &mut rng()).unwrap();
@@ -96,7 +96,7 @@ fn parsing<T: PrivateTokenType>() {
     assert_eq!(TokenResponse::<T>::decode(&long).err(), Some(Error::TrailingBytes));
 
     assert_eq!(
-        pat::types::private::Client::<T>::from_token_key(&[2u8; 3]).err(),
+        pat::tokens::private::Client::<T>::from_token_key(&[2u8; 3]).err(),
         Some(Error::InvalidLength(Field::Key))
     );
 }

@@ -11,13 +11,13 @@
 
 use std::sync::OnceLock;
 
-use pat::auth;
-use pat::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
-use pat::blind_rsa::{PreparedMessage, SecretKey, Variant};
-use pat::codec::{Decode, Encode};
-use pat::extensions::{Extensions, ExtensionsWriter};
-use pat::token_type::{PublicMetadataRsa2048, TokenKind, TokenType};
-use pat::types::metadata::{Client, Issuer, MetadataToken, Origin, RequestState, TokenRequest, TokenResponse};
+use pat::crypto::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
+use pat::crypto::blind_rsa::{PreparedMessage, SecretKey, Variant};
+use pat::tokens::metadata::{Client, Issuer, MetadataToken, Origin, RequestState, TokenRequest, TokenResponse};
+use pat::wire::auth;
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::extensions::{Extensions, ExtensionsWriter};
+use pat::wire::token_type::{PublicMetadataRsa2048, TokenKind, TokenType};
 use pat::{Error, Field, TokenChallenge};
 
 mod common;
@@ -65,7 +65,7 @@ fn draft_vectors_through_the_primitive() {
         let mut r = [0u8; 256];
         let rv = field(v, "r");
         r[256 - rv.len()..].copy_from_slice(&rv);
-        let (blinded, state) = pat::blind_rsa::hazmat::partial_blind_with(
+        let (blinded, state) = pat::hazmat::crypto::blind_rsa::partial_blind_with(
             &pk,
             Variant::Sha384PssDeterministic,
             &input,
@@ -79,7 +79,7 @@ fn draft_vectors_through_the_primitive() {
         let sig = pk.finalize(Variant::Sha384PssDeterministic, &input, &state, &blind_sig).unwrap();
         assert_eq!(sig.as_slice(), field(v, "sig"));
         // Not under the plain key, not with other metadata, not for another message.
-        assert!(pat::blind_rsa::verify(sk.public_key(), &msg, &sig).is_err());
+        assert!(pat::crypto::blind_rsa::verify(sk.public_key(), &msg, &sig).is_err());
         let other: DerivedPublicKey<'_, '_> = DerivedPublicKey::new(sk.public_key(), b"other").unwrap();
         assert_eq!(other.verify(Variant::Sha384PssDeterministic, &input, &sig), Err(Error::Verification));
         let other_msg = PreparedMessage::identity(b"other message");
@@ -149,7 +149,7 @@ fn a_key_without_safe_primes_fails_some_derivations_and_signs_the_others() {
     // other size of every generic path (e′ of 256 bytes).
     let v = &load("rfc/rfc9474-blind-rsa.json")["vectors"][0];
     let [n, e, d, p, q] = ["n", "e", "d", "p", "q"].map(|f| field(v, f));
-    let sk = pat::blind_rsa::SecretKey4096::from_components(&n, &e, &d, &p, &q).unwrap();
+    let sk = pat::crypto::blind_rsa::SecretKey4096::from_components(&n, &e, &d, &p, &q).unwrap();
     let (mut failed, mut signed) = (0, 0);
     for i in 0u8..24 {
         match sk.derive(&[i]) {
@@ -187,7 +187,7 @@ fn privacypass_ts_vector_through_the_roles() {
     let mut blind = [0u8; 256];
     let b = field(v, "blind");
     blind[256 - b.len()..].copy_from_slice(&b);
-    let (req, mut state) = pat::types::metadata::hazmat::request_with(
+    let (req, mut state) = pat::hazmat::tokens::metadata::request_with(
         &client,
         &challenge,
         extensions,
@@ -263,8 +263,8 @@ fn roles_with_real_randomness() {
     assert_eq!(issuer.evaluate_with(&other, &req).err(), Some(Error::KeyIdMismatch));
 
     // A type 0x0002 token at the 0xDA7A origin: the wrong type.
-    let t2_issuer = pat::types::public::Issuer::new(draft_key());
-    let t2_client = pat::types::public::Client::new(t2_issuer.public_key().clone());
+    let t2_issuer = pat::tokens::public::Issuer::new(draft_key());
+    let t2_client = pat::tokens::public::Client::new(t2_issuer.public_key().clone());
     let (t2_req, mut t2_state) = t2_client.request(&t2, &mut rng()).unwrap();
     let t2_token = t2_client.finalize(&mut t2_state, &t2_issuer.evaluate(&t2_req).unwrap()).unwrap();
     assert_eq!(

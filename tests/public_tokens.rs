@@ -10,9 +10,9 @@
 
 use std::sync::OnceLock;
 
-use pat::blind_rsa::SecretKey;
-use pat::codec::Decode;
-use pat::types::public::{Client, Issuer, Origin, TokenRequest, TokenResponse};
+use pat::crypto::blind_rsa::SecretKey;
+use pat::tokens::public::{Client, Issuer, Origin, TokenRequest, TokenResponse};
+use pat::wire::codec::Decode;
 use pat::{Error, TokenChallenge};
 
 mod common;
@@ -44,7 +44,7 @@ fn roles() {
     assert_eq!(origin.verify(&token, &other), Err(Error::ChallengeMismatch));
     let mut bytes = encode(&token);
     bytes[200] ^= 1;
-    let forged = pat::types::public::PublicToken::decode(&bytes).unwrap();
+    let forged = pat::tokens::public::PublicToken::decode(&bytes).unwrap();
     assert_eq!(origin.verify(&forged, &challenge), Err(Error::Verification));
 
     // A tampered blind signature is caught by the client before it returns a token.

@@ -9,12 +9,12 @@
     clippy::cast_possible_truncation
 )]
 
-use pat::key_blinding::ecdsa_p384::{self as ecdsa, BlindKeyEncoding};
-use pat::rate_limited::alias;
-use pat::rate_limited::encap::{self, EncapKey, EncapSecretKey};
-use pat::rate_limited::inner_request::{self, InnerTokenRequest};
-use pat::rate_limited::origin_encryption::{self, EncapSecret};
-use pat::rate_limited::{KeyIdByte, Labels, response};
+use pat::crypto::key_blinding::ecdsa_p384::{self as ecdsa, BlindKeyEncoding};
+use pat::crypto::rate_limited::alias;
+use pat::crypto::rate_limited::encap::{self, EncapKey, EncapSecretKey};
+use pat::crypto::rate_limited::inner_request::{self, InnerTokenRequest};
+use pat::crypto::rate_limited::origin_encryption::{self, EncapSecret};
+use pat::crypto::rate_limited::{KeyIdByte, Labels, response};
 use pat::{Decode, Encode, Error, Field};
 use serde_json::Value;
 use subtle::ConstantTimeEq;
@@ -80,7 +80,7 @@ fn pat_go_origin_encryption() {
         assert_eq!(num(case, "kem_id"), u64::from(encap::KEM_ID));
         assert_eq!(num(case, "kdf_id"), u64::from(encap::KDF_ID));
         assert_eq!(num(case, "aead_id"), u64::from(encap::AEAD_ID));
-        assert_eq!(num(case, "token_type"), u64::from(pat::rate_limited::TOKEN_TYPE));
+        assert_eq!(num(case, "token_type"), u64::from(pat::crypto::rate_limited::TOKEN_TYPE));
 
         let encap_key_bytes = arr::<39>(case, "issuer_encap_key");
         let sk = EncapSecretKey::derive(encap_key_bytes[0], &arr(case, "issuer_encap_key_seed"));

@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use pat::replay::{MemoryReplayStore, ReplayStore, Spend, spend_token};
-use pat::token_type::TokenKind;
+use pat::deploy::replay::{MemoryReplayStore, ReplayStore, Spend, spend_token};
+use pat::wire::token_type::TokenKind;
 use pat::{Error, TokenInput};
 use pat_testkit::TestRng;
 
@@ -79,7 +79,7 @@ fn an_expired_window_is_refused_whatever_the_store() {
 /// acceptance at every origin whose clock is within the margin.
 #[test]
 fn windowed_expiry_outlives_both_accepted_windows() {
-    use pat::replay::{CLOCK_SKEW_MARGIN, windowed_expiry};
+    use pat::deploy::replay::{CLOCK_SKEW_MARGIN, windowed_expiry};
     assert_eq!(windowed_expiry(0, 60, 0), 120);
     assert_eq!(windowed_expiry(59, 60, 0), 120);
     assert_eq!(windowed_expiry(60, 60, 0), 180);

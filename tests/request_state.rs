@@ -3,7 +3,7 @@
 //! Every client's finalize borrows its state: a corrupted response fails and
 //! leaves the state usable for the genuine one, and a success spends the
 //! state, so that a second finalize fails with `Error::StateSpent`. Every
-//! state exports to fixed-size bytes and imports back (`pat::types::state`):
+//! state exports to fixed-size bytes and imports back (`pat::tokens::state`):
 //! round trips, a simulated reset per token type (export, drop the state and
 //! the client, rebuild the client from its key bytes, import, finalize,
 //! verify), and one negative test per check of the import.
@@ -17,17 +17,17 @@
 
 use std::sync::OnceLock;
 
-use pat::blind_rsa::SecretKey;
-use pat::codec::Decode;
-use pat::key_blinding::ecdsa_p384 as ecdsa;
-use pat::rate_limited::encap::EncapSecretKey;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
-use pat::types::batched::{self, BatchState, GenericBatchTokenRequest, GenericBatchTokenResponse, GenericToken};
-use pat::types::private::{self, PrivateTokenType};
-use pat::types::state::{ExportedState, VERSION};
-use pat::types::{amortized, public, rate_limited as t3};
-use pat::voprf::{ByteArray, Suite};
+use pat::crypto::blind_rsa::SecretKey;
+use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
+use pat::crypto::rate_limited::encap::EncapSecretKey;
+use pat::crypto::voprf::{ByteArray, Suite};
+use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use pat::tokens::batched::{self, BatchState, GenericBatchTokenRequest, GenericBatchTokenResponse, GenericToken};
+use pat::tokens::private::{self, PrivateTokenType};
+use pat::tokens::state::{ExportedState, VERSION};
+use pat::tokens::{amortized, public, rate_limited as t3};
+use pat::wire::codec::Decode;
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{Error, Field, TokenChallenge};
 use subtle::ConstantTimeEq;
 
@@ -616,8 +616,8 @@ fn type3_survives_a_reset() {
     let rebuild = || {
         t3::Client::new(
             ecdsa::SecretKey::from_bytes(&client_secret).unwrap(),
-            pat::rate_limited::encap::EncapKey::decode(&encap_key).unwrap(),
-            pat::blind_rsa::PublicKey::from_spki(&token_key).unwrap(),
+            pat::crypto::rate_limited::encap::EncapKey::decode(&encap_key).unwrap(),
+            pat::crypto::blind_rsa::PublicKey::from_spki(&token_key).unwrap(),
         )
     };
     let mut attester = t3::Attester::<4>::new(t3::Policy { max_tokens: 2, window: 60 });

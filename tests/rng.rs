@@ -10,14 +10,14 @@
     clippy::std_instead_of_core
 )]
 
-use pat::blind_rsa::SecretKey;
-use pat::codec::{Decode, Encode};
-use pat::key_blinding::ecdsa_p384 as ecdsa;
+use pat::crypto::blind_rsa::SecretKey;
+use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
+use pat::crypto::rate_limited::encap::EncapSecretKey;
 use pat::rand_core::{TryCryptoRng, TryRng};
-use pat::rate_limited::encap::EncapSecretKey;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::batched::{self, BatchState, GenericBatchTokenRequest};
-use pat::types::{amortized, private, public, rate_limited as t3};
+use pat::tokens::batched::{self, BatchState, GenericBatchTokenRequest};
+use pat::tokens::{amortized, private, public, rate_limited as t3};
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{Error, RngCode, TokenChallenge};
 use pat_testkit::FailingRng;
 

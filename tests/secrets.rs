@@ -22,14 +22,14 @@
 use std::fmt::Debug;
 use std::sync::OnceLock;
 
-use pat::blind_rsa::{self, SecretKey};
-use pat::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
-use pat::rate_limited::{EncapSecret, EncapSecretKey};
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::rate_limited::hazmat::RequestRandomness;
-use pat::types::rate_limited::{self as t3, OriginKey};
-use pat::types::{amortized, batched, private, public};
-use pat::voprf::{self, P384Sha384, Ristretto255Sha512};
+use pat::crypto::blind_rsa::{self, SecretKey};
+use pat::crypto::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
+use pat::crypto::rate_limited::{EncapSecret, EncapSecretKey};
+use pat::crypto::voprf::{self, P384Sha384, Ristretto255Sha512};
+use pat::hazmat::tokens::rate_limited::RequestRandomness;
+use pat::tokens::rate_limited::{self as t3, OriginKey};
+use pat::tokens::{amortized, batched, private, public};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{Token, TokenChallenge, TokenInput, TokenKind, TokenRef};
 use sha2::{Digest, Sha256};
 use zeroize::ZeroizeOnDrop;
@@ -103,13 +103,13 @@ macro_rules! secret_types {
             Token<48>,
             Token<64>,
             Token<256>,
-            pat::types::state::ExportedState<[u8; 197]>,
-            pat::types::state::ExportedState<[u8; 356]>,
-            pat::arc::ServerPrivateKey,
-            pat::arc::CredentialRequestState,
-            pat::arc::Credential,
-            pat::arc::PresentationState,
-            pat::types::arc::Issuer,
+            pat::tokens::state::ExportedState<[u8; 197]>,
+            pat::tokens::state::ExportedState<[u8; 356]>,
+            pat::crypto::arc::ServerPrivateKey,
+            pat::crypto::arc::CredentialRequestState,
+            pat::crypto::arc::Credential,
+            pat::crypto::arc::PresentationState,
+            pat::tokens::arc::Issuer,
         );
     };
 }
@@ -285,25 +285,31 @@ fn debug_never_prints_a_secret() {
     check("SecretKey", &key255(), &[&sk255]);
     check("KeyPair", &voprf::KeyPair::from_secret_key(key384()).unwrap(), &[&sk384]);
     check("KeyPair", &voprf::KeyPair::from_secret_key(key255()).unwrap(), &[&sk255]);
-    check("Blind", &voprf::hazmat::blind_with::<P384Sha384>(b"input", &bl384).unwrap().0, &[&bl384]);
-    check("Blind", &voprf::hazmat::blind_with::<Ristretto255Sha512>(b"input", &bl255).unwrap().0, &[&bl255]);
+    check("Blind", &pat::hazmat::crypto::voprf::blind_with::<P384Sha384>(b"input", &bl384).unwrap().0, &[&bl384]);
+    check(
+        "Blind",
+        &pat::hazmat::crypto::voprf::blind_with::<Ristretto255Sha512>(b"input", &bl255).unwrap().0,
+        &[&bl255],
+    );
 
     // Types 0x0001 and 0x0005: request states, issuers, amortized batches.
     let issuer384 = private::Issuer::<PrivateP384>::new(voprf::KeyPair::from_secret_key(key384()).unwrap());
     let issuer255 = private::Issuer::<PrivateRistretto255>::new(voprf::KeyPair::from_secret_key(key255()).unwrap());
     let (client384, client255) = (issuer384.client(), issuer255.client());
     let (ch1, ch5) = (challenge(1), challenge(5));
-    let state384 = private::hazmat::request_with(&client384, &ch1, &[7; 32], &bl384).unwrap().1;
-    let state255 = private::hazmat::request_with(&client255, &ch5, &[7; 32], &bl255).unwrap().1;
+    let state384 = pat::hazmat::tokens::private::request_with(&client384, &ch1, &[7; 32], &bl384).unwrap().1;
+    let state255 = pat::hazmat::tokens::private::request_with(&client255, &ch5, &[7; 32], &bl255).unwrap().1;
     check("RequestState", &state384, &[&bl384]);
     check("RequestState", &state255, &[&bl255]);
     check("Issuer", &issuer384, &[&sk384]);
     check("Issuer", &issuer255, &[&sk255]);
     let (bl384b, bl255b) = (p384_scalar(5), r255_scalar(6));
     let batch384: amortized::BatchState<PrivateP384, 4> =
-        amortized::hazmat::request_batch_with(&client384, &ch1, &[[1; 32], [2; 32]], &[bl384, bl384b]).unwrap();
+        pat::hazmat::tokens::amortized::request_batch_with(&client384, &ch1, &[[1; 32], [2; 32]], &[bl384, bl384b])
+            .unwrap();
     let batch255: amortized::BatchState<PrivateRistretto255, 4> =
-        amortized::hazmat::request_batch_with(&client255, &ch5, &[[1; 32], [2; 32]], &[bl255, bl255b]).unwrap();
+        pat::hazmat::tokens::amortized::request_batch_with(&client255, &ch5, &[[1; 32], [2; 32]], &[bl255, bl255b])
+            .unwrap();
     check("BatchState", &batch384, &[&bl384, &bl384b]);
     check("BatchState", &batch255, &[&bl255, &bl255b]);
 
@@ -314,18 +320,32 @@ fn debug_never_prints_a_secret() {
     let pk = rsa_key().public_key().clone();
     let r_inv = half_plus_one(pk.modulus());
     let salt = arr::<48>(8);
-    check("RsaBlindingState", &blind_rsa::hazmat::blind_with(&pk, b"msg", &salt, &TWO).unwrap().1, &[&r_inv]);
+    check(
+        "RsaBlindingState",
+        &pat::hazmat::crypto::blind_rsa::blind_with(&pk, b"msg", &salt, &TWO).unwrap().1,
+        &[&r_inv],
+    );
     let issuer2 = public::Issuer::new(rsa_key());
     let client2 = public::Client::new(pk.clone());
     let ch2 = challenge(2);
     check("Issuer", &issuer2, &rsa_refs);
-    check("RequestState", &public::hazmat::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1, &[&r_inv]);
+    check(
+        "RequestState",
+        &pat::hazmat::tokens::public::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1,
+        &[&r_inv],
+    );
 
     // Generic batches.
     let mut batch = batched::BatchState::<'_, 4>::new();
-    batch.push(&client384, private::hazmat::request_with(&client384, &ch1, &[3; 32], &bl384).unwrap()).unwrap();
-    batch.push(&client2, public::hazmat::request_with(&client2, &ch2, &[3; 32], &salt, &TWO).unwrap()).unwrap();
-    batch.push(&client255, private::hazmat::request_with(&client255, &ch5, &[3; 32], &bl255).unwrap()).unwrap();
+    batch
+        .push(&client384, pat::hazmat::tokens::private::request_with(&client384, &ch1, &[3; 32], &bl384).unwrap())
+        .unwrap();
+    batch
+        .push(&client2, pat::hazmat::tokens::public::request_with(&client2, &ch2, &[3; 32], &salt, &TWO).unwrap())
+        .unwrap();
+    batch
+        .push(&client255, pat::hazmat::tokens::private::request_with(&client255, &ch5, &[3; 32], &bl255).unwrap())
+        .unwrap();
     for entry in batch.entries() {
         check("PendingEntry", entry, &[&bl384, &bl255, &r_inv]);
     }
@@ -334,7 +354,8 @@ fn debug_never_prints_a_secret() {
     // Exported states: the bytes after the version, shape and token input.
     let exported = state384.export().unwrap();
     check("ExportedState", &exported, &[&exported.as_bytes()[100..]]);
-    let exported = public::hazmat::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1.export().unwrap();
+    let exported =
+        pat::hazmat::tokens::public::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1.export().unwrap();
     check("ExportedState", &exported, &[&exported.as_bytes()[100..]]);
     let exported = batch.export::<{ batched::BatchState::<4>::STATE_LEN }>().unwrap();
     check("ExportedState", &exported, &[&bl384, &bl255, &exported.as_bytes()[4 + 610 + 98..4 + 610 + 354]]);
@@ -381,7 +402,7 @@ fn debug_never_prints_a_secret() {
     let fixed =
         RequestRandomness { nonce: &[7; 32], salt: &salt, blind: &TWO, request_blind: &request_blind, ikm_e: &ikm_e };
     let mut out = vec![0u8; 1024];
-    let (_, state3) = pat::types::rate_limited::hazmat::request_with(
+    let (_, state3) = pat::hazmat::tokens::rate_limited::request_with(
         &client3,
         &challenge(3),
         b"origin.example",
@@ -407,17 +428,17 @@ fn debug_never_prints_a_secret() {
 
     // ARC: the server's scalars; the client's m1, r1, r2; the credential.
     let arc_sk: Vec<u8> = (0..4u8).flat_map(|i| p256_scalar(30 + i)).collect();
-    let arc_key = || pat::arc::ServerPrivateKey::from_bytes(&arc_sk).unwrap();
+    let arc_key = || pat::crypto::arc::ServerPrivateKey::from_bytes(&arc_sk).unwrap();
     check("ServerPrivateKey", &arc_key(), &[&arc_sk[..32], &arc_sk[32..64], &arc_sk[64..96], &arc_sk[96..]]);
-    check("Issuer", &pat::types::arc::Issuer::new(arc_key()), &[&arc_sk[..32], &arc_sk[96..]]);
-    let (req_state, request) = pat::arc::CredentialRequestState::new(&[b"ctx"], &mut rng()).unwrap();
+    check("Issuer", &pat::tokens::arc::Issuer::new(arc_key()), &[&arc_sk[..32], &arc_sk[96..]]);
+    let (req_state, request) = pat::crypto::arc::CredentialRequestState::new(&[b"ctx"], &mut rng()).unwrap();
     let req_bytes = req_state.export();
     check("CredentialRequestState", &req_state, &[&req_bytes[..32], &req_bytes[32..64], &req_bytes[64..96]]);
     let response = arc_key().respond(&request, &mut rng()).unwrap();
     let credential = req_state.finalize(arc_key().public_key(), &response).unwrap();
     let cred_bytes = credential.export();
     check("Credential", &credential, &[&cred_bytes[..32]]);
-    let pstate = pat::arc::PresentationState::new(&credential, &[b"p"], 4).unwrap();
+    let pstate = pat::crypto::arc::PresentationState::new(&credential, &[b"p"], 4).unwrap();
     check("PresentationState", &pstate, &[&cred_bytes[..32]]);
 
     assert_eq!(cases, 50);

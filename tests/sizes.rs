@@ -10,15 +10,17 @@
     clippy::std_instead_of_core
 )]
 
-use pat::auth::{self, MAX_TOKEN_KEY_LEN, PRACTICAL_WWW_AUTHENTICATE_LEN};
-use pat::blind_rsa::SecretKey;
-use pat::challenge::{self, MAX_CHALLENGE_LEN, PRACTICAL_CHALLENGE_LEN, PRACTICAL_NAME_LEN};
-use pat::codec::Decode;
-use pat::key_blinding::ecdsa_p384 as ecdsa;
-use pat::rate_limited::encap::EncapSecretKey;
-use pat::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, RateLimitedRsa2048, TokenKind, TokenType};
-use pat::types::batched::{self, BatchState, GenericBatchTokenRequest};
-use pat::types::{amortized, private, public, rate_limited as t3};
+use pat::crypto::blind_rsa::SecretKey;
+use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
+use pat::crypto::rate_limited::encap::EncapSecretKey;
+use pat::tokens::batched::{self, BatchState, GenericBatchTokenRequest};
+use pat::tokens::{amortized, private, public, rate_limited as t3};
+use pat::wire::auth::{self, MAX_TOKEN_KEY_LEN, PRACTICAL_WWW_AUTHENTICATE_LEN};
+use pat::wire::challenge::{self, MAX_CHALLENGE_LEN, PRACTICAL_CHALLENGE_LEN, PRACTICAL_NAME_LEN};
+use pat::wire::codec::Decode;
+use pat::wire::token_type::{
+    PrivateP384, PrivateRistretto255, PublicRsa2048, RateLimitedRsa2048, TokenKind, TokenType,
+};
 use pat::{Error, TokenChallenge};
 use pat_testkit::TestRng;
 

@@ -10,18 +10,19 @@
 
 use std::sync::OnceLock;
 
-use pat::blind_rsa::{self, SecretKey};
-use pat::codec::{Decode, Encode};
-use pat::key_blinding::ecdsa_p384::{self as ecdsa, BlindKeyEncoding};
-use pat::rate_limited::alias::{self, CTX_CLIENT, CTX_ISSUER};
-use pat::rate_limited::encap::EncapSecretKey;
-use pat::rate_limited::{KeyIdByte, Labels, inner_request};
-use pat::rate_limited::{hazmat, origin_encryption};
-use pat::types::rate_limited::hazmat::RequestRandomness;
-use pat::types::rate_limited::{
+use pat::crypto::blind_rsa::{self, SecretKey};
+use pat::crypto::key_blinding::ecdsa_p384::{self as ecdsa, BlindKeyEncoding};
+use pat::crypto::rate_limited::alias::{self, CTX_CLIENT, CTX_ISSUER};
+use pat::crypto::rate_limited::encap::EncapSecretKey;
+use pat::crypto::rate_limited::origin_encryption;
+use pat::crypto::rate_limited::{KeyIdByte, Labels, inner_request};
+use pat::hazmat::crypto::rate_limited as hazmat;
+use pat::hazmat::tokens::rate_limited::RequestRandomness;
+use pat::tokens::rate_limited::{
     self as t3, Attester, Client, ClientState, Config, Issuer, Origin, OriginKey, Policy, RateLimitedToken, TokenKey,
     TokenRequest,
 };
+use pat::wire::codec::{Decode, Encode};
 use pat::{Error, Field, TokenChallenge};
 
 mod common;
@@ -157,7 +158,7 @@ fn full_flow() {
     forged[300] ^= 1;
     assert_eq!(origin.verify(&RateLimitedToken::decode(&forged).unwrap(), &challenge), Err(Error::Verification));
     // A type-2 origin with the same key refuses it: the type differs.
-    let t2 = pat::types::public::Origin::new(issuer.public_key().clone());
+    let t2 = pat::tokens::public::Origin::new(issuer.public_key().clone());
     assert_eq!(t2.verify(&token, &challenge), Err(Error::WrongTokenType { expected: 2, found: 3 }));
 
     // The same origin again: a fresh request key, the same alias.
@@ -657,7 +658,7 @@ fn deterministic_request_and_redacted_debug() {
         RequestRandomness { nonce: &[1; 32], salt: &[2; 48], blind: &r, request_blind: &[3; 48], ikm_e: &[4; 32] };
     let mut a = vec![0u8; 520];
     let mut b = vec![0u8; 520];
-    let (_, mut sa) = pat::types::rate_limited::hazmat::request_with(
+    let (_, mut sa) = pat::hazmat::tokens::rate_limited::request_with(
         &client,
         &challenge(),
         b"origin.example",
@@ -666,7 +667,7 @@ fn deterministic_request_and_redacted_debug() {
         &mut a,
     )
     .unwrap();
-    let (_, sb) = pat::types::rate_limited::hazmat::request_with(
+    let (_, sb) = pat::hazmat::tokens::rate_limited::request_with(
         &client,
         &challenge(),
         b"origin.example",
@@ -711,9 +712,9 @@ fn fuzz_seeds_parse() {
         assert_eq!(encode(&req), seed);
     }
     for seed in read("encap_key") {
-        pat::rate_limited::EncapKey::decode(&seed).unwrap();
+        pat::crypto::rate_limited::EncapKey::decode(&seed).unwrap();
     }
     for seed in read("inner_request") {
-        pat::rate_limited::InnerTokenRequest::decode(&seed).unwrap();
+        pat::crypto::rate_limited::InnerTokenRequest::decode(&seed).unwrap();
     }
 }

@@ -1,4 +1,4 @@
-//! RFC 9497 Appendix A known-answer tests for `pat::voprf`, plus negative tests.
+//! RFC 9497 Appendix A known-answer tests for `pat::crypto::voprf`, plus negative tests.
 //!
 //! The known-answer tests need the explicit-blind and explicit-nonce entry
 //! points of `voprf::hazmat`: the `hazmat` feature, which the crate's
@@ -7,7 +7,7 @@
 
 use pat_testkit::{FailingRng, TestRng};
 
-use pat::voprf::{
+use pat::crypto::voprf::{
     self, Blind, ByteArray, Element, KeyPair, P384Sha384, Proof, PublicKey, Ristretto255Sha512, SecretKey, Suite,
 };
 use pat::{Error, Field, RngCode};
@@ -51,7 +51,7 @@ fn run_voprf_vector<S: Suite>(block: &Value, v: &Value) -> usize {
     let mut blinds: Vec<Blind<S>> = Vec::new();
     let mut blinded: Vec<Element<S>> = Vec::new();
     for ((input, b), expected) in inputs.iter().zip(strs(v, "blind")).zip(strs(v, "blinded_element")) {
-        let (blind, elem) = voprf::hazmat::blind_with::<S>(input, &arr(b)).unwrap();
+        let (blind, elem) = pat::hazmat::crypto::voprf::blind_with::<S>(input, &arr(b)).unwrap();
         assert_eq!(elem.as_bytes().as_ref(), &hex(expected)[..], "{name} blinded_element");
         blinds.push(blind);
         blinded.push(elem);
@@ -59,9 +59,13 @@ fn run_voprf_vector<S: Suite>(block: &Value, v: &Value) -> usize {
 
     // BlindEvaluate with the given proof nonce: evaluation elements and proof byte for byte.
     let mut evaluated = vec![S::ElementBytes::ZERO; n];
-    let proof =
-        voprf::hazmat::blind_evaluate_with_nonce(&kp, &blinded, &mut evaluated, &arr(str_of(v, "proof_random_scalar")))
-            .unwrap();
+    let proof = pat::hazmat::crypto::voprf::blind_evaluate_with_nonce(
+        &kp,
+        &blinded,
+        &mut evaluated,
+        &arr(str_of(v, "proof_random_scalar")),
+    )
+    .unwrap();
     for (got, expected) in evaluated.iter().zip(strs(v, "evaluation_element")) {
         assert_eq!(got.as_ref(), &hex(expected)[..], "{name} evaluation_element");
     }
@@ -113,7 +117,7 @@ fn run_oprf_vector<S: Suite>(block: &Value, v: &Value) -> usize {
     let mut blinds = Vec::new();
     let mut blinded = Vec::new();
     for ((input, b), expected) in inputs.iter().zip(strs(v, "blind")).zip(strs(v, "blinded_element")) {
-        let (blind, elem) = voprf::hazmat::oprf_blind_with::<S>(input, &arr(b)).unwrap();
+        let (blind, elem) = pat::hazmat::crypto::voprf::oprf_blind_with::<S>(input, &arr(b)).unwrap();
         assert_eq!(elem.as_bytes().as_ref(), &hex(expected)[..], "{name} blinded_element");
         blinds.push(blind);
         blinded.push(elem);
@@ -264,7 +268,7 @@ fn negative_lengths<S: Suite>() {
     let r = voprf::blind_evaluate(&f.kp, &[], &mut [], &mut rng);
     assert_eq!(r.map(|_| ()), batch);
     let mut one = [S::ElementBytes::ZERO; 1];
-    let r = voprf::hazmat::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut one, &S::ScalarBytes::ZERO);
+    let r = pat::hazmat::crypto::voprf::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut one, &S::ScalarBytes::ZERO);
     assert_eq!(r.map(|_| ()), batch);
 
     let mut out1 = vec![S::Output::ZERO; 1];
@@ -292,17 +296,17 @@ fn negative_scalars<S: Suite>(non_canonical: &[S::ScalarBytes]) {
     let f = fixture::<S>();
     let zero = S::ScalarBytes::ZERO;
     assert_eq!(SecretKey::<S>::from_bytes(&zero).map(|_| ()), Err(Error::InvalidScalar));
-    assert_eq!(voprf::hazmat::blind_with::<S>(b"x", &zero).map(|_| ()), Err(Error::InvalidScalar));
+    assert_eq!(pat::hazmat::crypto::voprf::blind_with::<S>(b"x", &zero).map(|_| ()), Err(Error::InvalidScalar));
     let mut ev = [S::ElementBytes::ZERO; 2];
     assert_eq!(
-        voprf::hazmat::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut ev, &zero).map(|_| ()),
+        pat::hazmat::crypto::voprf::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut ev, &zero).map(|_| ()),
         Err(Error::InvalidScalar)
     );
     for bad in non_canonical {
         assert_eq!(SecretKey::<S>::from_bytes(bad).map(|_| ()), Err(Error::InvalidScalar));
-        assert_eq!(voprf::hazmat::blind_with::<S>(b"x", bad).map(|_| ()), Err(Error::InvalidScalar));
+        assert_eq!(pat::hazmat::crypto::voprf::blind_with::<S>(b"x", bad).map(|_| ()), Err(Error::InvalidScalar));
         assert_eq!(
-            voprf::hazmat::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut ev, bad).map(|_| ()),
+            pat::hazmat::crypto::voprf::blind_evaluate_with_nonce(&f.kp, &f.blinded, &mut ev, bad).map(|_| ()),
             Err(Error::InvalidScalar)
         );
         // As c and as s of a proof.

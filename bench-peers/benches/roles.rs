@@ -31,9 +31,9 @@ use async_trait::async_trait;
 use blind_rsa_signatures::{Deterministic, PSS, Sha384};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use pat::TokenChallenge;
+use pat::crypto::voprf::{self, ByteArray, Element, P384Sha384, Proof, Ristretto255Sha512, Suite, bench};
 use pat::rand_core::UnwrapErr;
-use pat::types::{private, public};
-use pat::voprf::{self, ByteArray, Element, P384Sha384, Proof, Ristretto255Sha512, Suite, bench};
+use pat::tokens::{private, public};
 use privacypass::common::private::{PrivateCipherSuite, serialize_public_key};
 use privacypass::common::store::PrivateKeyStore;
 use privacypass::private_tokens::VoprfServer;
@@ -140,10 +140,10 @@ macro_rules! private_type {
             let challenge = pat_challenge(code);
             let nonce = [0x42u8; 32];
             let blind = bench::serialize_scalar::<$suite>(&bench::random_scalar::<$suite, _>(&mut rng).unwrap());
-            let (request, _) = pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap();
+            let (request, _) = pat::hazmat::tokens::private::request_with(&client, &challenge, &nonce, &blind).unwrap();
             let response = issuer.evaluate(&request, &mut rng).unwrap();
             let (_, mut state) =
-                pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap();
+                pat::hazmat::tokens::private::request_with(&client, &challenge, &nonce, &blind).unwrap();
             let token = client.finalize(&mut state, &response).unwrap();
             issuer.verify(&token, &challenge).unwrap();
 
@@ -184,7 +184,7 @@ macro_rules! private_type {
             let mut g = c.benchmark_group(concat!($label, "/ClientFinalize"));
             g.bench_function("pat", |b| {
                 b.iter_batched(
-                    || pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).unwrap().1,
+                    || pat::hazmat::tokens::private::request_with(&client, &challenge, &nonce, &blind).unwrap().1,
                     |mut s| client.finalize(&mut s, black_box(&response)).unwrap(),
                     BatchSize::SmallInput,
                 )
@@ -324,7 +324,7 @@ macro_rules! private_type {
 private_type!(
     type1,
     "type1",
-    pat::token_type::PrivateP384,
+    pat::wire::token_type::PrivateP384,
     P384Sha384,
     p384::NistP384,
     privacypass::TokenType::PrivateP384,
@@ -333,7 +333,7 @@ private_type!(
 private_type!(
     type5,
     "type5",
-    pat::token_type::PrivateRistretto255,
+    pat::wire::token_type::PrivateRistretto255,
     Ristretto255Sha512,
     privacypass::private_tokens::Ristretto255,
     privacypass::TokenType::PrivateRistretto255,
@@ -349,7 +349,7 @@ fn type2_and_rsa(c: &mut Criterion) {
     // One RSA-2048 key for every implementation.
     let pp_key = RsaKeyPair::generate(&mut crng, 2048).unwrap();
     let pkcs8 = pp_key.sk.to_der().unwrap();
-    let sk = pat::blind_rsa::SecretKey::from_pkcs8_der(&pkcs8).unwrap();
+    let sk = pat::crypto::blind_rsa::SecretKey::from_pkcs8_der(&pkcs8).unwrap();
     let ring_key = ring::signature::RsaKeyPair::from_pkcs8(&pkcs8).unwrap();
     let ring_rng = ring::rand::SystemRandom::new();
 
@@ -359,17 +359,17 @@ fn type2_and_rsa(c: &mut Criterion) {
     assert_eq!(issuer.token_key().as_slice(), pp_key.pk.to_spki().unwrap().as_slice(), "same RSA key");
     let client = public::Client::new(pk.clone());
     let origin = public::Origin::new(pk.clone());
-    let challenge = pat_challenge(<pat::token_type::PublicRsa2048 as pat::TokenType>::CODE);
+    let challenge = pat_challenge(<pat::wire::token_type::PublicRsa2048 as pat::TokenType>::CODE);
     let nonce = [0x42u8; 32];
-    let salt = [0x24u8; pat::blind_rsa::SALT_LEN];
+    let salt = [0x24u8; pat::crypto::blind_rsa::SALT_LEN];
     // A blind r < n (top byte zero), invertible mod n with overwhelming probability.
-    let mut r = [0u8; pat::blind_rsa::MODULUS_LEN];
+    let mut r = [0u8; pat::crypto::blind_rsa::MODULUS_LEN];
     for (i, b) in r.iter_mut().enumerate().skip(1) {
         *b = (i as u8).wrapping_mul(37).wrapping_add(11);
     }
-    let (request, _) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r).unwrap();
+    let (request, _) = pat::hazmat::tokens::public::request_with(&client, &challenge, &nonce, &salt, &r).unwrap();
     let response = issuer.evaluate(&request).unwrap();
-    let (_, mut state) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r).unwrap();
+    let (_, mut state) = pat::hazmat::tokens::public::request_with(&client, &challenge, &nonce, &salt, &r).unwrap();
     let token = client.finalize(&mut state, &response).unwrap();
     origin.verify(&token, &challenge).unwrap();
     let msg = *token.input().as_bytes();
@@ -416,7 +416,7 @@ fn type2_and_rsa(c: &mut Criterion) {
     let mut g = c.benchmark_group("type2/ClientFinalize");
     g.bench_function("pat", |b| {
         b.iter_batched(
-            || pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r).unwrap().1,
+            || pat::hazmat::tokens::public::request_with(&client, &challenge, &nonce, &salt, &r).unwrap().1,
             |mut s| client.finalize(&mut s, black_box(&response)).unwrap(),
             BatchSize::SmallInput,
         )
@@ -440,9 +440,11 @@ fn type2_and_rsa(c: &mut Criterion) {
     // The RSA private operation alone. All three are CRT with a
     // verify-after-sign check; blind-rsa-signatures (the `rsa` crate) also
     // blinds the base; ring signs a message (SHA-384 and PSS encoding included).
-    let sk = pat::blind_rsa::SecretKey::from_pkcs8_der(&pkcs8).unwrap();
+    let sk = pat::crypto::blind_rsa::SecretKey::from_pkcs8_der(&pkcs8).unwrap();
     let mut g = c.benchmark_group("rsa2048/BlindSign");
-    g.bench_function("pat", |b| b.iter(|| pat::blind_rsa::blind_sign(&sk, black_box(&request.blinded_msg)).unwrap()));
+    g.bench_function("pat", |b| {
+        b.iter(|| pat::crypto::blind_rsa::blind_sign(&sk, black_box(&request.blinded_msg)).unwrap())
+    });
     g.bench_function("blind-rsa-signatures", |b| {
         b.iter(|| pp_key.sk.blind_sign(black_box(&request.blinded_msg)).unwrap())
     });
@@ -459,14 +461,14 @@ fn type2_and_rsa(c: &mut Criterion) {
     );
     let brs_sig = blind_rsa_signatures::Signature(sig.to_vec());
     let mut g = c.benchmark_group("rsa2048/Verify");
-    g.bench_function("pat", |b| b.iter(|| pat::blind_rsa::verify(&pk, black_box(&msg), &sig).unwrap()));
+    g.bench_function("pat", |b| b.iter(|| pat::crypto::blind_rsa::verify(&pk, black_box(&msg), &sig).unwrap()));
     g.bench_function("blind-rsa-signatures", |b| b.iter(|| pp_key.pk.verify(&brs_sig, None, black_box(&msg)).unwrap()));
     g.bench_function("ring", |b| b.iter(|| ring_pk.verify(black_box(&msg), &sig).unwrap()));
     g.finish();
 }
 
 // ---------------------------------------------------------------------------
-// P-384 curve arithmetic: pat's group operations (through `pat::voprf::bench`,
+// P-384 curve arithmetic: pat's group operations (through `pat::crypto::voprf::bench`,
 // which exists with `--cfg pat_bench`, set in .cargo/config.toml) against ring.
 
 fn p384_arith(c: &mut Criterion) {

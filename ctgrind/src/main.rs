@@ -27,18 +27,18 @@ use std::convert::Infallible;
 use std::hint::black_box;
 
 use crabgrind::memcheck::{MemState, mark_memory};
-use pat::arc;
-use pat::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
-use pat::blind_rsa::{self, SecretKey as RsaSecretKey};
-use pat::codec::{Decode, Encode};
-use pat::extensions::ExtensionsWriter;
-use pat::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
-use pat::rate_limited::encap::EncapSecretKey;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
-use pat::types::private::{self, PrivateTokenType};
-use pat::types::{batched, metadata, public, rate_limited as t3};
-use pat::voprf::{ByteArray, KeyPair, SecretKey as VoprfSecretKey, Suite};
+use pat::crypto::arc;
+use pat::crypto::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
+use pat::crypto::blind_rsa::{self, SecretKey as RsaSecretKey};
+use pat::crypto::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
+use pat::crypto::rate_limited::encap::EncapSecretKey;
+use pat::crypto::voprf::{ByteArray, KeyPair, SecretKey as VoprfSecretKey, Suite};
+use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use pat::tokens::private::{self, PrivateTokenType};
+use pat::tokens::{batched, metadata, public, rate_limited as t3};
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::extensions::ExtensionsWriter;
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{OsRng, TokenChallenge};
 use rand_core::{TryCryptoRng, TryRng};
 
@@ -127,7 +127,7 @@ fn challenge(code: u16) -> TokenChallenge<'static> {
 /// A VOPRF issuer key from fixed bytes, poisoned after parsing (and after the
 /// public key was derived from it) when the issuer is under test.
 fn voprf_key<S: Suite>(poisoned: bool) -> KeyPair<S> {
-    let derived = pat::voprf::derive_key_pair::<S>(b"ctgrind issuer seed", b"").unwrap();
+    let derived = pat::crypto::voprf::derive_key_pair::<S>(b"ctgrind issuer seed", b"").unwrap();
     let sk = VoprfSecretKey::<S>::from_bytes(&derived.secret_key().to_bytes()).unwrap();
     if poisoned {
         sk.ctgrind_poison();
@@ -174,15 +174,15 @@ fn private_roles<T: PrivateTokenType>(role: Role) {
     }
     // The base OPRF mode (RFC 9497 §3.3.1), same code paths without a proof.
     let oprf_key = voprf_key::<T::Suite>(role.issuer());
-    let (blind, blinded) = pat::voprf::oprf::blind::<T::Suite, _>(b"input", &mut crng).unwrap();
-    let blinded = pat::voprf::Element::<T::Suite>::from_bytes(blinded.as_bytes()).unwrap();
+    let (blind, blinded) = pat::crypto::voprf::oprf::blind::<T::Suite, _>(b"input", &mut crng).unwrap();
+    let blinded = pat::crypto::voprf::Element::<T::Suite>::from_bytes(blinded.as_bytes()).unwrap();
     let mut evaluated = [<<T::Suite as Suite>::ElementBytes as ByteArray>::ZERO];
-    pat::voprf::oprf::blind_evaluate(oprf_key.secret_key(), &[blinded], &mut evaluated).unwrap();
+    pat::crypto::voprf::oprf::blind_evaluate(oprf_key.secret_key(), &[blinded], &mut evaluated).unwrap();
     public(&evaluated);
-    let evaluated = pat::voprf::Element::<T::Suite>::from_bytes(&evaluated[0]).unwrap();
+    let evaluated = pat::crypto::voprf::Element::<T::Suite>::from_bytes(&evaluated[0]).unwrap();
     let mut output = [<<T::Suite as Suite>::Output as ByteArray>::ZERO];
-    pat::voprf::oprf::finalize(&[b"input"], &[blind], &[evaluated], &mut output).unwrap();
-    let _ = black_box(pat::voprf::oprf::evaluate(oprf_key.secret_key(), b"input").unwrap());
+    pat::crypto::voprf::oprf::finalize(&[b"input"], &[blind], &[evaluated], &mut output).unwrap();
+    let _ = black_box(pat::crypto::voprf::oprf::evaluate(oprf_key.secret_key(), b"input").unwrap());
 }
 
 /// Type 0x0002: blind (rejection sampling of r, rᵉ, r⁻¹), CRT signing with the

@@ -21,7 +21,7 @@
 
 use cortex_m_semihosting::{debug, hprintln};
 use pat::Error;
-use pat::token_type::PrivateRistretto255;
+use pat::wire::token_type::PrivateRistretto255;
 
 /// The token type of this firmware.
 type Kind = PrivateRistretto255;
@@ -89,8 +89,8 @@ mod storage {
     use core::cell::RefCell;
 
     use critical_section::Mutex;
-    use pat::auth::MAX_TOKEN_KEY_LEN;
-    use pat::types::private::RequestState;
+    use pat::tokens::private::RequestState;
+    use pat::wire::auth::MAX_TOKEN_KEY_LEN;
 
     use super::Kind;
 
@@ -143,11 +143,11 @@ mod storage {
 /// servers; here they are simulated in the firmware so that it runs alone.
 mod server {
     use pat::Error;
-    use pat::auth;
-    use pat::challenge::TokenChallenge;
-    use pat::codec::{Decode, Encode};
-    use pat::token_type::TokenType;
-    use pat::types::private::{Issuer, TokenRequest};
+    use pat::tokens::private::{Issuer, TokenRequest};
+    use pat::wire::auth;
+    use pat::wire::challenge::TokenChallenge;
+    use pat::wire::codec::{Decode, Encode};
+    use pat::wire::token_type::TokenType;
 
     use super::Kind;
     use super::trng::Trng;
@@ -190,7 +190,7 @@ mod server {
         pub fn redeem(&self, authorization: &str) -> Result<(), Error> {
             let mut buf = [0u8; <Kind as TokenType>::TOKEN_LEN];
             let token = auth::parse_authorization(authorization)?.decode_base64url(&mut buf)?;
-            let token = <Kind as pat::types::private::PrivateTokenType>::Token::decode(token)?;
+            let token = <Kind as pat::tokens::private::PrivateTokenType>::Token::decode(token)?;
             let challenge = TokenChallenge::decode(self.challenge_bytes()?)?;
             self.issuer.verify(&token, &challenge)
         }
@@ -200,11 +200,11 @@ mod server {
 /// The device's client code.
 mod device {
     use cortex_m_semihosting::hprintln;
-    use pat::auth::{self, MAX_TOKEN_KEY_LEN};
-    use pat::challenge::{PRACTICAL_CHALLENGE_LEN, TokenChallenge};
-    use pat::codec::{Decode, Encode};
-    use pat::token_type::TokenType;
-    use pat::types::private::{Client, RequestState, TokenResponse};
+    use pat::tokens::private::{Client, RequestState, TokenResponse};
+    use pat::wire::auth::{self, MAX_TOKEN_KEY_LEN};
+    use pat::wire::challenge::{PRACTICAL_CHALLENGE_LEN, TokenChallenge};
+    use pat::wire::codec::{Decode, Encode};
+    use pat::wire::token_type::TokenType;
     use pat::{Error, Field};
 
     use super::Kind;
@@ -277,7 +277,7 @@ fn run() -> Result<(), Error> {
     hprintln!("device: self-test passed");
 
     let server = server::Server::new()?;
-    let mut header = [0u8; pat::auth::PRACTICAL_WWW_AUTHENTICATE_LEN];
+    let mut header = [0u8; pat::wire::auth::PRACTICAL_WWW_AUTHENTICATE_LEN];
     let www_authenticate = server.www_authenticate(&mut header)?;
     hprintln!("origin: WWW-Authenticate: {}", www_authenticate);
 
@@ -287,10 +287,10 @@ fn run() -> Result<(), Error> {
     drop(rng);
 
     // The issuer answers; the first delivery arrives with a flipped bit.
-    let mut response = [0u8; <Kind as pat::token_type::TokenType>::RESPONSE_MAX_LEN];
+    let mut response = [0u8; <Kind as pat::wire::token_type::TokenType>::RESPONSE_MAX_LEN];
     let n = server.issue(outgoing.request.get(..outgoing.len).ok_or(Error::BufferTooSmall)?, &mut response)?;
     let response = response.get(..n).ok_or(Error::BufferTooSmall)?;
-    let mut corrupted = [0u8; <Kind as pat::token_type::TokenType>::RESPONSE_MAX_LEN];
+    let mut corrupted = [0u8; <Kind as pat::wire::token_type::TokenType>::RESPONSE_MAX_LEN];
     let corrupted = corrupted.get_mut(..n).ok_or(Error::BufferTooSmall)?;
     corrupted.copy_from_slice(response);
     if let Some(b) = corrupted.last_mut() {
@@ -301,7 +301,7 @@ fn run() -> Result<(), Error> {
     // 5. Reset: only the storage record survives (`device::request` kept
     // nothing else).
     // 6–7. Restore, finalize, redeem.
-    let mut authorization = [0u8; <Kind as pat::token_type::TokenType>::AUTHORIZATION_LEN];
+    let mut authorization = [0u8; <Kind as pat::wire::token_type::TokenType>::AUTHORIZATION_LEN];
     let authorization = device::finalize(corrupted, response, &mut authorization)?;
     hprintln!("device: Authorization: {}", authorization);
     server.redeem(authorization)?;

@@ -21,10 +21,10 @@
 use std::fmt::Debug;
 
 use p384::NistP384;
-use pat::codec::{Decode, Encode, Reader};
 use pat::error::{Error, Field};
-use pat::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
-use pat::types::{amortized, batched, private, public};
+use pat::tokens::{amortized, batched, private, public};
+use pat::wire::codec::{Decode, Encode, Reader};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
 use privacypass::amortized_tokens::{AmortizedBatchTokenRequest, AmortizedBatchTokenResponse};
 use privacypass::auth::authenticate::TokenChallenge as PpChallenge;
 use privacypass::generic_tokens::{

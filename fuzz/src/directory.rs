@@ -1,10 +1,10 @@
-//! Differential check of pat's issuer directory reader (`src/json.rs`,
-//! `src/directory.rs`, RFC 9578 §4 on RFC 8259) against `serde_json` 1
+//! Differential check of pat's issuer directory reader (`src/wire/json.rs`,
+//! `src/deploy/directory.rs`, RFC 9578 §4 on RFC 8259) against `serde_json` 1
 //! (default features: numbers as `u64`/`i64`/`f64`, recursion limit on).
 
 use std::fmt;
 
-use pat::directory::IssuerDirectory;
+use pat::deploy::directory::IssuerDirectory;
 use pat::error::Error;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 

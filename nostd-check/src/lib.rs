@@ -5,7 +5,7 @@
 #![no_std]
 
 use pat::Error;
-use pat::codec::Encode;
+use pat::wire::codec::Encode;
 
 /// One case of a private-token file.
 pub struct PrivateCase {
@@ -367,17 +367,17 @@ macro_rules! footprint_main {
 /// The client role of a privately verifiable type on case 0 of its file:
 /// a random request (what a device runs), then the known-answer request and
 /// finalize. Used by the `client_type1` and `client_type5` footprint binaries.
-pub fn private_client_role<T: pat::types::private::PrivateTokenType>(case: &PrivateCase) -> Result<(), Error> {
+pub fn private_client_role<T: pat::tokens::private::PrivateTokenType>(case: &PrivateCase) -> Result<(), Error> {
     use pat::TokenChallenge;
-    use pat::codec::Decode;
-    use pat::types::private::{Client, TokenResponse};
-    use pat::voprf::{ByteArray, Suite};
+    use pat::crypto::voprf::{ByteArray, Suite};
+    use pat::tokens::private::{Client, TokenResponse};
+    use pat::wire::codec::Decode;
 
     let client = Client::<T>::from_token_key(case.pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
     let (_request, _state) = client.request(&challenge, &mut TestRng::new(7))?;
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(case.blind).ok_or(Error::InvalidScalar)?;
-    let (_, mut state) = pat::types::private::hazmat::request_with(&client, &challenge, &case.nonce, &blind)?;
+    let (_, mut state) = pat::hazmat::tokens::private::request_with(&client, &challenge, &case.nonce, &blind)?;
     let token = client.finalize(&mut state, &TokenResponse::decode(case.response)?)?;
     same(&token, case.token)
 }

@@ -13,16 +13,16 @@
 #![no_main]
 
 use pat::Error;
-use pat::auth;
-use pat::blind_rsa::{PublicKey, SecretKey};
-use pat::challenge::TokenChallenge;
-use pat::codec::{Decode, Encode};
-use pat::token::{TokenInput, TokenRef};
-use pat::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
-use pat::types::amortized::AmortizedTokenResponse;
-use pat::types::private::{self, PrivateTokenType};
-use pat::types::public;
-use pat::voprf::{ByteArray, KeyPair, Suite};
+use pat::crypto::blind_rsa::{PublicKey, SecretKey};
+use pat::crypto::voprf::{ByteArray, KeyPair, Suite};
+use pat::tokens::amortized::AmortizedTokenResponse;
+use pat::tokens::private::{self, PrivateTokenType};
+use pat::tokens::public;
+use pat::wire::auth;
+use pat::wire::challenge::TokenChallenge;
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token::{TokenInput, TokenRef};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
 
 use pat_nostd_check::{
     AmortizedCase, ArcCase, BatchedCase, MetadataCase, PbrsaCase, PrivateCase, PublicCase, TestRng, check, clock,
@@ -95,7 +95,7 @@ fn token_case(case: &vectors::TokenCase) -> Result<(), Error> {
 
 fn issuer_of<T: PrivateTokenType>(sk: &[u8], pk: &[u8]) -> Result<private::Issuer<T>, Error> {
     let sk = <<T::Suite as Suite>::ScalarBytes>::from_slice(sk).ok_or(Error::InvalidScalar)?;
-    let issuer = private::Issuer::<T>::new(KeyPair::from_secret_key(pat::voprf::SecretKey::from_bytes(&sk)?)?);
+    let issuer = private::Issuer::<T>::new(KeyPair::from_secret_key(pat::crypto::voprf::SecretKey::from_bytes(&sk)?)?);
     check(issuer.token_key().as_ref() == pk)?;
     Ok(issuer)
 }
@@ -105,7 +105,7 @@ fn private_case<T: PrivateTokenType>(case: &PrivateCase, name: &str) -> Result<(
     let challenge = TokenChallenge::decode(case.challenge)?;
     let client = measure(label(name, "client_key_parse"), || private::Client::<T>::from_token_key(case.pk))?;
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(case.blind).ok_or(Error::InvalidScalar)?;
-    let (request, mut state) = pat::types::private::hazmat::request_with(&client, &challenge, &case.nonce, &blind)?;
+    let (request, mut state) = pat::hazmat::tokens::private::request_with(&client, &challenge, &case.nonce, &blind)?;
     same(&request, case.request)?;
     let response = private::TokenResponse::decode(case.response)?;
     let token = measure(label(name, "client_finalize"), || client.finalize(&mut state, &response))?;
@@ -130,7 +130,7 @@ fn amortized_case<T: PrivateTokenType>(case: &AmortizedCase) -> Result<(), Error
     }
     let blinds = blinds.get(..case.blinds.len()).ok_or(Error::CapacityExceeded)?;
     let mut state =
-        pat::types::amortized::hazmat::request_batch_with::<_, N>(&client, &challenge, case.nonces, blinds)?;
+        pat::hazmat::tokens::amortized::request_batch_with::<_, N>(&client, &challenge, case.nonces, blinds)?;
     same(&state.request(), case.request)?;
     let response = AmortizedTokenResponse::decode(case.response)?;
     let tokens = measure("amortized/client_finalize_batch", || client.finalize_batch(&mut state, &response))?;
@@ -149,7 +149,7 @@ fn public_case(case: &PublicCase) -> Result<(), Error> {
     let challenge = TokenChallenge::decode(case.challenge)?;
     let client = measure("type2/client_key_parse", || public::Client::from_token_key(case.pk))?;
     let (request, mut state) =
-        pat::types::public::hazmat::request_with(&client, &challenge, &case.nonce, &case.salt, &case.blind)?;
+        pat::hazmat::tokens::public::request_with(&client, &challenge, &case.nonce, &case.salt, &case.blind)?;
     same(&request, case.request)?;
     let issuer = public::Issuer::new(sk);
     let response = measure("type2/issuer_evaluate", || issuer.evaluate(&request))?;
@@ -169,8 +169,8 @@ fn public_case(case: &PublicCase) -> Result<(), Error> {
 /// the key pair derived for `info`, the finalized signature and its
 /// verification.
 fn pbrsa_case(case: &PbrsaCase) -> Result<(), Error> {
-    use pat::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
-    use pat::blind_rsa::{PreparedMessage, Variant};
+    use pat::crypto::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
+    use pat::crypto::blind_rsa::{PreparedMessage, Variant};
     let sk = SecretKey::from_components(case.n, case.e, case.d, case.p, case.q)?;
     let pk: DerivedPublicKey<'_, '_> = DerivedPublicKey::new(sk.public_key(), case.info)?;
     let mut eprime = [0u8; 128];
@@ -178,7 +178,8 @@ fn pbrsa_case(case: &PbrsaCase) -> Result<(), Error> {
     check(eprime.as_slice() == case.eprime)?;
     let variant = Variant::Sha384PssDeterministic;
     let input = PreparedMessage::identity(case.msg);
-    let (blinded, state) = pat::blind_rsa::hazmat::partial_blind_with(&pk, variant, &input, case.salt, &case.r)?;
+    let (blinded, state) =
+        pat::hazmat::crypto::blind_rsa::partial_blind_with(&pk, variant, &input, case.salt, &case.r)?;
     check(blinded.as_slice() == case.blind_msg)?;
     let blind_sig = DerivedSecretKey::new(&sk, case.info)?.blind_sign(&blinded)?;
     check(blind_sig.as_slice() == case.blind_sig)?;
@@ -191,15 +192,15 @@ fn pbrsa_case(case: &PbrsaCase) -> Result<(), Error> {
 /// (given nonce, salt and blind), the issuer's derivation and signature, the
 /// client's finalize and the origin's verification; then a random request.
 fn metadata_case(case: &MetadataCase) -> Result<(), Error> {
-    use pat::extensions::Extensions;
-    use pat::types::metadata::{Client, Issuer, Origin};
+    use pat::tokens::metadata::{Client, Issuer, Origin};
+    use pat::wire::extensions::Extensions;
     let sk = SecretKey::from_pkcs8_pem(case.sk_pem)?;
     let pk = PublicKey::from_spki(case.pk)?;
     check(sk.public_key() == &pk)?;
     let challenge = TokenChallenge::decode(case.challenge)?;
     let extensions = Extensions::decode(case.extensions)?;
     let client = measure("type_da7a/client_key_parse", || Client::from_token_key(case.pk))?;
-    let (request, mut state) = pat::types::metadata::hazmat::request_with(
+    let (request, mut state) = pat::hazmat::tokens::metadata::request_with(
         &client,
         &challenge,
         extensions,
@@ -234,9 +235,9 @@ fn metadata_case(case: &MetadataCase) -> Result<(), Error> {
 /// verification. The known-answer finalize and limit-2 verification are
 /// measured too.
 fn arc_case(case: &ArcCase) -> Result<(), Error> {
-    use pat::arc::hazmat::{self, TestDrng};
-    use pat::arc::messages::{PRESENTATION_MAX_LEN, PresentationRef, presentation_len};
-    use pat::arc::{CredentialRequestState, PresentationState, ServerPrivateKey};
+    use pat::crypto::arc::messages::{PRESENTATION_MAX_LEN, PresentationRef, presentation_len};
+    use pat::crypto::arc::{CredentialRequestState, PresentationState, ServerPrivateKey};
+    use pat::hazmat::crypto::arc::{self as hazmat, TestDrng};
     const LIMIT: u64 = 2;
     let mut seed = [0u8; 32];
     seed[..16].copy_from_slice(b"test vector seed");
@@ -283,7 +284,8 @@ fn arc_case(case: &ArcCase) -> Result<(), Error> {
         (1u64 << 16, "arc/client_present_limit_2e16", "arc/issuer_verify_limit_2e16"),
         (1u64 << 32, "arc/client_present_limit_2e32", "arc/issuer_verify_limit_2e32"),
     ] {
-        let mut pstate = PresentationState::new(&pat::arc::Credential::import(&credential[..])?, &[pctx], limit)?;
+        let mut pstate =
+            PresentationState::new(&pat::crypto::arc::Credential::import(&credential[..])?, &[pctx], limit)?;
         let p = measure(present_label, || pstate.present(&mut rng, &mut out))?;
         check(p.nonce == 0 && p.len == presentation_len(limit)?)?;
         let parsed = PresentationRef::decode(out.get(..p.len).ok_or(Error::BufferTooSmall)?, limit)?;
@@ -298,7 +300,7 @@ fn arc_case(case: &ArcCase) -> Result<(), Error> {
 /// batch request compared byte for byte, the file's response finalized and
 /// every token compared.
 fn batched_case(case: &BatchedCase) -> Result<(), Error> {
-    use pat::types::batched::{BatchState, GenericBatchTokenResponse, GenericToken};
+    use pat::tokens::batched::{BatchState, GenericBatchTokenResponse, GenericToken};
     const N: usize = 4;
     let mut p384: heapless::Vec<private::Client<PrivateP384>, N> = heapless::Vec::new();
     let mut rsa: heapless::Vec<public::Client, N> = heapless::Vec::new();
@@ -318,13 +320,14 @@ fn batched_case(case: &BatchedCase) -> Result<(), Error> {
             i1 += 1;
             let blind = <<PrivateP384 as PrivateTokenType>::Suite as Suite>::ScalarBytes::from_slice(e.blind)
                 .ok_or(Error::InvalidScalar)?;
-            batch.push(client, pat::types::private::hazmat::request_with(client, &challenge, &e.nonce, &blind)?)?;
+            batch.push(client, pat::hazmat::tokens::private::request_with(client, &challenge, &e.nonce, &blind)?)?;
         } else {
             let client = rsa.get(i2).ok_or(Error::CapacityExceeded)?;
             i2 += 1;
             let salt: &[u8; 48] = e.salt.try_into().map_err(|_| Error::InvalidLength(pat::Field::Message))?;
             let blind: &[u8; 256] = e.blind.try_into().map_err(|_| Error::InvalidLength(pat::Field::Message))?;
-            batch.push(client, pat::types::public::hazmat::request_with(client, &challenge, &e.nonce, salt, blind)?)?;
+            batch
+                .push(client, pat::hazmat::tokens::public::request_with(client, &challenge, &e.nonce, salt, blind)?)?;
         }
     }
     same(&batch.request(), case.request)?;
@@ -344,9 +347,9 @@ fn batched_case(case: &BatchedCase) -> Result<(), Error> {
 /// Type 0x0003 end to end with keys from the vector files and fixed secrets:
 /// client → attester → issuer → attester → client → origin.
 fn rate_limited_flow(rsa_pem: &&str) -> Result<(), Error> {
-    use pat::key_blinding::ecdsa_p384;
-    use pat::rate_limited::encap::EncapSecretKey;
-    use pat::types::rate_limited::{self as t3, Attester, OriginKey, Policy};
+    use pat::crypto::key_blinding::ecdsa_p384;
+    use pat::crypto::rate_limited::encap::EncapSecretKey;
+    use pat::tokens::rate_limited::{self as t3, Attester, OriginKey, Policy};
 
     let origin_name: &[u8] = b"origin.example";
     let challenge = TokenChallenge::new(3, b"issuer.example", &[], origin_name)?;
@@ -357,7 +360,10 @@ fn rate_limited_flow(rsa_pem: &&str) -> Result<(), Error> {
     // vector files' bytes; the flow below uses the derived issuer's own).
     let spki = vectors::TYPE2.first().map_or(&[][..], |c| c.pk);
     measure("type3/client_key_parse", || {
-        Ok::<_, Error>((pat::rate_limited::encap::EncapKey::decode(vectors::ENCAP_KEY)?, PublicKey::from_spki(spki)?))
+        Ok::<_, Error>((
+            pat::crypto::rate_limited::encap::EncapKey::decode(vectors::ENCAP_KEY)?,
+            PublicKey::from_spki(spki)?,
+        ))
     })?;
     let client = t3::Client::new(
         ecdsa_p384::SecretKey::from_bytes(&[0x11; 48])?,
@@ -390,7 +396,7 @@ fn rate_limited_flow(rsa_pem: &&str) -> Result<(), Error> {
 /// type-1 and a type-2 key, select the type-2 key, build a client from it
 /// and make a request for a challenge.
 fn directory_flow(json: &&str) -> Result<(), Error> {
-    use pat::directory::IssuerDirectory;
+    use pat::deploy::directory::IssuerDirectory;
     let challenge = TokenChallenge::new(2, b"issuer.example", &[], b"origin.example")?;
     let nonce = TestRng::new(0x0d1e_c70e_0000_0002).bytes::<32>();
     let (request, key_id) = measure("directory/select_request", || {
@@ -402,7 +408,7 @@ fn directory_flow(json: &&str) -> Result<(), Error> {
         // `Client::request`, LTO inlines it differently and the type-2
         // client_request figure grows by 1.8 KiB.
         let (request, _state) =
-            pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &[2; 48], &[3; 256])?;
+            pat::hazmat::tokens::public::request_with(&client, &challenge, &nonce, &[2; 48], &[3; 256])?;
         Ok::<_, Error>((request, *client.key_id()))
     })?;
     check(PublicKey::from_spki(vectors::DIRECTORY_TYPE2_KEY)?.key_id() == &key_id)?;
@@ -411,7 +417,7 @@ fn directory_flow(json: &&str) -> Result<(), Error> {
 
 /// The replay store: a token is spent once, its replay is refused.
 fn replay_case(seed: &u64) -> Result<(), Error> {
-    use pat::replay::{MemoryReplayStore, spend_token};
+    use pat::deploy::replay::{MemoryReplayStore, spend_token};
     let mut store = MemoryReplayStore::<64>::new([0x5a; 32]);
     let mut rng = TestRng::new(*seed);
     let input = TokenInput::new(TokenKind::PublicRsa2048, &rng.bytes(), &rng.bytes(), &rng.bytes());

@@ -34,15 +34,15 @@
 
 use std::sync::OnceLock;
 
-use pat::blind_rsa::{self, SecretKey};
-use pat::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
+use pat::crypto::blind_rsa::{self, SecretKey};
+use pat::crypto::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
+use pat::crypto::rate_limited::{EncapSecret, EncapSecretKey};
+use pat::crypto::voprf::{self, P384Sha384, Ristretto255Sha512};
+use pat::hazmat::tokens::rate_limited::RequestRandomness;
 use pat::rand_core::UnwrapErr;
-use pat::rate_limited::{EncapSecret, EncapSecretKey};
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::rate_limited::hazmat::RequestRandomness;
-use pat::types::rate_limited::{self as t3, OriginKey};
-use pat::types::{amortized, batched, private, public};
-use pat::voprf::{self, P384Sha384, Ristretto255Sha512};
+use pat::tokens::rate_limited::{self as t3, OriginKey};
+use pat::tokens::{amortized, batched, private, public};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{OsRng, Token, TokenChallenge, TokenInput, TokenKind};
 use pat_secret_checks::{check, limbs_le, snapshot};
 
@@ -182,8 +182,8 @@ fn every_secret_is_wiped_after_drop() {
     let (bl384, bl255, bl384b, bl255b) = (p384_scalar(3), r255_scalar(4), p384_scalar(5), r255_scalar(6));
     let key384 = || voprf::SecretKey::<P384Sha384>::from_bytes(&sk384).unwrap();
     let key255 = || voprf::SecretKey::<Ristretto255Sha512>::from_bytes(&sk255).unwrap();
-    let blind384 = |b: &[u8; 48]| voprf::hazmat::blind_with::<P384Sha384>(b"input", b).unwrap().0;
-    let blind255 = |b: &[u8; 32]| voprf::hazmat::blind_with::<Ristretto255Sha512>(b"input", b).unwrap().0;
+    let blind384 = |b: &[u8; 48]| pat::hazmat::crypto::voprf::blind_with::<P384Sha384>(b"input", b).unwrap().0;
+    let blind255 = |b: &[u8; 32]| pat::hazmat::crypto::voprf::blind_with::<Ristretto255Sha512>(b"input", b).unwrap().0;
     let (m_sk384, m_sk255) = (snapshot(key384()), snapshot(key255()));
     assert_eq!(m_sk255, sk255, "ristretto255 scalars are stored as their canonical bytes");
     let (m_bl384, m_bl255) = (snapshot(blind384(&bl384)), snapshot(blind255(&bl255)));
@@ -204,20 +204,20 @@ fn every_secret_is_wiped_after_drop() {
     c.run("private::Issuer<PrivateRistretto255>", issuer255(), &[m_sk255.clone()]);
     c.run(
         "private::RequestState<PrivateP384>",
-        pat::types::private::hazmat::request_with(&client384, &ch1, &[7; 32], &bl384).unwrap().1,
+        pat::hazmat::tokens::private::request_with(&client384, &ch1, &[7; 32], &bl384).unwrap().1,
         &[m_bl384.clone()],
     );
     c.run(
         "private::RequestState<PrivateRistretto255>",
-        pat::types::private::hazmat::request_with(&client255, &ch5, &[7; 32], &bl255).unwrap().1,
+        pat::hazmat::tokens::private::request_with(&client255, &ch5, &[7; 32], &bl255).unwrap().1,
         &[m_bl255.clone()],
     );
     let batch384: amortized::BatchState<PrivateP384, 4> =
-        pat::types::amortized::hazmat::request_batch_with(&client384, &ch1, &[[1; 32], [2; 32]], &[bl384, bl384b])
+        pat::hazmat::tokens::amortized::request_batch_with(&client384, &ch1, &[[1; 32], [2; 32]], &[bl384, bl384b])
             .unwrap();
     c.run("amortized::BatchState<PrivateP384, 4>", batch384, &[m_bl384.clone(), m_bl384b]);
     let batch255: amortized::BatchState<PrivateRistretto255, 4> =
-        pat::types::amortized::hazmat::request_batch_with(&client255, &ch5, &[[1; 32], [2; 32]], &[bl255, bl255b])
+        pat::hazmat::tokens::amortized::request_batch_with(&client255, &ch5, &[[1; 32], [2; 32]], &[bl255, bl255b])
             .unwrap();
     c.run("amortized::BatchState<PrivateRistretto255, 4>", batch255, &[m_bl255.clone(), m_bl255b]);
 
@@ -229,7 +229,7 @@ fn every_secret_is_wiped_after_drop() {
     c.run("blind_rsa::SecretKey", rsa_key(), &rsa);
     c.run(
         "blind_rsa::BlindingState",
-        blind_rsa::hazmat::blind_with(&pk, b"msg", &salt, &TWO).unwrap().1,
+        pat::hazmat::crypto::blind_rsa::blind_with(&pk, b"msg", &salt, &TWO).unwrap().1,
         &[r_inv.clone()],
     );
     c.run("public::Issuer", public::Issuer::new(rsa_key()), &rsa);
@@ -237,34 +237,34 @@ fn every_secret_is_wiped_after_drop() {
     let ch2 = challenge(2);
     c.run(
         "public::RequestState",
-        pat::types::public::hazmat::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1,
+        pat::hazmat::tokens::public::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1,
         &[r_inv.clone()],
     );
 
     // Exported states: the bytes after the version, shape and token input.
-    let state = pat::types::private::hazmat::request_with(&client384, &ch1, &[7; 32], &bl384).unwrap().1;
+    let state = pat::hazmat::tokens::private::request_with(&client384, &ch1, &[7; 32], &bl384).unwrap().1;
     c.run("state::ExportedState<[u8; 197]>", state.export().unwrap(), &[bl384.to_vec()]);
-    let state = pat::types::public::hazmat::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1;
+    let state = pat::hazmat::tokens::public::request_with(&client2, &ch2, &[7; 32], &salt, &TWO).unwrap().1;
     let exported = state.export().unwrap();
     let stored = exported.as_bytes()[100..].to_vec();
     c.run("state::ExportedState<[u8; 356]>", exported, &[stored]);
 
     // Generic batches.
-    let (request, state) = pat::types::public::hazmat::request_with(&client2, &ch2, &[3; 32], &salt, &TWO).unwrap();
+    let (request, state) = pat::hazmat::tokens::public::request_with(&client2, &ch2, &[3; 32], &salt, &TWO).unwrap();
     let entry = batched::BatchClient::entry(&client2, request, state).unwrap();
     c.run("batched::PendingEntry", entry, &[r_inv.clone()]);
-    let (request, state) = pat::types::private::hazmat::request_with(&client384, &ch1, &[3; 32], &bl384).unwrap();
+    let (request, state) = pat::hazmat::tokens::private::request_with(&client384, &ch1, &[3; 32], &bl384).unwrap();
     let entry = batched::BatchClient::entry(&client384, request, state).unwrap();
     c.run("batched::PendingEntry (P-384)", entry, &[m_bl384.clone()]);
     let mut batch = batched::BatchState::<'_, 4>::new();
     batch
-        .push(&client384, pat::types::private::hazmat::request_with(&client384, &ch1, &[3; 32], &bl384).unwrap())
+        .push(&client384, pat::hazmat::tokens::private::request_with(&client384, &ch1, &[3; 32], &bl384).unwrap())
         .unwrap();
     batch
-        .push(&client2, pat::types::public::hazmat::request_with(&client2, &ch2, &[3; 32], &salt, &TWO).unwrap())
+        .push(&client2, pat::hazmat::tokens::public::request_with(&client2, &ch2, &[3; 32], &salt, &TWO).unwrap())
         .unwrap();
     batch
-        .push(&client255, pat::types::private::hazmat::request_with(&client255, &ch5, &[3; 32], &bl255).unwrap())
+        .push(&client255, pat::hazmat::tokens::private::request_with(&client255, &ch5, &[3; 32], &bl255).unwrap())
         .unwrap();
     c.run("batched::BatchState<'_, 4>", batch, &[m_bl384.clone(), r_inv.clone(), m_bl255.clone()]);
 
@@ -314,7 +314,7 @@ fn every_secret_is_wiped_after_drop() {
     let fixed =
         RequestRandomness { nonce: &[7; 32], salt: &salt, blind: &TWO, request_blind: &request_blind, ikm_e: &ikm_e };
     let mut out = vec![0u8; 1024];
-    let (_, state) = pat::types::rate_limited::hazmat::request_with(
+    let (_, state) = pat::hazmat::tokens::rate_limited::request_with(
         &client3(),
         &challenge(3),
         b"origin.example",
@@ -363,8 +363,8 @@ fn a_spent_state_holds_no_secret() {
         voprf::KeyPair::from_secret_key(voprf::SecretKey::from_bytes(&p384_scalar(1)).unwrap()).unwrap(),
     );
     let client = issuer.client();
-    let m_bl384 = snapshot(voprf::hazmat::blind_with::<P384Sha384>(b"input", &bl384).unwrap().0);
-    let request_with = || pat::types::private::hazmat::request_with(&client, &challenge(1), &[7; 32], &bl384).unwrap();
+    let m_bl384 = snapshot(pat::hazmat::crypto::voprf::blind_with::<P384Sha384>(b"input", &bl384).unwrap().0);
+    let request_with = || pat::hazmat::tokens::private::request_with(&client, &challenge(1), &[7; 32], &bl384).unwrap();
     assert!(!absent(&snapshot(request_with().1), &m_bl384), "the needle is in a fresh state");
     let (request, mut state) = request_with();
     client.finalize(&mut state, &issuer.evaluate(&request, &mut rng()).unwrap()).unwrap();
@@ -376,7 +376,7 @@ fn a_spent_state_holds_no_secret() {
     let r_inv = r_inv_needle(issuer.public_key().modulus());
     let salt = arr::<48>(8);
     let request_with =
-        || pat::types::public::hazmat::request_with(&client, &challenge(2), &[7; 32], &salt, &TWO).unwrap();
+        || pat::hazmat::tokens::public::request_with(&client, &challenge(2), &[7; 32], &salt, &TWO).unwrap();
     assert!(!absent(&snapshot(request_with().1), &r_inv), "the needle is in a fresh state");
     let (request, mut state) = request_with();
     client.finalize(&mut state, &issuer.evaluate(&request).unwrap()).unwrap();

@@ -5,17 +5,17 @@
 //! structural or group error its decoder documents.
 
 use super::reencodes_to;
-use crate::arc::messages::{PRESENTATION_MAX_LEN, presentation_len};
-use crate::arc::{
+use crate::crypto::arc::messages::{PRESENTATION_MAX_LEN, presentation_len};
+use crate::crypto::arc::{
     Credential, CredentialRequest, CredentialRequestState, CredentialResponse, PresentationRef, PresentationState,
     ServerPrivateKey, ServerPublicKey,
 };
-use crate::challenge::TokenChallenge;
-use crate::codec::Decode;
 use crate::error::{Error, Field};
-use crate::types::arc::{
+use crate::tokens::arc::{
     ArcChallenge, ArcToken, REQUEST_LEN, TOKEN_HEADER_LEN, TOKEN_MAX_LEN, TOKEN_TYPE, TokenRequest, token_len,
 };
+use crate::wire::challenge::TokenChallenge;
+use crate::wire::codec::Decode;
 
 /// The presentation limit a selector byte picks: 0..=63 (0 and 1 are
 /// refused), 2^32 (the largest) and 2^32 + 1 (refused).

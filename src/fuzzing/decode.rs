@@ -2,18 +2,18 @@
 //! not panic, and whatever decodes must re-encode to exactly the input.
 
 use super::reencodes_to;
-use crate::auth;
-use crate::blind_rsa::{PublicKey, SecretKey};
-use crate::challenge::{MAX_CHALLENGE_LEN, TokenChallenge};
-use crate::codec::{Decode, Encode, Reader, Writer};
-use crate::rate_limited::{EncapKey, InnerTokenRequest};
-use crate::token::TokenRef;
-use crate::token_type::{PrivateP384, PrivateRistretto255};
-use crate::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
-use crate::types::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse, Issuer};
-use crate::types::private::{PrivateTokenType, TokenRequest as PrivateTokenRequest, TokenResponse as PrivateResponse};
-use crate::types::public::{TokenRequest as PublicTokenRequest, TokenResponse as PublicResponse};
-use crate::types::rate_limited::TokenRequest as RateLimitedTokenRequest;
+use crate::crypto::blind_rsa::{PublicKey, SecretKey};
+use crate::crypto::rate_limited::{EncapKey, InnerTokenRequest};
+use crate::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use crate::tokens::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse, Issuer};
+use crate::tokens::private::{PrivateTokenType, TokenRequest as PrivateTokenRequest, TokenResponse as PrivateResponse};
+use crate::tokens::public::{TokenRequest as PublicTokenRequest, TokenResponse as PublicResponse};
+use crate::tokens::rate_limited::TokenRequest as RateLimitedTokenRequest;
+use crate::wire::auth;
+use crate::wire::challenge::{MAX_CHALLENGE_LEN, TokenChallenge};
+use crate::wire::codec::{Decode, Encode, Reader, Writer};
+use crate::wire::token::TokenRef;
+use crate::wire::token_type::{PrivateP384, PrivateRistretto255};
 
 /// TokenChallenge: decode → encode is the identity; the digest is stable.
 pub fn challenge(data: &[u8]) {
@@ -285,7 +285,7 @@ pub fn type5_request(data: &[u8]) {
 /// keys (those that decode), parses back to the same URI, types, keys and
 /// not-befores; key selection never panics.
 pub fn directory(data: &[u8]) {
-    use crate::directory::{DirectoryEntry, IssuerDirectory, write_directory};
+    use crate::deploy::directory::{DirectoryEntry, IssuerDirectory, write_directory};
     let mut scratch = [0u8; 8192];
     let Ok(dir) = IssuerDirectory::<8>::parse(data, &mut scratch) else { return };
     for key in dir.keys() {

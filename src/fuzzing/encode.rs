@@ -6,21 +6,21 @@
 use sha2::Digest as _;
 
 use super::reencodes_to;
-use crate::auth;
-use crate::challenge::TokenChallenge;
-use crate::codec::{Decode, Encode, Writer};
-use crate::rate_limited::inner_request::BLINDED_MSG_LEN;
-use crate::rate_limited::{EncapKey, InnerTokenRequest};
-use crate::token::{Token, TokenInput, TokenRef};
-use crate::token_type::{MessageLen, PrivateP384, PrivateRistretto255, TokenKind};
-use crate::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
-use crate::types::batched::{
+use crate::crypto::rate_limited::inner_request::BLINDED_MSG_LEN;
+use crate::crypto::rate_limited::{EncapKey, InnerTokenRequest};
+use crate::crypto::voprf::{ByteArray, Suite};
+use crate::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use crate::tokens::batched::{
     GenericBatchTokenRequest, GenericBatchTokenResponse, GenericToken, GenericTokenRequest, GenericTokenResponse,
 };
-use crate::types::private::{PrivateTokenType, TokenRequest as PrivateTokenRequest, TokenResponse as PrivateResponse};
-use crate::types::public::{TokenRequest as PublicTokenRequest, TokenResponse as PublicResponse};
-use crate::types::rate_limited::TokenRequest as RateLimitedTokenRequest;
-use crate::voprf::{ByteArray, Suite};
+use crate::tokens::private::{PrivateTokenType, TokenRequest as PrivateTokenRequest, TokenResponse as PrivateResponse};
+use crate::tokens::public::{TokenRequest as PublicTokenRequest, TokenResponse as PublicResponse};
+use crate::tokens::rate_limited::TokenRequest as RateLimitedTokenRequest;
+use crate::wire::auth;
+use crate::wire::challenge::TokenChallenge;
+use crate::wire::codec::{Decode, Encode, Writer};
+use crate::wire::token::{Token, TokenInput, TokenRef};
+use crate::wire::token_type::{MessageLen, PrivateP384, PrivateRistretto255, TokenKind};
 
 /// The largest message [`encode_roundtrip`] builds, in bytes.
 const ROUNDTRIP_BUF: usize = 8192;
@@ -411,7 +411,10 @@ fn roundtrip_batch_request(f: &mut Fields<'_>, buf: &mut [u8; ROUNDTRIP_BUF]) {
             MessageLen::Range { .. } => panic!("{:?} in a generic batch", e.kind()),
         })
         .sum();
-    assert_eq!(batch.max_response_len(), crate::codec::varint_len(max_response as u64).unwrap_or(8) + max_response);
+    assert_eq!(
+        batch.max_response_len(),
+        crate::wire::codec::varint_len(max_response as u64).unwrap_or(8) + max_response
+    );
 }
 
 /// Up to eight entries, present or absent.

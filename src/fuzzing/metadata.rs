@@ -3,11 +3,11 @@
 //! with an `extensions` parameter. They check decode → re-encode with
 //! buffers that hold the largest message (an `Extensions` list of 64 KiB).
 
-use crate::auth;
-use crate::codec::{Decode, Encode};
 use crate::error::{Error, Field};
-use crate::extensions::{EXTENSIONS_MAX_LEN, Extensions, ExtensionsWriter};
-use crate::types::metadata::{TokenRequest, TokenResponse};
+use crate::tokens::metadata::{TokenRequest, TokenResponse};
+use crate::wire::auth;
+use crate::wire::codec::{Decode, Encode};
+use crate::wire::extensions::{EXTENSIONS_MAX_LEN, Extensions, ExtensionsWriter};
 
 /// The largest ExtendedTokenRequest: type, key id, blinded message, the
 /// largest `Extensions`.

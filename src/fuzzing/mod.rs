@@ -19,7 +19,7 @@ mod decode;
 mod encode;
 mod metadata;
 
-use crate::codec::Encode;
+use crate::wire::codec::Encode;
 
 pub use arc::{arc_challenge, arc_credential_response, arc_presentation, arc_state, arc_token, arc_token_request};
 pub use decode::{

@@ -12,9 +12,9 @@
 //! their type names them, so a firmware links only the data of the
 //! self-tests it calls.
 
-use crate::blind_rsa::{MODULUS_LEN, SALT_LEN};
+use crate::crypto::blind_rsa::{MODULUS_LEN, SALT_LEN};
 use crate::hex::decode;
-use crate::token_type::NONCE_LEN;
+use crate::wire::token_type::NONCE_LEN;
 
 /// A case of a privately verifiable type (0x0001, 0x0005), field by field;
 /// the vector file's name of each field is in brackets.

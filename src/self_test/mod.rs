@@ -53,9 +53,8 @@
 //! Each self-test is one key parsing, one request and one finalize (for type
 //! 0x0002 also one more key parsing and one verification), so its time and
 //! stack are those of the client operations in the tables of
-//! `docs/embedded.md`. On a Cortex-M4 that is about 11 million instructions
-//! for type 0x0005, 8 million for type 0x0002 and 163 million for type
-//! 0x0001 (P-384 without tables).
+//! `docs/embedded.md` (type 0x0001, P-384 without tables, costs by far the
+//! most).
 //!
 //! # Flash
 //!
@@ -74,14 +73,14 @@
 //! without the `hazmat` feature. This module runs them on its own constants
 //! only, so a firmware cannot reach a fixed blind through it.
 
-use crate::blind_rsa::PublicKey;
-use crate::challenge::TokenChallenge;
-use crate::codec::{Decode, Encode};
+use crate::crypto::blind_rsa::PublicKey;
+use crate::crypto::voprf::{ByteArray, Suite};
 use crate::error::{Error, Result};
-use crate::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenType};
-use crate::types::private::{self, PrivateTokenType};
-use crate::types::public;
-use crate::voprf::{ByteArray, Suite};
+use crate::tokens::private::{self, PrivateTokenType};
+use crate::tokens::public;
+use crate::wire::challenge::TokenChallenge;
+use crate::wire::codec::{Decode, Encode};
+use crate::wire::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenType};
 
 pub use crate::error::SelfTestKind;
 
@@ -157,7 +156,7 @@ fn check_private<T: PrivateTokenType>(
     let challenge = TokenChallenge::decode(answer.challenge).map_err(|_| failed)?;
     let blind = <T::Suite as Suite>::ScalarBytes::from_slice(answer.blind).ok_or(failed)?;
     let (sent, mut state) =
-        private::hazmat::request_with(&client, &challenge, answer.nonce, &blind).map_err(|_| failed)?;
+        private::deterministic::request_with(&client, &challenge, answer.nonce, &blind).map_err(|_| failed)?;
     if !encodes_to(&sent, answer.request) {
         return Err(failed);
     }
@@ -179,7 +178,7 @@ fn check_public(answer: &PublicAnswer<'_>) -> Result<()> {
     let client = public::Client::from_token_key(answer.token_key).map_err(|_| failed)?;
     let challenge = TokenChallenge::decode(answer.challenge).map_err(|_| failed)?;
     let (sent, mut state) =
-        public::hazmat::request_with_vartime(&client, &challenge, answer.nonce, answer.salt, answer.blind)
+        public::deterministic::request_with_vartime(&client, &challenge, answer.nonce, answer.salt, answer.blind)
             .map_err(|_| failed)?;
     if !encodes_to(&sent, answer.request) {
         return Err(failed);

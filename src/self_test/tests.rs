@@ -9,8 +9,8 @@ use std::vec::Vec;
 use super::known_answers::{PrivateAnswer, PublicAnswer, TYPE1, TYPE2, TYPE5};
 use super::{SelfTestKind, all, check_private, check_public, type1, type2, type5};
 use crate::error::Error;
-use crate::token_type::{PrivateP384, PrivateRistretto255};
-use crate::types::private::PrivateTokenType;
+use crate::tokens::private::PrivateTokenType;
+use crate::wire::token_type::{PrivateP384, PrivateRistretto255};
 
 #[test]
 fn each_self_test_passes() {

@@ -3,7 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use pat::OsRng;
-use pat::codec::Encode;
+use pat::wire::codec::Encode;
 use rand_core::UnwrapErr;
 use serde_json::Value;
 

@@ -13,11 +13,11 @@ use serde_json::{Value, json};
 use super::private::{challenge_for, random_blind};
 use super::type2::encode;
 use super::{Case, VectorError, encode_hex, expect_eq};
-use pat::challenge::TokenChallenge;
-use pat::codec::Decode;
-use pat::types::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
-use pat::types::private::{Issuer, PrivateTokenType};
-use pat::voprf::{ByteArray, KeyPair, SecretKey, Suite};
+use pat::crypto::voprf::{ByteArray, KeyPair, SecretKey, Suite};
+use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
+use pat::tokens::private::{Issuer, PrivateTokenType};
+use pat::wire::challenge::TokenChallenge;
+use pat::wire::codec::Decode;
 
 /// The largest batch the harness handles (the files have 3 or 5).
 const CAPACITY: usize = 64;
@@ -57,7 +57,7 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
         let client = issuer.client();
 
         let mut state =
-            pat::types::amortized::hazmat::request_batch_with::<_, CAPACITY>(&client, &challenge, &nonces, &blinds)
+            pat::hazmat::tokens::amortized::request_batch_with::<_, CAPACITY>(&client, &challenge, &nonces, &blinds)
                 .map_err(|e| format!("request: {e}"))?;
         expect_eq("token_request", &encode(&state.request())?, &request)?;
         let parsed = AmortizedTokenResponse::<T>::decode(&response).map_err(|e| format!("token_response: {e}"))?;
@@ -76,7 +76,7 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
         let fresh = AmortizedTokenResponse::<T>::decode(out.get(..n).unwrap_or_default())
             .map_err(|e| format!("fresh response: {e}"))?;
         let mut state =
-            pat::types::amortized::hazmat::request_batch_with::<_, CAPACITY>(&client, &challenge, &nonces, &blinds)
+            pat::hazmat::tokens::amortized::request_batch_with::<_, CAPACITY>(&client, &challenge, &nonces, &blinds)
                 .map_err(|e| format!("request: {e}"))?;
         let again = client.finalize_batch(&mut state, &fresh).map_err(|e| format!("finalize: {e}"))?;
         for (i, (tok, want)) in again.iter().zip(&tokens).enumerate() {
@@ -101,7 +101,7 @@ pub(crate) fn generate<T: PrivateTokenType>(count: usize) -> Result<Vec<Value>, 
         let mut nonces = [[0u8; 32]; GENERATED_BATCH];
         nonces.iter_mut().for_each(|n| rand_core::Rng::fill_bytes(&mut rng, n));
         let blinds: Vec<_> = (0..GENERATED_BATCH).map(|_| random_blind::<T>(&mut rng)).collect();
-        let mut state = pat::types::amortized::hazmat::request_batch_with::<_, GENERATED_BATCH>(
+        let mut state = pat::hazmat::tokens::amortized::request_batch_with::<_, GENERATED_BATCH>(
             &client, &challenge, &nonces, &blinds,
         )
         .map_err(fail)?;

@@ -7,7 +7,7 @@
 //! Every case is checked three ways, and fails if any check does:
 //!
 //! 1. **The protocol again.** The whole protocol is re-run through the
-//!    draft's test generator (`pat::arc::hazmat::TestDrng`), seeded with
+//!    draft's test generator (`pat::hazmat::crypto::arc::TestDrng`), seeded with
 //!    `"test vector seed"` and 16 zero bytes (or the suite's `"seed"`, which
 //!    only generated files carry), drawing in the draft's order: keygen,
 //!    request, response, finalize, present, present, with the presentation
@@ -52,12 +52,12 @@ use serde_json::{Map, Value};
 use sha2::Sha256;
 
 use super::{Report, VectorError, decode_hex, encode_hex, expect_eq};
-use pat::arc::hazmat::{self, TestDrng};
-use pat::arc::messages::presentation_len;
-use pat::arc::{
+use pat::crypto::arc::messages::presentation_len;
+use pat::crypto::arc::{
     CONTEXT_STRING, Credential, CredentialRequest, CredentialRequestState, CredentialResponse, PresentationRef,
     PresentationState, ServerPrivateKey, ServerPublicKey,
 };
+use pat::hazmat::crypto::arc::{self as hazmat, TestDrng};
 
 /// The one suite this build implements.
 pub(crate) const SUITE: &str = "ARCV1-P256";

@@ -26,15 +26,15 @@ use serde_json::{Map, Value, json};
 use super::private::random_blind;
 use super::type2::{encode, left_pad};
 use super::{Case, VectorError, encode_hex, expect_eq};
-use pat::blind_rsa::{MODULUS_LEN, PKCS8_PEM_MAX_LEN, PublicKey, SecretKey};
-use pat::challenge::TokenChallenge;
-use pat::codec::Decode;
-use pat::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenType};
-use pat::types::batched::{
+use pat::crypto::blind_rsa::{MODULUS_LEN, PKCS8_PEM_MAX_LEN, PublicKey, SecretKey};
+use pat::crypto::voprf::{ByteArray, KeyPair, Suite};
+use pat::tokens::batched::{
     BatchState, GenericBatchTokenRequest, GenericBatchTokenResponse, GenericToken, GenericTokenResponse, Issuer,
 };
-use pat::types::{private, public};
-use pat::voprf::{ByteArray, KeyPair, Suite};
+use pat::tokens::{private, public};
+use pat::wire::challenge::TokenChallenge;
+use pat::wire::codec::Decode;
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenType};
 
 /// The largest batch the harness handles (the files have one or two entries).
 const CAPACITY: usize = 16;
@@ -91,7 +91,7 @@ struct Clients {
 
 fn private_issuer<T: private::PrivateTokenType>(e: &Entry) -> Result<private::Issuer<T>, String> {
     let sk = <<T::Suite as Suite>::ScalarBytes>::from_slice(&e.sk).ok_or("skS: wrong length")?;
-    let sk = pat::voprf::SecretKey::<T::Suite>::from_bytes(&sk).map_err(|e| format!("skS: {e}"))?;
+    let sk = pat::crypto::voprf::SecretKey::<T::Suite>::from_bytes(&sk).map_err(|e| format!("skS: {e}"))?;
     let issuer = private::Issuer::<T>::new(KeyPair::from_secret_key(sk).map_err(|e| format!("skS: {e}"))?);
     expect_eq("pkS", issuer.token_key().as_ref(), &e.pk)?;
     Ok(issuer)
@@ -133,13 +133,13 @@ fn private_push<'c, T: private::PrivateTokenType>(
 ) -> Result<(), String>
 where
     private::Client<T>:
-        pat::types::batched::BatchClient<Request = private::TokenRequest<T>, State = private::RequestState<T>>,
+        pat::tokens::batched::BatchClient<Request = private::TokenRequest<T>, State = private::RequestState<T>>,
 {
     let client = client.ok_or("missing client")?;
     let challenge = TokenChallenge::decode(&e.challenge).map_err(|e| format!("token_challenge: {e}"))?;
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(&e.blind).ok_or("blind: wrong length")?;
-    let entry =
-        private::hazmat::request_with(client, &challenge, &e.nonce, &blind).map_err(|e| format!("request: {e}"))?;
+    let entry = pat::hazmat::tokens::private::request_with(client, &challenge, &e.nonce, &blind)
+        .map_err(|e| format!("request: {e}"))?;
     batch.push(client, entry).map_err(|e| format!("push: {e}"))
 }
 
@@ -156,7 +156,7 @@ fn batch<'c>(entries: &[Entry], clients: &'c Clients) -> Result<BatchState<'c, C
                 let challenge = TokenChallenge::decode(&e.challenge).map_err(|e| format!("token_challenge: {e}"))?;
                 let blind = left_pad(&e.blind).ok_or("blind: longer than the modulus")?;
                 let salt = e.salt.ok_or("salt: missing")?;
-                let entry = public::hazmat::request_with(client, &challenge, &e.nonce, &salt, &blind)
+                let entry = pat::hazmat::tokens::public::request_with(client, &challenge, &e.nonce, &salt, &blind)
                     .map_err(|e| format!("request: {e}"))?;
                 batch.push(client, entry).map_err(|e| format!("push: {e}"))?;
             }
@@ -314,7 +314,7 @@ pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
                     let blind = loop {
                         let mut r = [0u8; MODULUS_LEN];
                         rand_core::Rng::fill_bytes(&mut rng, &mut r);
-                        if public::hazmat::request_with(&rsa_client, &parsed, &nonce, &salt, &r).is_ok() {
+                        if pat::hazmat::tokens::public::request_with(&rsa_client, &parsed, &nonce, &salt, &r).is_ok() {
                             break r;
                         }
                     };

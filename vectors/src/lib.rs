@@ -16,7 +16,7 @@ use std::vec::Vec;
 
 use serde_json::{Map, Value};
 
-use pat::token_type::{PrivateP384, PrivateRistretto255};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 
 mod amortized;
 mod arc;

@@ -23,12 +23,12 @@ use serde_json::{Value, json};
 
 use super::type2::{encode, left_pad};
 use super::{Case, VectorError, encode_hex, expect_eq};
-use pat::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
-use pat::blind_rsa::{MODULUS_LEN, PKCS8_PEM_MAX_LEN, PreparedMessage, PublicKey, SecretKey, Variant};
-use pat::challenge::TokenChallenge;
-use pat::codec::Decode;
-use pat::extensions::{Extensions, ExtensionsWriter};
-use pat::types::metadata::{Client, Issuer, Origin, TokenRequest, TokenResponse};
+use pat::crypto::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
+use pat::crypto::blind_rsa::{MODULUS_LEN, PKCS8_PEM_MAX_LEN, PreparedMessage, PublicKey, SecretKey, Variant};
+use pat::tokens::metadata::{Client, Issuer, Origin, TokenRequest, TokenResponse};
+use pat::wire::challenge::TokenChallenge;
+use pat::wire::codec::Decode;
+use pat::wire::extensions::{Extensions, ExtensionsWriter};
 
 /// The draft's variant for a salt length and a prefix.
 fn variant(salt_len: usize, randomized: bool) -> Option<Variant> {
@@ -72,7 +72,7 @@ pub(crate) fn verify_pbrsa(case: &Case<'_>) -> Result<Result<(), String>, Vector
         let mut e_prime = [0u8; MODULUS_LEN / 2];
         pk.exponent_to_be(&mut e_prime).map_err(|e| format!("eprime: {e}"))?;
         expect_eq("eprime", &e_prime, &eprime)?;
-        let (blinded, state) = pat::blind_rsa::hazmat::partial_blind_with(&pk, variant, &input, &salt, &r)
+        let (blinded, state) = pat::hazmat::crypto::blind_rsa::partial_blind_with(&pk, variant, &input, &salt, &r)
             .map_err(|e| format!("Blind: {e}"))?;
         expect_eq("blind_msg", &blinded, &blind_msg)?;
         let derived = DerivedSecretKey::new(&sk, &info).map_err(|e| format!("DeriveKeyPair: {e}"))?;
@@ -118,7 +118,7 @@ pub(crate) fn verify_type_da7a(case: &Case<'_>) -> Result<Result<(), String>, Ve
 
         let client = Client::new(pk.clone());
         let (req, mut state) =
-            pat::types::metadata::hazmat::request_with(&client, &challenge, extensions, &nonce, &salt, &blind)
+            pat::hazmat::tokens::metadata::request_with(&client, &challenge, extensions, &nonce, &salt, &blind)
                 .map_err(|e| format!("request: {e}"))?;
         expect_eq("token_request", &encode(&req)?, &request)?;
 
@@ -173,7 +173,7 @@ pub(crate) fn generate_type_da7a(count: usize) -> Result<Vec<Value>, VectorError
             let mut r = [0u8; MODULUS_LEN];
             rand_core::Rng::fill_bytes(&mut rng, &mut r);
             if let Ok((req, state)) =
-                pat::types::metadata::hazmat::request_with(&client, &challenge, extensions, &nonce, &salt, &r)
+                pat::hazmat::tokens::metadata::request_with(&client, &challenge, extensions, &nonce, &salt, &r)
             {
                 break (req, state, r);
             }
@@ -203,7 +203,7 @@ pub(crate) fn generate_pbrsa(count: usize) -> Result<Vec<Value>, VectorError> {
     let mut rng = rand_core::UnwrapErr(pat::OsRng);
     let sk = SecretKey::generate_safe(&mut rng).map_err(err)?;
     // n, d, p and q from the key's own PKCS#8 encoding.
-    let mut der = zeroize::Zeroizing::new([0u8; pat::blind_rsa::PKCS8_MAX_LEN]);
+    let mut der = zeroize::Zeroizing::new([0u8; pat::crypto::blind_rsa::PKCS8_MAX_LEN]);
     let len = sk.to_pkcs8_der(der.as_mut_slice()).map_err(err)?;
     let der_err = |e: &dyn core::fmt::Display| VectorError::Format(format!("generated key: {e}"));
     let info = pkcs8::PrivateKeyInfoRef::try_from(der.get(..len).unwrap_or_default()).map_err(|e| der_err(&e))?;
@@ -223,7 +223,9 @@ pub(crate) fn generate_pbrsa(count: usize) -> Result<Vec<Value>, VectorError> {
         let (blinded, state, r) = loop {
             let mut r = [0u8; MODULUS_LEN];
             rand_core::Rng::fill_bytes(&mut rng, &mut r);
-            if let Ok((blinded, state)) = pat::blind_rsa::hazmat::partial_blind_with(&pk, variant, &input, salt, &r) {
+            if let Ok((blinded, state)) =
+                pat::hazmat::crypto::blind_rsa::partial_blind_with(&pk, variant, &input, salt, &r)
+            {
                 break (blinded, state, r);
             }
         };

@@ -13,10 +13,10 @@ use serde_json::{Value, json};
 
 use super::type2::encode;
 use super::{Case, VectorError, encode_hex, expect_eq};
-use pat::challenge::TokenChallenge;
-use pat::codec::Decode;
-use pat::types::private::{Issuer, PrivateTokenType, TokenRequest, TokenResponse};
-use pat::voprf::{ByteArray, SecretKey, Suite};
+use pat::crypto::voprf::{ByteArray, SecretKey, Suite};
+use pat::tokens::private::{Issuer, PrivateTokenType, TokenRequest, TokenResponse};
+use pat::wire::challenge::TokenChallenge;
+use pat::wire::codec::Decode;
 
 pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), String>, VectorError> {
     let sk = case.hex(&["skS", "sk_s"])?;
@@ -36,13 +36,14 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
 
     Ok((|| {
         let key = SecretKey::<T::Suite>::from_bytes(&sk).map_err(|e| format!("skS: {e}"))?;
-        let issuer = Issuer::<T>::new(pat::voprf::KeyPair::from_secret_key(key).map_err(|e| format!("skS: {e}"))?);
+        let issuer =
+            Issuer::<T>::new(pat::crypto::voprf::KeyPair::from_secret_key(key).map_err(|e| format!("skS: {e}"))?);
         expect_eq("pkS", issuer.token_key().as_ref(), &pk)?;
         let challenge = TokenChallenge::decode(&challenge_bytes).map_err(|e| format!("token_challenge: {e}"))?;
         let client = issuer.client();
 
         // The file's response: its proof must verify and give the file's token.
-        let (req, mut state) = pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind)
+        let (req, mut state) = pat::hazmat::tokens::private::request_with(&client, &challenge, &nonce, &blind)
             .map_err(|e| format!("request: {e}"))?;
         expect_eq("token_request", &encode(&req)?, &request)?;
         let parsed = TokenResponse::<T>::decode(&response).map_err(|e| format!("token_response: {e}"))?;
@@ -51,7 +52,7 @@ pub(crate) fn verify<T: PrivateTokenType>(case: &Case<'_>) -> Result<Result<(), 
         expect_eq("token", &encode(&tok)?, &token)?;
 
         // A fresh evaluation of the parsed request gives the same token.
-        let (_, mut state) = pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind)
+        let (_, mut state) = pat::hazmat::tokens::private::request_with(&client, &challenge, &nonce, &blind)
             .map_err(|e| format!("request: {e}"))?;
         let parsed = TokenRequest::<T>::decode(&request).map_err(|e| format!("token_request: {e}"))?;
         let mut rng = rand_core::UnwrapErr(pat::OsRng);
@@ -68,7 +69,7 @@ pub(crate) fn random_blind<T: PrivateTokenType>(rng: &mut impl rand_core::Rng) -
     loop {
         let mut b = <<T::Suite as Suite>::ScalarBytes>::ZERO;
         rng.fill_bytes(b.as_mut());
-        if pat::voprf::hazmat::blind_with::<T::Suite>(b"probe", &b).is_ok() {
+        if pat::hazmat::crypto::voprf::blind_with::<T::Suite>(b"probe", &b).is_ok() {
             return b;
         }
     }
@@ -99,7 +100,7 @@ pub(crate) fn generate<T: PrivateTokenType>(count: usize) -> Result<Vec<Value>, 
         let nonce: [u8; 32] = nonce.try_into().unwrap_or_default();
         let blind = random_blind::<T>(&mut rng);
         let (req, mut state) =
-            pat::types::private::hazmat::request_with(&client, &challenge, &nonce, &blind).map_err(fail)?;
+            pat::hazmat::tokens::private::request_with(&client, &challenge, &nonce, &blind).map_err(fail)?;
         let resp = issuer.evaluate(&req, &mut rng).map_err(fail)?;
         let token = client.finalize(&mut state, &resp).map_err(fail)?;
         issuer.verify(&token, &challenge).map_err(fail)?;

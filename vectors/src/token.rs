@@ -13,9 +13,9 @@ use std::string::String;
 use serde_json::{Value, json};
 
 use super::{Case, VectorError, encode_hex, expect_eq};
-use pat::challenge::TokenChallenge;
-use pat::token::TokenInput;
-use pat::token_type::TokenKind;
+use pat::wire::challenge::TokenChallenge;
+use pat::wire::token::TokenInput;
+use pat::wire::token_type::TokenKind;
 
 pub(crate) fn verify(case: &Case<'_>) -> Result<Result<(), String>, VectorError> {
     // "0002" in pat-go's files, "0xda7a" in privacypass-ts's.

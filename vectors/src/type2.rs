@@ -13,10 +13,10 @@ use std::vec::Vec;
 use serde_json::{Value, json};
 
 use super::{Case, VectorError, encode_hex, expect_eq};
-use pat::blind_rsa::{MODULUS_LEN, PKCS8_PEM_MAX_LEN, PublicKey, SecretKey};
-use pat::challenge::TokenChallenge;
-use pat::codec::{Decode, Encode};
-use pat::types::public::{Client, Issuer, Origin};
+use pat::crypto::blind_rsa::{MODULUS_LEN, PKCS8_PEM_MAX_LEN, PublicKey, SecretKey};
+use pat::tokens::public::{Client, Issuer, Origin};
+use pat::wire::challenge::TokenChallenge;
+use pat::wire::codec::{Decode, Encode};
 
 pub(crate) fn left_pad(bytes: &[u8]) -> Option<[u8; MODULUS_LEN]> {
     let mut out = [0u8; MODULUS_LEN];
@@ -48,17 +48,17 @@ pub(crate) fn verify(case: &Case<'_>) -> Result<Result<(), String>, VectorError>
         let challenge = TokenChallenge::decode(&challenge_bytes).map_err(|e| format!("token_challenge: {e}"))?;
 
         let client = Client::new(pk.clone());
-        let (req, mut state) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &blind)
+        let (req, mut state) = pat::hazmat::tokens::public::request_with(&client, &challenge, &nonce, &salt, &blind)
             .map_err(|e| format!("request: {e}"))?;
         expect_eq("token_request", &encode(&req)?, &request)?;
 
         let issuer = Issuer::new(sk);
-        let parsed = pat::types::public::TokenRequest::decode(&request).map_err(|e| format!("token_request: {e}"))?;
+        let parsed = pat::tokens::public::TokenRequest::decode(&request).map_err(|e| format!("token_request: {e}"))?;
         let resp = issuer.evaluate(&parsed).map_err(|e| format!("evaluate: {e}"))?;
         expect_eq("token_response", &encode(&resp)?, &response)?;
 
         let parsed =
-            pat::types::public::TokenResponse::decode(&response).map_err(|e| format!("token_response: {e}"))?;
+            pat::tokens::public::TokenResponse::decode(&response).map_err(|e| format!("token_response: {e}"))?;
         let tok = client.finalize(&mut state, &parsed).map_err(|e| format!("finalize: {e}"))?;
         expect_eq("token", &encode(&tok)?, &token)?;
         Origin::new(pk).verify(&tok, &challenge).map_err(|e| format!("origin verify: {e}"))
@@ -96,7 +96,8 @@ pub(crate) fn generate(count: usize) -> Result<Vec<Value>, VectorError> {
         let (req, mut state, blind) = loop {
             let mut r = [0u8; MODULUS_LEN];
             rand_core::Rng::fill_bytes(&mut rng, &mut r);
-            if let Ok((req, state)) = pat::types::public::hazmat::request_with(&client, &challenge, &nonce, &salt, &r) {
+            if let Ok((req, state)) = pat::hazmat::tokens::public::request_with(&client, &challenge, &nonce, &salt, &r)
+            {
                 break (req, state, r);
             }
         };

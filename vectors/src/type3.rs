@@ -23,13 +23,13 @@ use std::vec::Vec;
 use serde_json::{Value, json};
 
 use super::{Case, VectorError, encode_hex, expect_eq};
-use pat::codec::{Decode, Encode};
-use pat::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
-use pat::rate_limited::alias;
-use pat::rate_limited::encap::{self, EncapKey, EncapSecretKey};
-use pat::rate_limited::inner_request::{BLINDED_MSG_LEN, InnerTokenRequest};
-use pat::rate_limited::origin_encryption::{self, ENC_LEN, REQUEST_KEY_LEN};
-use pat::rate_limited::{Labels, TOKEN_TYPE};
+use pat::crypto::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
+use pat::crypto::rate_limited::alias;
+use pat::crypto::rate_limited::encap::{self, EncapKey, EncapSecretKey};
+use pat::crypto::rate_limited::inner_request::{BLINDED_MSG_LEN, InnerTokenRequest};
+use pat::crypto::rate_limited::origin_encryption::{self, ENC_LEN, REQUEST_KEY_LEN};
+use pat::crypto::rate_limited::{Labels, TOKEN_TYPE};
+use pat::wire::codec::{Decode, Encode};
 
 /// The message every pat-go blinding vector signs.
 const MESSAGE: &[u8] = b"hello world";

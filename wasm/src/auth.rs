@@ -2,8 +2,8 @@
 //! `WWW-Authenticate` challenges in, `Authorization` credentials out, and a
 //! token's fields (RFC 9577 §2.2).
 
-use pat::auth;
-use pat::challenge::TokenChallenge;
+use pat::wire::auth;
+use pat::wire::challenge::TokenChallenge;
 use pat::{Decode, TokenRef};
 use wasm_bindgen::prelude::*;
 

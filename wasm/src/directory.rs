@@ -3,8 +3,8 @@
 //! a key from it (`IssuerDirectory::select` of the library: the key a
 //! challenge names, or the newest whose `not-before` has passed).
 
-use pat::directory::{DirectoryKey, IssuerDirectory as Parsed, MAX_TOKEN_KEY_LEN};
-use pat::token_type::KEY_ID_LEN;
+use pat::deploy::directory::{DirectoryKey, IssuerDirectory as Parsed, MAX_TOKEN_KEY_LEN};
+use pat::wire::token_type::KEY_ID_LEN;
 use pat::{Error, Field};
 use wasm_bindgen::prelude::*;
 
@@ -78,7 +78,7 @@ fn whole_seconds(now: f64) -> u64 {
 }
 
 impl IssuerDirectory {
-    /// Parses a directory document (see `pat::directory` for what it accepts).
+    /// Parses a directory document (see `pat::deploy::directory` for what it accepts).
     pub fn from_json(json: &[u8]) -> pat::Result<Self> {
         let (issuer_request_uri, keys) = with_parsed(json, |d| {
             Ok((d.issuer_request_uri().to_owned(), d.keys().iter().map(DirectoryEntry::of).collect()))

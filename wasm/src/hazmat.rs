@@ -10,12 +10,12 @@
 //! **Never use them for real tokens.** The issuer sees the blinded message;
 //! with a blind it can predict, it links the token it signs to the token
 //! redeemed later, which is what Privacy Pass exists to prevent (see the
-//! library's `types::private::hazmat` and `types::public::hazmat`).
+//! library's `hazmat::tokens::private` and `hazmat::tokens::public`).
 
-use pat::blind_rsa::{MODULUS_LEN, SALT_LEN};
-use pat::token_type::NONCE_LEN;
-use pat::types::{private, public};
-use pat::voprf::{ByteArray, Suite};
+use pat::crypto::blind_rsa::{MODULUS_LEN, SALT_LEN};
+use pat::crypto::voprf::{ByteArray, Suite};
+use pat::tokens::private;
+use pat::wire::token_type::NONCE_LEN;
 use pat::{Decode, Error, Field, TokenChallenge};
 use wasm_bindgen::prelude::*;
 
@@ -37,7 +37,7 @@ fn private_request<T: private::PrivateTokenType>(
     blind: &[u8],
 ) -> pat::Result<(Vec<u8>, private::RequestState<T>)> {
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(blind).ok_or(Error::InvalidLength(Field::Message))?;
-    let (request, state) = private::hazmat::request_with(
+    let (request, state) = pat::hazmat::tokens::private::request_with(
         client,
         &TokenChallenge::decode(challenge)?,
         &array::<NONCE_LEN>(nonce, Field::Message)?,
@@ -81,7 +81,7 @@ pub fn hazmat_request_blind_rsa(
     blind: &[u8],
 ) -> Result<BlindRsaRequest, JsValue> {
     let made = (|| {
-        let (request, state) = public::hazmat::request_with(
+        let (request, state) = pat::hazmat::tokens::public::request_with(
             &client.inner,
             &TokenChallenge::decode(challenge)?,
             &array::<NONCE_LEN>(nonce, Field::Message)?,

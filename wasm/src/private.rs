@@ -13,8 +13,8 @@
 //! again is `StateSpent`.
 
 use pat::rand_core::TryCryptoRng;
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::private::{Client, PrivateTokenType, RequestState, TokenResponse};
+use pat::tokens::private::{Client, PrivateTokenType, RequestState, TokenResponse};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{Decode, TokenChallenge};
 use wasm_bindgen::prelude::*;
 
@@ -114,7 +114,7 @@ mod tests {
     use crate::testing::TestRng;
     use pat::Error;
     use pat::rand_core::UnwrapErr;
-    use pat::types::private::Issuer;
+    use pat::tokens::private::Issuer;
 
     fn round_trip<T: PrivateTokenType>() {
         let mut rng = UnwrapErr(TestRng(T::CODE.into()));
@@ -122,7 +122,7 @@ mod tests {
         let client = Client::<T>::from_token_key(issuer.token_key().as_ref()).unwrap();
         let challenge = build(T::CODE, b"issuer.example", &[3; 32], b"origin.example").unwrap();
         let (bytes, mut state) = request(&client, &challenge, &mut rng).unwrap();
-        let req = pat::types::private::TokenRequest::<T>::decode(&bytes).unwrap();
+        let req = pat::tokens::private::TokenRequest::<T>::decode(&bytes).unwrap();
         let response = encode(&issuer.evaluate(&req, &mut rng).unwrap()).unwrap();
 
         // A truncated response is refused and leaves the state usable.

@@ -10,7 +10,7 @@
 //! `StateSpent`.
 
 use pat::rand_core::TryCryptoRng;
-use pat::types::public::{Client, RequestState, TokenResponse};
+use pat::tokens::public::{Client, RequestState, TokenResponse};
 use pat::{Decode, TokenChallenge};
 use wasm_bindgen::prelude::*;
 
@@ -98,9 +98,9 @@ mod tests {
     use crate::challenge::build;
     use crate::testing::{TestRng, vector_field};
     use pat::Error;
-    use pat::blind_rsa::SecretKey;
+    use pat::crypto::blind_rsa::SecretKey;
     use pat::rand_core::UnwrapErr;
-    use pat::types::public::{Issuer, Origin, PublicToken, TokenRequest};
+    use pat::tokens::public::{Issuer, Origin, PublicToken, TokenRequest};
 
     #[test]
     fn round_trip() {

@@ -162,7 +162,7 @@ mod tests {
     fn the_library_reports_the_code() {
         // An operation that draws randomness passes the code through as Error::Rng.
         let mut g = Generator::new(Counting { calls: 0, sizes: Vec::new(), fail_at: 1 });
-        let issuer = pat::types::private::Issuer::<pat::token_type::PrivateRistretto255>::generate(&mut g);
+        let issuer = pat::tokens::private::Issuer::<pat::wire::token_type::PrivateRistretto255>::generate(&mut g);
         assert_eq!(issuer.err(), Some(pat::Error::Rng(SOURCE_FAILED)));
     }
 }

@@ -6,8 +6,8 @@
 #![no_std]
 #![no_main]
 
-use pat::arc::messages::{CredentialResponse, presentation_len};
-use pat::arc::{CredentialRequestState, PresentationState, ServerPublicKey};
+use pat::crypto::arc::messages::{CredentialResponse, presentation_len};
+use pat::crypto::arc::{CredentialRequestState, PresentationState, ServerPublicKey};
 use pat_nostd_check::{TestRng, check, vectors};
 
 fn run() -> Result<(), pat::Error> {

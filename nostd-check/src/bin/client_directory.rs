@@ -7,10 +7,10 @@
 #![no_main]
 
 use pat::TokenChallenge;
-use pat::codec::Decode;
-use pat::directory::IssuerDirectory;
-use pat::replay::{MemoryReplayStore, spend_token};
-use pat::types::public::Client;
+use pat::deploy::directory::IssuerDirectory;
+use pat::deploy::replay::{MemoryReplayStore, spend_token};
+use pat::tokens::public::Client;
+use pat::wire::codec::Decode;
 use pat_nostd_check::{TestRng, check, vectors};
 
 /// A time after the type-2 key's not-before.

@@ -4,8 +4,8 @@
 #![no_main]
 
 use pat::TokenChallenge;
-use pat::codec::Decode;
-use pat::types::public::{Client, TokenResponse};
+use pat::tokens::public::{Client, TokenResponse};
+use pat::wire::codec::Decode;
 use pat_nostd_check::{TestRng, same, vectors};
 
 fn run() -> Result<(), pat::Error> {
@@ -14,7 +14,7 @@ fn run() -> Result<(), pat::Error> {
     let challenge = TokenChallenge::decode(case.challenge)?;
     let (_request, _state) = client.request(&challenge, &mut TestRng::new(7))?;
     let (_, mut state) =
-        pat::types::public::hazmat::request_with(&client, &challenge, &case.nonce, &case.salt, &case.blind)?;
+        pat::hazmat::tokens::public::request_with(&client, &challenge, &case.nonce, &case.salt, &case.blind)?;
     let token = client.finalize(&mut state, &TokenResponse::decode(case.response)?)?;
     same(&token, case.token)
 }

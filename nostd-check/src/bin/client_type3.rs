@@ -7,11 +7,11 @@
 #![no_main]
 
 use pat::TokenChallenge;
-use pat::blind_rsa::PublicKey;
-use pat::codec::Decode;
-use pat::key_blinding::ecdsa_p384;
-use pat::rate_limited::encap::EncapKey;
-use pat::types::rate_limited::Client;
+use pat::crypto::blind_rsa::PublicKey;
+use pat::crypto::key_blinding::ecdsa_p384;
+use pat::crypto::rate_limited::encap::EncapKey;
+use pat::tokens::rate_limited::Client;
+use pat::wire::codec::Decode;
 use pat_nostd_check::{TestRng, vectors};
 
 fn run() -> Result<bool, pat::Error> {

@@ -3,7 +3,7 @@
 #![no_std]
 #![no_main]
 
-use pat::token_type::PrivateRistretto255;
+use pat::wire::token_type::PrivateRistretto255;
 use pat_nostd_check::{private_client_role, vectors};
 
 pat_nostd_check::footprint_main!(|| private_client_role::<PrivateRistretto255>(core::hint::black_box(

@@ -5,9 +5,9 @@
 #![no_main]
 
 use pat::TokenChallenge;
-use pat::codec::Decode;
-use pat::extensions::Extensions;
-use pat::types::metadata::{Client, TokenResponse};
+use pat::tokens::metadata::{Client, TokenResponse};
+use pat::wire::codec::Decode;
+use pat::wire::extensions::Extensions;
 use pat_nostd_check::{TestRng, same, vectors};
 
 fn run() -> Result<(), pat::Error> {
@@ -16,7 +16,7 @@ fn run() -> Result<(), pat::Error> {
     let challenge = TokenChallenge::decode(case.challenge)?;
     let extensions = Extensions::decode(case.extensions)?;
     let (_request, _state) = client.request(&challenge, extensions, &mut TestRng::new(7))?;
-    let (_, mut state) = pat::types::metadata::hazmat::request_with(
+    let (_, mut state) = pat::hazmat::tokens::metadata::request_with(
         &client,
         &challenge,
         extensions,

@@ -20,9 +20,9 @@ use crypto_bigint::modular::{FixedMontyForm, FixedMontyParams};
 use crypto_bigint::{Odd, U2048};
 use dudect_bencher::rand::{Rng, RngExt};
 use dudect_bencher::{BenchRng, Class, CtRunner, ctbench_main};
-use pat::blind_rsa::{self, SecretKey};
-use pat::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
-use pat::voprf::{self, P384Sha384, Ristretto255Sha512};
+use pat::crypto::blind_rsa::{self, SecretKey};
+use pat::crypto::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
+use pat::crypto::voprf::{P384Sha384, Ristretto255Sha512};
 use pat::{Token, TokenInput, TokenKind};
 use subtle::ConstantTimeEq;
 
@@ -72,7 +72,7 @@ const MSG: &[u8] = b"token input: the same public message in both classes";
 fn voprf_blind_p384(runner: &mut CtRunner, rng: &mut BenchRng) {
     let fixed = p384_scalar(rng);
     for (class, b) in inputs(samples(20_000), rng, &fixed, p384_scalar) {
-        runner.run_one(class, || voprf::hazmat::blind_with::<P384Sha384>(MSG, &b).is_ok());
+        runner.run_one(class, || pat::hazmat::crypto::voprf::blind_with::<P384Sha384>(MSG, &b).is_ok());
     }
 }
 
@@ -80,7 +80,7 @@ fn voprf_blind_p384(runner: &mut CtRunner, rng: &mut BenchRng) {
 fn voprf_blind_r255(runner: &mut CtRunner, rng: &mut BenchRng) {
     let fixed = r255_scalar(rng);
     for (class, b) in inputs(samples(50_000), rng, &fixed, r255_scalar) {
-        runner.run_one(class, || voprf::hazmat::blind_with::<Ristretto255Sha512>(MSG, &b).is_ok());
+        runner.run_one(class, || pat::hazmat::crypto::voprf::blind_with::<Ristretto255Sha512>(MSG, &b).is_ok());
     }
 }
 
@@ -103,7 +103,7 @@ fn rsa_blind(runner: &mut CtRunner, rng: &mut BenchRng) {
     let salt = bytes::<48>(rng);
     let fixed = below_n(rng);
     for (class, r) in inputs(samples(10_000), rng, &fixed, below_n) {
-        runner.run_one(class, || blind_rsa::hazmat::blind_with(&pk, MSG, &salt, &r).is_ok());
+        runner.run_one(class, || pat::hazmat::crypto::blind_rsa::blind_with(&pk, MSG, &salt, &r).is_ok());
     }
 }
 

@@ -1,0 +1,6 @@
+//! Deterministic variants of the primitives of [`crate::crypto`].
+
+pub mod arc;
+pub mod blind_rsa;
+pub mod rate_limited;
+pub mod voprf;

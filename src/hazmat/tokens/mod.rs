@@ -1,0 +1,7 @@
+//! Deterministic requests of the token families of [`crate::tokens`].
+
+pub mod amortized;
+pub mod metadata;
+pub mod private;
+pub mod public;
+pub mod rate_limited;

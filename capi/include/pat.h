@@ -223,7 +223,7 @@
 /**
  * A buffer that holds the decoded `challenge` and `token-key` of any
  * `WWW-Authenticate` challenge whose names are of practical length (host
- * names with a port, one origin; `pat::auth::PRACTICAL_WWW_AUTHENTICATE_LEN`)
+ * names with a port, one origin; `pat::wire::auth::PRACTICAL_WWW_AUTHENTICATE_LEN`)
  * and any token key of the implemented types.
  */
 #define PAT_CHALLENGE_BUFFER_SIZE 899

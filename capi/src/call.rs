@@ -16,24 +16,33 @@
 
 use crate::ffi::{self, Fail, Regions};
 
-/// A writable buffer of a call: where it is, and whether a failure wipes it.
+/// A writable buffer of a call: where it is, whether a failure wipes it,
+/// and whether NULL is refused even with length 0.
 #[derive(Clone, Copy)]
 pub(crate) struct Out {
     ptr: *mut u8,
     len: usize,
     wipe_on_error: bool,
+    required: bool,
 }
 
 impl Out {
     /// An output that a failed call leaves zeroed.
     pub(crate) const fn wiped(ptr: *mut u8, len: usize) -> Self {
-        Self { ptr, len, wipe_on_error: true }
+        Self { ptr, len, wipe_on_error: true, required: false }
     }
 
     /// A buffer read and written by the call that a failure leaves as it
     /// was (a client state, kept for the genuine response).
     pub(crate) const fn kept(ptr: *mut u8, len: usize) -> Self {
-        Self { ptr, len, wipe_on_error: false }
+        Self { ptr, len, wipe_on_error: false, required: false }
+    }
+
+    /// This output, refused when NULL even with length 0 (an output the
+    /// call always writes, such as a NUL-terminated text):
+    /// [`Regions::required_output`].
+    pub(crate) const fn required(self) -> Self {
+        Self { required: true, ..self }
     }
 }
 
@@ -85,7 +94,11 @@ pub(crate) unsafe fn call_into<T: Copy, const N: usize, const M: usize>(
         regions.input(ptr, len);
     }
     for out in outputs {
-        regions.output(out.ptr, out.len);
+        if out.required {
+            regions.required_output(out.ptr, out.len);
+        } else {
+            regions.output(out.ptr, out.len);
+        }
     }
     if let Some(o) = object {
         regions.object(o.ptr);
@@ -113,7 +126,8 @@ pub(crate) unsafe fn call_into<T: Copy, const N: usize, const M: usize>(
     }
     // SAFETY: each input passed Regions::input; readable per the contract.
     let ins = inputs.map(|(ptr, len)| unsafe { ffi::read(ptr, len) });
-    // SAFETY: each output passed Regions::output and Regions::check (no
+    // SAFETY: each output passed Regions::output (or
+    // Regions::required_output, which adds to it) and Regions::check (no
     // overlap with any other buffer); zeroed above or, if kept, initialized
     // by the caller; writable per the contract.
     let mut outs = outputs.map(|out| unsafe { ffi::write(out.ptr, out.len) });

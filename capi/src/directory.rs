@@ -3,7 +3,7 @@
 
 use core::ffi::c_char;
 
-use pat::directory::IssuerDirectory;
+use pat::deploy::directory::IssuerDirectory;
 use sha2::{Digest, Sha256};
 
 use crate::call::{Out, call, exact, prefix};

@@ -15,7 +15,7 @@
 use pat::Error;
 use zeroize::Zeroize as _;
 
-use crate::status::{PAT_E_ADDRESS_RANGE, PAT_E_MISALIGNED, PAT_E_NULL_POINTER, PAT_E_OVERLAP};
+use crate::codes::{PAT_E_ADDRESS_RANGE, PAT_E_MISALIGNED, PAT_E_NULL_POINTER, PAT_E_OVERLAP};
 
 /// Why a call failed: a library error, or a fault of the call itself that
 /// the library cannot have (its codes start at 100, [`crate::status`]).
@@ -124,6 +124,16 @@ impl Regions {
     /// An output buffer; NULL is allowed with capacity 0.
     pub(crate) fn output(&mut self, ptr: *mut u8, len: usize) {
         self.add(ptr.addr(), ptr.is_null(), len, true);
+    }
+
+    /// An output buffer that may not be NULL even with capacity 0 (one the
+    /// call always writes something into, such as a text's NUL).
+    pub(crate) fn required_output(&mut self, ptr: *mut u8, len: usize) {
+        if ptr.is_null() {
+            self.fail(Fail::Null);
+            return;
+        }
+        self.output(ptr, len);
     }
 
     /// A required output object of type `T` (a struct, a `size_t`): not

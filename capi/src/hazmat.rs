@@ -8,14 +8,14 @@
 //! **Never use them for real tokens.** An issuer that can predict a blind
 //! links the redeemed token to its request, which removes the unlinkability
 //! Privacy Pass exists for, and a reused nonce makes the second token a
-//! replay (see `pat::types::private::hazmat`).
+//! replay (see `pat::hazmat::tokens::private`).
 
 use pat::TokenChallenge;
-use pat::codec::Decode;
-use pat::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenType};
-use pat::types::private::{self, PrivateTokenType, RequestState};
-use pat::types::public;
-use pat::voprf::{ByteArray, Suite};
+use pat::crypto::voprf::{ByteArray, Suite};
+use pat::tokens::private::{self, PrivateTokenType, RequestState};
+use pat::tokens::public;
+use pat::wire::codec::Decode;
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255, PublicRsa2048, TokenType};
 use pat::{Error, Field};
 
 use crate::call::{Out, apart, call, exact, prefix};
@@ -34,7 +34,7 @@ fn private_request_with<T: PrivateTokenType>(
     let [request_out, state_out] = outs;
     let request_out = prefix(request_out, T::REQUEST_MAX_LEN)?;
     let state_out = prefix(state_out, RequestState::<T>::STATE_LEN)?;
-    let (request, state) = apart(|| private::hazmat::request_with(&client, &challenge, nonce, &blind))?;
+    let (request, state) = apart(|| pat::hazmat::tokens::private::request_with(&client, &challenge, nonce, &blind))?;
     apart(|| crate::private::write_request(&request, &state, request_out, state_out))
 }
 
@@ -50,7 +50,8 @@ fn public_request_with(
     let [request_out, state_out] = outs;
     let request_out = prefix(request_out, PublicRsa2048::REQUEST_MAX_LEN)?;
     let state_out = prefix(state_out, public::RequestState::STATE_LEN)?;
-    let (request, state) = apart(|| public::hazmat::request_with(&client, &challenge, nonce, salt, blind))?;
+    let (request, state) =
+        apart(|| pat::hazmat::tokens::public::request_with(&client, &challenge, nonce, salt, blind))?;
     apart(|| crate::public::write_request(&request, &state, request_out, state_out))
 }
 

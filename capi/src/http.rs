@@ -7,9 +7,9 @@ use core::ptr;
 
 use pat::Error;
 use pat::TokenChallenge;
-use pat::auth;
-use pat::codec::Decode;
-use pat::token::TokenRef;
+use pat::wire::auth;
+use pat::wire::codec::Decode;
+use pat::wire::token::TokenRef;
 
 use crate::call::{Object, Out, call, call_into};
 use crate::ffi::Fail;

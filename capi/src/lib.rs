@@ -43,6 +43,10 @@ pub mod rng;
 pub mod sizes;
 pub mod status;
 
+// After `sizes`: cbindgen writes the header's constants in the order it
+// reads the modules, and the status codes follow the sizes in `pat.h`.
+mod codes;
+
 /// A panic would be a bug: the library returns an error for every bad
 /// input. Without the standard library (a bare-metal static library) the
 /// core spins here, where a debugger or the watchdog finds it.

@@ -4,9 +4,9 @@
 use core::ffi::c_void;
 
 use pat::TokenChallenge;
-use pat::codec::{Decode, Encode};
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::private::{Client, PrivateTokenType, RequestState, TokenResponse};
+use pat::tokens::private::{Client, PrivateTokenType, RequestState, TokenResponse};
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 
 use crate::call::{Out, apart, call, finalize_call, prefix};
 use crate::ffi::Fail;
@@ -31,7 +31,7 @@ pub(crate) fn request<T: PrivateTokenType>(
 
 /// Encodes a request and its exported state into the caller's buffers.
 pub(crate) fn write_request<T: PrivateTokenType>(
-    request: &pat::types::private::TokenRequest<T>,
+    request: &pat::tokens::private::TokenRequest<T>,
     state: &RequestState<T>,
     request_out: &mut [u8],
     state_out: &mut [u8],

@@ -2,9 +2,9 @@
 
 use core::ffi::c_void;
 
-use pat::codec::{Decode, Encode};
-use pat::token_type::PublicRsa2048;
-use pat::types::public::{Client, RequestState, TokenRequest, TokenResponse};
+use pat::tokens::public::{Client, RequestState, TokenRequest, TokenResponse};
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token_type::PublicRsa2048;
 use pat::{TokenChallenge, TokenType};
 
 use crate::call::{Out, apart, call, finalize_call, prefix};

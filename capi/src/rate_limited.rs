@@ -1,6 +1,6 @@
 //! The client of type 0x0003 (rate-limited blind RSA,
 //! draft-ietf-privacypass-rate-limit-tokens), with pat-go's wire choices
-//! (`pat::types::rate_limited::Config::PAT_GO`).
+//! (`pat::tokens::rate_limited::Config::PAT_GO`).
 //!
 //! The client holds a long-term ECDSA P-384 secret its attester knows the
 //! public key of (`pat_type3_client_key`). A request goes to the attester
@@ -11,11 +11,11 @@ use core::ffi::c_void;
 
 use pat::Field;
 use pat::TokenChallenge;
-use pat::codec::{Decode, Encode};
-use pat::key_blinding::ecdsa_p384::{self as ecdsa, PUBLIC_KEY_LEN, SCALAR_LEN};
-use pat::rate_limited::EncapKey;
-use pat::token_type::{RateLimitedRsa2048, TokenType};
-use pat::types::rate_limited::{Client, ClientState, request_len};
+use pat::crypto::key_blinding::ecdsa_p384::{self as ecdsa, PUBLIC_KEY_LEN, SCALAR_LEN};
+use pat::crypto::rate_limited::EncapKey;
+use pat::tokens::rate_limited::{Client, ClientState, request_len};
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token_type::{RateLimitedRsa2048, TokenType};
 
 use crate::call::{Out, apart, call, exact, finalize_call, prefix};
 use crate::ffi::Fail;
@@ -25,7 +25,7 @@ use crate::rng::{CallbackRng, pat_rng_fn};
 fn client(secret: &[u8], encap_key: &[u8], token_key: &[u8]) -> Result<Client, Fail> {
     let secret = ecdsa::SecretKey::from_bytes(exact::<SCALAR_LEN>(secret, Field::Key)?)?;
     let encap_key = EncapKey::decode(encap_key)?;
-    let token_key = pat::blind_rsa::PublicKey::from_spki(token_key)?;
+    let token_key = pat::crypto::blind_rsa::PublicKey::from_spki(token_key)?;
     Ok(Client::new(secret, encap_key, token_key))
 }
 
@@ -45,7 +45,7 @@ fn request(
 }
 
 fn finalize([token_key, response]: [&[u8]; 2], [state_buf, token_out]: &mut [&mut [u8]; 2]) -> Result<usize, Fail> {
-    let token_key = apart(|| pat::blind_rsa::PublicKey::from_spki(token_key))?;
+    let token_key = apart(|| pat::crypto::blind_rsa::PublicKey::from_spki(token_key))?;
     let token_out = prefix(token_out, RateLimitedRsa2048::TOKEN_LEN)?;
     let mut state = apart(|| ClientState::import_for_token_key(&token_key, state_buf))?;
     let token = apart(|| state.finalize(&token_key, response))?;

@@ -2,14 +2,14 @@
 //! checked against the library's own constant when this crate compiles, so
 //! the header cannot drift from the code.
 
-use pat::auth;
-use pat::blind_rsa;
-use pat::challenge::PRACTICAL_CHALLENGE_LEN;
-use pat::key_blinding::ecdsa_p384 as ecdsa;
-use pat::token_type::{
+use pat::crypto::blind_rsa;
+use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
+use pat::tokens::{private, public, rate_limited};
+use pat::wire::auth;
+use pat::wire::challenge::PRACTICAL_CHALLENGE_LEN;
+use pat::wire::token_type::{
     KEY_ID_LEN, NONCE_LEN, PrivateP384, PrivateRistretto255, PublicRsa2048, RateLimitedRsa2048, TokenType,
 };
-use pat::types::{private, public, rate_limited};
 
 /// Token nonce (RFC 9577 §2.2).
 pub const PAT_NONCE_LEN: usize = 32;
@@ -88,7 +88,7 @@ pub const PAT_TYPE3_AUTHORIZATION_SIZE: usize = 494;
 
 /// A buffer that holds the decoded `challenge` and `token-key` of any
 /// `WWW-Authenticate` challenge whose names are of practical length (host
-/// names with a port, one origin; `pat::auth::PRACTICAL_WWW_AUTHENTICATE_LEN`)
+/// names with a port, one origin; `pat::wire::auth::PRACTICAL_WWW_AUTHENTICATE_LEN`)
 /// and any token key of the implemented types.
 pub const PAT_CHALLENGE_BUFFER_SIZE: usize = 899;
 /// The most keys `pat_directory_select` reads from one directory.
@@ -125,7 +125,7 @@ const _: () = {
     assert!(PAT_TYPE5_TOKEN_KEY_LEN + 3 == PAT_TYPE5_REQUEST_LEN);
 
     assert!(PAT_TYPE3_CLIENT_SECRET_LEN == ecdsa::SCALAR_LEN && PAT_TYPE3_CLIENT_KEY_LEN == ecdsa::PUBLIC_KEY_LEN);
-    assert!(PAT_TYPE3_ENCAP_KEY_LEN == pat::rate_limited::encap::ENCAP_KEY_LEN);
+    assert!(PAT_TYPE3_ENCAP_KEY_LEN == pat::crypto::rate_limited::encap::ENCAP_KEY_LEN);
     assert!(PAT_TYPE3_TOKEN_KEY_LEN == blind_rsa::PublicKey::SPKI_LEN);
     assert!(matches!(rate_limited::request_len(32), Ok(PAT_TYPE3_REQUEST_LEN_SHORT_NAME)));
     assert!(PAT_TYPE3_REQUEST_BLIND_LEN == ecdsa::SCALAR_LEN);

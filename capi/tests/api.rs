@@ -18,9 +18,9 @@
 use core::ffi::c_void;
 use std::ptr;
 
-use pat::codec::{Decode, Encode};
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::{private, public};
+use pat::tokens::{private, public};
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{Error, Field, RngCode, TokenChallenge};
 use pat_capi::directory::{pat_directory_select, pat_token_key_id};
 use pat_capi::hazmat::{pat_type1_request_with, pat_type2_request_with, pat_type5_request_with};
@@ -321,7 +321,8 @@ fn random_requests_give_tokens_the_issuers_accept() {
     private_round_trip::<PrivateRistretto255>(&TYPE5);
 
     let case = &load("type2/type2-issuance-test-vectors.json")[0];
-    let sk = pat::blind_rsa::SecretKey::from_pkcs8_pem(core::str::from_utf8(&field(case, "skS")).unwrap()).unwrap();
+    let sk =
+        pat::crypto::blind_rsa::SecretKey::from_pkcs8_pem(core::str::from_utf8(&field(case, "skS")).unwrap()).unwrap();
     let issuer = public::Issuer::new(sk);
     let key = issuer.token_key().to_vec();
     let challenge = challenge_bytes(2);
@@ -332,7 +333,7 @@ fn random_requests_give_tokens_the_issuers_accept() {
     response.encode(&mut resp).unwrap();
     let (rc, token) = finalize(&TYPE2, &key, &mut state, &resp);
     assert_eq!(rc, PAT_TYPE2_TOKEN_LEN as i32);
-    let origin = public::Origin::new(pat::blind_rsa::PublicKey::from_spki(&key).unwrap());
+    let origin = public::Origin::new(pat::crypto::blind_rsa::PublicKey::from_spki(&key).unwrap());
     origin.verify(&public::PublicToken::decode(&token).unwrap(), &TokenChallenge::decode(&challenge).unwrap()).unwrap();
 }
 
@@ -509,11 +510,11 @@ fn www_authenticate_challenges_are_found_decoded_and_counted() {
     let challenge = challenge_bytes(2);
     let key = field(&load("type2/type2-issuance-test-vectors.json")[0], "pkS");
     let mut header = [0u8; 2048];
-    let first = pat::auth::write_www_authenticate(&challenge, &key, Some(60), &mut header).unwrap().to_owned();
+    let first = pat::wire::auth::write_www_authenticate(&challenge, &key, Some(60), &mut header).unwrap().to_owned();
     let c5 = challenge_bytes(5);
     let value = format!("Basic realm=\"x\", {first}, privatetoken Challenge={}", {
         let mut b = [0u8; 512];
-        let s = pat::auth::write_www_authenticate_without_key(&c5, None, &mut b).unwrap();
+        let s = pat::wire::auth::write_www_authenticate_without_key(&c5, None, &mut b).unwrap();
         s.split_once("challenge=").unwrap().1.trim_matches('"').to_owned()
     });
     let mut buf = [0u8; PAT_CHALLENGE_BUFFER_SIZE];
@@ -585,7 +586,7 @@ fn authorization_values_are_the_librarys_and_nul_terminated() {
     ] {
         let token = field(&load(file)[0], "token");
         let mut expected = [0u8; 600];
-        let expected = pat::auth::write_authorization(&token, &mut expected).unwrap().to_owned();
+        let expected = pat::wire::auth::write_authorization(&token, &mut expected).unwrap().to_owned();
         let mut out = vec![0xAAu8; size];
         let rc = unsafe { pat_authorization(token.as_ptr(), token.len(), out.as_mut_ptr().cast(), out.len()) };
         assert_eq!(rc as usize, size - 1, "{file}");
@@ -608,14 +609,16 @@ fn authorization_values_are_the_librarys_and_nul_terminated() {
 fn directory(keys: &[(u16, &[u8], Option<u64>)]) -> Vec<u8> {
     let entries: Vec<_> = keys
         .iter()
-        .map(|&(token_type, token_key, not_before)| pat::directory::DirectoryEntry {
+        .map(|&(token_type, token_key, not_before)| pat::deploy::directory::DirectoryEntry {
             token_type,
             token_key,
             not_before,
         })
         .collect();
     let mut out = vec![0u8; 8192];
-    let n = pat::directory::write_directory("https://issuer.example/token-request", &entries, &mut out).unwrap().len();
+    let n = pat::deploy::directory::write_directory("https://issuer.example/token-request", &entries, &mut out)
+        .unwrap()
+        .len();
     out.truncate(n);
     out
 }
@@ -712,9 +715,9 @@ fn self_tests_pass_and_wipe_wipes() {
 
 #[test]
 fn type3_client_through_attester_and_issuer() {
-    use pat::key_blinding::ecdsa_p384 as ecdsa;
-    use pat::rate_limited::EncapSecretKey;
-    use pat::types::rate_limited::{self as t3, Attester, Issuer, Origin, OriginKey, Policy, TokenKey};
+    use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
+    use pat::crypto::rate_limited::EncapSecretKey;
+    use pat::tokens::rate_limited::{self as t3, Attester, Issuer, Origin, OriginKey, Policy, TokenKey};
     use pat_capi::rate_limited::{pat_type3_client_key, pat_type3_finalize, pat_type3_request, pat_type3_request_len};
 
     let pem = String::from_utf8(field(&load("type2/type2-issuance-test-vectors.json")[0], "skS")).unwrap();
@@ -814,7 +817,7 @@ fn type3_client_through_attester_and_issuer() {
     assert_eq!(rc, PAT_TYPE3_TOKEN_LEN as i32);
     assert!(state.iter().all(|&b| b == 0));
     let token = t3::RateLimitedToken::decode(&token).unwrap();
-    Origin::new(pat::blind_rsa::PublicKey::from_spki(&token_key).unwrap())
+    Origin::new(pat::crypto::blind_rsa::PublicKey::from_spki(&token_key).unwrap())
         .verify(&token, &TokenChallenge::decode(&challenge).unwrap())
         .unwrap();
     let mut auth = [0u8; PAT_TYPE3_AUTHORIZATION_SIZE];
@@ -1007,7 +1010,7 @@ fn a_refused_call_leaves_an_overlapped_input_as_it_was() {
     // WWW-Authenticate: a decoding buffer that starts inside the value.
     let challenge5 = challenge_bytes(5);
     let mut header = [0u8; 512];
-    let value = pat::auth::write_www_authenticate_without_key(&challenge5, None, &mut header).unwrap().to_owned();
+    let value = pat::wire::auth::write_www_authenticate_without_key(&challenge5, None, &mut header).unwrap().to_owned();
     let mut shared = value.clone().into_bytes();
     shared.extend_from_slice(&pattern(PAT_CHALLENGE_BUFFER_SIZE));
     let before = shared.clone();
@@ -1061,7 +1064,7 @@ fn is_empty(c: &pat_challenge) -> bool {
 fn a_refused_call_empties_the_challenge_it_may_write() {
     let challenge = challenge_bytes(5);
     let mut header = [0u8; 512];
-    let value = pat::auth::write_www_authenticate_without_key(&challenge, None, &mut header).unwrap().to_owned();
+    let value = pat::wire::auth::write_www_authenticate_without_key(&challenge, None, &mut header).unwrap().to_owned();
     let mut buf = vec![0xAAu8; PAT_CHALLENGE_BUFFER_SIZE];
     let www_raw = |v: *const u8, vl: usize, b: *mut u8, bl: usize, out: *mut pat_challenge| unsafe {
         pat_www_authenticate_challenge(v.cast(), vl, 0, b, bl, out)
@@ -1240,7 +1243,7 @@ fn directory_uri_edge_cases() {
 fn other_schemes_may_carry_obs_text() {
     let challenge = challenge_bytes(5);
     let mut header = [0u8; 512];
-    let ours = pat::auth::write_www_authenticate_without_key(&challenge, None, &mut header).unwrap().to_owned();
+    let ours = pat::wire::auth::write_www_authenticate_without_key(&challenge, None, &mut header).unwrap().to_owned();
     let mut value = b"Basic realm=\"caf\xe9\", ".to_vec();
     value.extend_from_slice(ours.as_bytes());
     let mut buf = [0u8; PAT_CHALLENGE_BUFFER_SIZE];

@@ -42,9 +42,9 @@ use std::time::{Duration, Instant};
 
 use base64ct::{Base64UrlUnpadded, Encoding as _};
 use pat::TokenChallenge;
-use pat::codec::{Decode as _, Encode};
-use pat::token_type::PrivateP384;
-use pat::types::private;
+use pat::tokens::private;
+use pat::wire::codec::{Decode as _, Encode};
+use pat::wire::token_type::PrivateP384;
 use pat_http::media;
 use sha2::{Digest as _, Sha256};
 use tokio::time::MissedTickBehavior;
@@ -329,7 +329,7 @@ async fn challenge(http: &reqwest::Client, origin: &str) -> reqwest::header::Hea
 /// The encoded challenge and the token key of a 401's first challenge.
 fn challenge_and_key(headers: &reqwest::header::HeaderMap) -> (Vec<u8>, Vec<u8>) {
     let www = headers["www-authenticate"].to_str().unwrap();
-    let c = pat::auth::parse_www_authenticate(www).next().unwrap().unwrap();
+    let c = pat::wire::auth::parse_www_authenticate(www).next().unwrap().unwrap();
     let mut cbuf = vec![0u8; c.challenge.decoded_len_bound()];
     let challenge = c.decode_challenge(&mut cbuf).unwrap().to_vec();
     let mut kbuf = vec![0u8; 1024];
@@ -351,7 +351,7 @@ async fn real_tokens(origin: &str, issuer: &str, count: usize) -> Vec<String> {
 /// The token bytes of an Authorization value.
 fn token_bytes(authorization: &str) -> Vec<u8> {
     let mut buf = vec![0u8; authorization.len()];
-    pat::auth::parse_authorization(authorization).unwrap().decode_base64url(&mut buf).unwrap().to_vec()
+    pat::wire::auth::parse_authorization(authorization).unwrap().decode_base64url(&mut buf).unwrap().to_vec()
 }
 
 /// The Authorization value of token bytes (whatever they hold).
@@ -670,7 +670,7 @@ async fn send(url: &str, file: &str, retries: usize) {
 
 /// The keys the issuer's directory publishes, per token type.
 async fn directory(issuer: &str) {
-    let url = format!("{issuer}{}", pat::directory::WELL_KNOWN_PATH);
+    let url = format!("{issuer}{}", pat::deploy::directory::WELL_KNOWN_PATH);
     let json = pat_http::client::get_directory(&http(), &url).await.unwrap();
     let value: serde_json::Value = serde_json::from_slice(&json).unwrap();
     let keys = value["token-keys"].as_array().unwrap();

@@ -15,10 +15,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use pat::TokenChallenge;
-use pat::codec::{Decode, Encode};
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::private::{self, PrivateTokenType};
-use pat::types::public;
+use pat::tokens::private::{self, PrivateTokenType};
+use pat::tokens::public;
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat_http::media;
 use tokio::sync::Semaphore;
 
@@ -108,7 +108,7 @@ async fn main() {
     // The origin's challenge and the issuer's key, as a client reads them.
     let first = http.get(&origin_url).send().await.unwrap();
     let header = first.headers()["www-authenticate"].to_str().unwrap().to_owned();
-    let parsed = pat::auth::parse_www_authenticate(&header).next().unwrap().unwrap();
+    let parsed = pat::wire::auth::parse_www_authenticate(&header).next().unwrap().unwrap();
     let mut cbuf = vec![0u8; parsed.challenge.decoded_len_bound()];
     let challenge_bytes = parsed.decode_challenge(&mut cbuf).unwrap().to_vec();
     let mut kbuf = vec![0u8; 1024];
@@ -144,7 +144,7 @@ async fn main() {
         .map(|(finish, response)| {
             let token = finish(&response);
             let mut out = vec![0u8; token.len() * 2 + 64];
-            pat::auth::write_authorization(&token, &mut out).unwrap().to_owned()
+            pat::wire::auth::write_authorization(&token, &mut out).unwrap().to_owned()
         })
         .collect();
     let jobs: Vec<_> = authorizations

@@ -1,7 +1,7 @@
 //! `pat fetch`: the client side of RFC 9577/9578 over HTTP.
 //!
-//! It requests a resource; on a 401 with a `PrivateToken` challenge of type
-//! 0x0001, 0x0002 or 0x0005 it reads the issuer directory (at
+//! It requests a resource; on a 401 with a `PrivateToken` challenge of a
+//! served type (0x0001, 0x0002, 0x0005, 0xDA7A) it reads the issuer directory (at
 //! `https://ISSUER_NAME` unless told otherwise; the name comes from the
 //! origin, so it must be a plain `host` or `host:port`, [`issuer_base_url`]),
 //! takes the key the challenge
@@ -15,23 +15,23 @@
 //! client's Extensions ([`FetchConfig::extensions`], the empty list by
 //! default) and the retry sends them beside the token:
 //! `Authorization: PrivateToken token="...", extensions="..."`.
+//!
+//! The request and its finalization are the type's family's (the crate's
+//! registry of served types); this module does the HTTP around them.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use axum::http::header;
-use pat::challenge::TokenChallenge;
-use pat::codec::Decode;
-use pat::directory::IssuerDirectory;
-use pat::extensions::Extensions;
-use pat::token_type::{PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, TokenType as _};
-use pat::types::private::{self, PrivateTokenType};
-use pat::types::{metadata, public};
+use pat::deploy::directory::IssuerDirectory;
+use pat::wire::challenge::TokenChallenge;
+use pat::wire::codec::Decode;
+use pat::wire::extensions::Extensions;
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject as _;
 use sha2::{Digest as _, Sha256};
 
-use crate::{BoxError, encoded, media, rng, unix_now};
+use crate::{BoxError, media, registry, unix_now};
 
 /// The most keys read from a directory (more than any issuer of this crate
 /// publishes; a directory with more is refused).
@@ -226,7 +226,7 @@ pub async fn authorize_with_extensions(
         None => issuer_base_url(issuer_name)?,
     };
     let base = base.trim_end_matches('/');
-    let url = format!("{base}{}", pat::directory::WELL_KNOWN_PATH);
+    let url = format!("{base}{}", pat::deploy::directory::WELL_KNOWN_PATH);
     let json = get_directory(http, &url).await?;
     let mut scratch = vec![0u8; json.len()];
     let directory = Box::new(IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?);
@@ -245,7 +245,7 @@ pub async fn authorize_with_extensions(
             .select(token_type, None, unix_now())
             .map_err(|e| format!("the issuer directory at {url} has no key of type {token_type} valid now ({e})"))?,
     };
-    let mut key_buf = [0u8; pat::directory::MAX_TOKEN_KEY_LEN];
+    let mut key_buf = [0u8; pat::deploy::directory::MAX_TOKEN_KEY_LEN];
     let token_key = key.decode_token_key(&mut key_buf)?;
     let request_uri = directory.issuer_request_uri();
     let request_uri = if request_uri.starts_with("https://") || request_uri.starts_with("http://") {
@@ -257,30 +257,10 @@ pub async fn authorize_with_extensions(
         return Err(format!("the directory at {url} came over TLS but names a plain request URI {request_uri}").into());
     }
     log(&format!("key {} from the directory; requesting a token at {request_uri}", hex8(&Sha256::digest(token_key))));
-    let token = match token_type {
-        1 => private_token::<PrivateP384>(http, &request_uri, token_key, &challenge).await?,
-        2 => {
-            let client = public::Client::from_token_key(token_key)?;
-            let (request, mut state) = client.request(&challenge, &mut rng())?;
-            let response = post(http, &request_uri, encoded(&request)?).await?;
-            encoded(&client.finalize(&mut state, &public::TokenResponse::decode(&response)?)?)?
-        }
-        5 => private_token::<PrivateRistretto255>(http, &request_uri, token_key, &challenge).await?,
-        PublicMetadataRsa2048::CODE => {
-            log(&format!("extensions: {} bytes, {} entries", extensions.as_bytes().len(), extensions.len()));
-            let client = metadata::Client::from_token_key(token_key)?;
-            let (request, mut state) = client.request(&challenge, *extensions, &mut rng())?;
-            let response = post(http, &request_uri, encoded(&request)?).await?;
-            let token = client.finalize(&mut state, extensions, &metadata::TokenResponse::decode(&response)?)?;
-            let token = encoded(&token)?;
-            let ext = extensions.as_bytes();
-            let mut out = vec![0u8; pat::auth::authorization_with_extensions_len(token.len(), ext.len())];
-            return Ok(pat::auth::write_authorization_with_extensions(&token, extensions, &mut out)?.to_owned());
-        }
-        t => return Err(format!("token type {t} is not supported").into()),
-    };
-    let mut out = vec![0u8; token.len() * 2 + 64];
-    Ok(pat::auth::write_authorization(&token, &mut out)?.to_owned())
+    let family = registry::family(token_type).ok_or_else(|| format!("token type {token_type} is not supported"))?;
+    let (request, pending) = family.request(token_key, &challenge, extensions, log)?;
+    let response = post(http, &request_uri, request).await?;
+    pending.finalize(&response)
 }
 
 fn hex8(bytes: &[u8]) -> String {
@@ -290,11 +270,11 @@ fn hex8(bytes: &[u8]) -> String {
 /// The first challenge of a supported type, with its token key if present.
 fn pick_challenge(values: &[String]) -> Result<(Vec<u8>, Option<Vec<u8>>), BoxError> {
     for value in values {
-        for challenge in pat::auth::parse_www_authenticate(value).flatten() {
+        for challenge in pat::wire::auth::parse_www_authenticate(value).flatten() {
             let mut bytes = vec![0u8; challenge.challenge.decoded_len_bound()];
             let Ok(decoded) = challenge.decode_challenge(&mut bytes) else { continue };
             let Some(token_type) = decoded.first_chunk::<2>().map(|b| u16::from_be_bytes(*b)) else { continue };
-            if !matches!(token_type, 1 | 2 | 5 | PublicMetadataRsa2048::CODE) {
+            if registry::family(token_type).is_none() {
                 continue;
             }
             let decoded = decoded.to_vec();
@@ -308,7 +288,7 @@ fn pick_challenge(values: &[String]) -> Result<(Vec<u8>, Option<Vec<u8>>), BoxEr
             return Ok((decoded, key));
         }
     }
-    Err("no PrivateToken challenge of a supported type (1, 2, 5, 0xDA7A) in the 401 response".into())
+    Err(format!("no PrivateToken challenge of a supported type ({}) in the 401 response", registry::supported()).into())
 }
 
 async fn post(http: &reqwest::Client, url: &str, body: Vec<u8>) -> Result<Vec<u8>, BoxError> {
@@ -329,18 +309,6 @@ async fn post(http: &reqwest::Client, url: &str, body: Vec<u8>) -> Result<Vec<u8
         return Err(format!("the issuer answered with media type {content_type:?}").into());
     }
     read_capped(response, url).await
-}
-
-async fn private_token<T: PrivateTokenType>(
-    http: &reqwest::Client,
-    url: &str,
-    token_key: &[u8],
-    challenge: &TokenChallenge<'_>,
-) -> Result<Vec<u8>, BoxError> {
-    let client = private::Client::<T>::from_token_key(token_key)?;
-    let (request, mut state) = client.request(challenge, &mut rng())?;
-    let response = post(http, url, encoded(&request)?).await?;
-    Ok(encoded(&client.finalize(&mut state, &private::TokenResponse::<T>::decode(&response)?)?)?)
 }
 
 #[cfg(test)]

@@ -45,20 +45,17 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use pat::codec::Decode;
-use pat::directory::{DirectoryEntry, write_directory};
-use pat::keyset::{KeyEntry as _, KeySet, Validity};
-use pat::token_type::{PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, PublicRsa2048, TokenType as _};
-use pat::types::amortized::AmortizedTokenRequest;
-use pat::types::batched::{self, GenericBatchTokenRequest};
-use pat::types::private::{self, PrivateTokenType};
-use pat::types::{metadata, public};
-use pat::voprf::Suite as _;
+use pat::deploy::directory::{DirectoryEntry, write_directory};
+use pat::deploy::keyset::{KeyEntry as _, KeySet, Validity};
+use pat::tokens::batched::GenericBatchTokenRequest;
+use pat::wire::codec::Decode;
 use sha2::{Digest as _, Sha256};
 
-use crate::keys::{self, IssuerKey, KeyRef, KeyState};
+use crate::keys::{self, KeyRef, KeyState};
 use crate::metrics::{Metrics, type_label};
 use crate::pool::{Busy, Pool, PoolConfig};
+pub use crate::registry::MAX_BATCH;
+use crate::registry::{self, INTERNAL, Issue, IssuerTables, MALFORMED, NO_KEY, Refusal, TOO_MANY, UNSERVED};
 use crate::{BoxError, media, rng, unix_now};
 
 /// Where requests are posted.
@@ -66,12 +63,10 @@ pub const REQUEST_PATH: &str = "/token-request";
 /// The largest request body accepted (413 above): the longest type-0xDA7A
 /// ExtendedTokenRequest (259 bytes and a full 65,537-byte Extensions list)
 /// fits.
-pub const MAX_BODY: usize = 3 + 256 + pat::extensions::EXTENSIONS_MAX_LEN;
-/// The most tokens in one amortized or generic batch.
-pub const MAX_BATCH: usize = 100;
+pub const MAX_BODY: usize = 3 + 256 + pat::wire::extensions::EXTENSIONS_MAX_LEN;
 /// Keys held at once: 256 per type (a request names its key by one byte)
-/// for each of the four types.
-pub const MAX_KEYS: usize = 4 * 256;
+/// for each type served.
+pub const MAX_KEYS: usize = registry::SERVED.len() * 256;
 /// `Cache-Control: max-age` of the directory, in seconds.
 pub const DIRECTORY_MAX_AGE: u32 = 60;
 
@@ -107,7 +102,7 @@ pub enum ExtensionsPolicy {
 
 impl ExtensionsPolicy {
     /// Whether `extensions` may be issued.
-    pub fn permits(&self, extensions: &pat::extensions::Extensions<'_>) -> bool {
+    pub fn permits(&self, extensions: &pat::wire::extensions::Extensions<'_>) -> bool {
         match self {
             Self::Any => true,
             Self::Only(types) => extensions.iter().all(|e| types.contains(&e.extension_type)),
@@ -117,10 +112,7 @@ impl ExtensionsPolicy {
 
 /// The keys in use, by type, with the directory they publish.
 struct Loaded {
-    p384: Vec<private::Issuer<PrivateP384>>,
-    rsa: Vec<public::Issuer>,
-    r255: Vec<private::Issuer<PrivateRistretto255>>,
-    metadata: Vec<metadata::Issuer>,
+    tables: IssuerTables,
     index: Box<KeySet<KeyRef, MAX_KEYS>>,
     directory: Bytes,
     etag: HeaderValue,
@@ -137,7 +129,7 @@ impl Loaded {
         mtime: Option<std::time::SystemTime>,
         metrics: &Metrics,
     ) -> Result<Self, BoxError> {
-        let (mut p384, mut rsa, mut r255, mut metadata) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut tables = IssuerTables::new();
         let mut index: Box<KeySet<KeyRef, MAX_KEYS>> = Box::new(KeySet::new());
         let mut entries = Vec::new();
         let mut next_expiry = u64::MAX;
@@ -149,11 +141,10 @@ impl Loaded {
             let token_type = loaded.key.token_type();
             let key_id = *loaded.key.key_id();
             // The slot the key will take in its type's list.
-            let slot = match &loaded.key {
-                IssuerKey::P384(_) => p384.len(),
-                IssuerKey::Rsa(_) => rsa.len(),
-                IssuerKey::R255(_) => r255.len(),
-                IssuerKey::Metadata(_) => metadata.len(),
+            let Some(slot) = tables.slot_for(&loaded.key) else {
+                metrics.keys_skipped.inc();
+                tracing::warn!(key = %keys::short_id(&key_id), token_type, error = "not a key of a served type", "issuer: skipping a key it cannot serve");
+                continue;
             };
             if let Err(e) = index.insert(KeyRef { token_type, key_id, index: slot }, loaded.validity) {
                 // Not served, not published: the others are.
@@ -162,12 +153,10 @@ impl Loaded {
                 continue;
             }
             next_expiry = next_expiry.min(not_after);
-            entries.push((token_type, loaded.key.token_key(), not_before));
-            match loaded.key {
-                IssuerKey::P384(k) => p384.push(k),
-                IssuerKey::Rsa(k) => rsa.push(*k),
-                IssuerKey::R255(k) => r255.push(k),
-                IssuerKey::Metadata(k) => metadata.push(*k),
+            entries.push((token_type, loaded.key.token_key().to_vec(), not_before));
+            // `slot_for` found its list: this cannot fail.
+            if tables.add(loaded.key).is_err() {
+                return Err("issuer: a key's list refused it".into());
             }
         }
         let listed: Vec<DirectoryEntry<'_>> = entries
@@ -187,21 +176,16 @@ impl Loaded {
         Ok(Self {
             directory: Bytes::copy_from_slice(json.as_bytes()),
             etag: HeaderValue::from_str(&etag)?,
-            p384,
-            rsa,
-            r255,
-            metadata,
+            tables,
             index,
             mtime,
             next_expiry,
         })
     }
 
-    fn slot(&self, token_type: u16, truncated: u8, now: u64) -> Result<usize, Failure> {
-        self.index
-            .by_truncated_id(token_type, truncated, now)
-            .map(|(k, _)| k.index)
-            .ok_or(Failure(StatusCode::UNPROCESSABLE_ENTITY, "no key with the request's token key id"))
+    /// The position in its type's list of the key `truncated` names, valid at `now`.
+    fn slot(&self, token_type: u16, truncated: u8, now: u64) -> Result<usize, Refusal> {
+        self.index.by_truncated_id(token_type, truncated, now).map(|(k, _)| k.index).ok_or(NO_KEY)
     }
 }
 
@@ -252,7 +236,7 @@ impl IssuerService {
 
     fn count_keys(&self) {
         let loaded = self.current();
-        for t in keys::SUPPORTED_TYPES {
+        for t in registry::codes() {
             let n = loaded.index.iter().filter(|(k, _)| k.token_type() == t).count();
             if n > 0 || self.config.token_types.contains(&t) {
                 let n = i64::try_from(n).unwrap_or(i64::MAX);
@@ -349,7 +333,7 @@ pub fn router(service: Arc<IssuerService>) -> Router {
 /// The issuer's own routes alone (the operator's routes served elsewhere).
 pub fn service_router(service: Arc<IssuerService>) -> Router {
     Router::new()
-        .route(pat::directory::WELL_KNOWN_PATH, get(directory))
+        .route(pat::deploy::directory::WELL_KNOWN_PATH, get(directory))
         .route(REQUEST_PATH, post(token_request))
         .layer(DefaultBodyLimit::disable())
         .with_state(service)
@@ -358,17 +342,13 @@ pub fn service_router(service: Arc<IssuerService>) -> Router {
 /// The `route` label of a request path.
 pub fn route_of(path: &str) -> &'static str {
     match path {
-        pat::directory::WELL_KNOWN_PATH => "directory",
+        pat::deploy::directory::WELL_KNOWN_PATH => "directory",
         REQUEST_PATH => "token_request",
         other => crate::admin::route_of(other).unwrap_or("other"),
     }
 }
 
-/// A refusal: status and a fixed text.
-#[derive(Debug)]
-struct Failure(StatusCode, &'static str);
-
-impl IntoResponse for Failure {
+impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let mut response =
             (self.0, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], format!("{}\n", self.1)).into_response();
@@ -427,7 +407,7 @@ struct Issued {
     tokens: u64,
 }
 
-const BUSY: Failure = Failure(StatusCode::SERVICE_UNAVAILABLE, "busy");
+const BUSY: Refusal = Refusal(StatusCode::SERVICE_UNAVAILABLE, "busy");
 
 /// Whether a body error comes from the body timeout.
 fn caused_by_timeout(e: &(dyn std::error::Error + 'static)) -> bool {
@@ -469,7 +449,7 @@ fn request_kind(headers: &HeaderMap) -> Option<Kind> {
     }
 }
 
-fn reason_label(failure: &Failure) -> &'static str {
+fn reason_label(failure: &Refusal) -> &'static str {
     match failure.0 {
         StatusCode::UNSUPPORTED_MEDIA_TYPE => "media_type",
         StatusCode::PAYLOAD_TOO_LARGE => "too_large",
@@ -481,8 +461,8 @@ fn reason_label(failure: &Failure) -> &'static str {
     }
 }
 
-async fn token_request_inner(service: &IssuerService, headers: &HeaderMap, body: Body) -> Result<Issued, Failure> {
-    let kind = request_kind(headers).ok_or(Failure(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported media type"))?;
+async fn token_request_inner(service: &IssuerService, headers: &HeaderMap, body: Body) -> Result<Issued, Refusal> {
+    let kind = request_kind(headers).ok_or(Refusal(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported media type"))?;
     let declared =
         headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     if let Some(n) = declared.filter(|&n| n > MAX_BODY as u64) {
@@ -495,7 +475,7 @@ async fn token_request_inner(service: &IssuerService, headers: &HeaderMap, body:
     let place = service.pool.admit().map_err(|Busy| BUSY)?;
     let body = axum::body::to_bytes(body, MAX_BODY).await.map_err(|e| {
         // A body that stalled past the body timeout, or one over the limit.
-        if caused_by_timeout(&e) { Failure(StatusCode::REQUEST_TIMEOUT, "request body too slow") } else { TOO_LARGE }
+        if caused_by_timeout(&e) { Refusal(StatusCode::REQUEST_TIMEOUT, "request body too slow") } else { TOO_LARGE }
     })?;
     let loaded = service.current();
     let now = unix_now();
@@ -515,46 +495,31 @@ async fn drain(mut body: Body) {
     while let Some(Ok(_)) = body.frame().await {}
 }
 
-const TOO_LARGE: Failure = Failure(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
-const MALFORMED: Failure = Failure(StatusCode::BAD_REQUEST, "malformed token request");
-const UNPROCESSABLE: Failure = Failure(StatusCode::UNPROCESSABLE_ENTITY, "token request cannot be processed");
-const UNSERVED: Failure = Failure(StatusCode::UNPROCESSABLE_ENTITY, "token type not served");
-const TOO_MANY: Failure = Failure(StatusCode::UNPROCESSABLE_ENTITY, "batch too large");
+const TOO_LARGE: Refusal = Refusal(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
 
-fn encoded(m: &impl pat::Encode) -> Result<Vec<u8>, Failure> {
-    crate::encoded(m).map_err(|_| Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))
-}
-
-fn evaluate(loaded: &Loaded, policy: &ExtensionsPolicy, kind: Kind, body: &[u8], now: u64) -> Result<Issued, Failure> {
+/// Evaluates a request of `kind`: a single request and an amortized batch
+/// go to the key list of their token type (the registry's family of it), a
+/// generic batch to the generic batch issuer over the lists it takes.
+fn evaluate(loaded: &Loaded, policy: &ExtensionsPolicy, kind: Kind, body: &[u8], now: u64) -> Result<Issued, Refusal> {
     let token_type = body.first_chunk::<2>().map(|b| u16::from_be_bytes(*b));
+    let slot = |token_type: u16, truncated: u8| loaded.slot(token_type, truncated, now);
+    let permits = |extensions: &pat::wire::extensions::Extensions<'_>| policy.permits(extensions);
+    let request = Issue { body, slot: &slot, permits: &permits };
     match kind {
         Kind::Single => {
-            let bytes = match token_type.ok_or(MALFORMED)? {
-                1 => single_private(&loaded.p384, loaded, body, now)?,
-                2 => {
-                    let request = public::TokenRequest::decode(body).map_err(|_| UNPROCESSABLE)?;
-                    let slot = loaded.slot(PublicRsa2048::CODE, request.truncated_token_key_id, now)?;
-                    let issuer = loaded.rsa.get(slot).ok_or(UNPROCESSABLE)?;
-                    encoded(&issuer.evaluate(&request).map_err(|_| UNPROCESSABLE)?)?
-                }
-                5 => single_private(&loaded.r255, loaded, body, now)?,
-                PublicMetadataRsa2048::CODE => single_metadata(loaded, policy, body, now)?,
-                _ => return Err(UNSERVED),
-            };
-            let token_type = type_label(token_type.unwrap_or_default());
+            let token_type = token_type.ok_or(MALFORMED)?;
+            let bytes = loaded.tables.get(token_type).ok_or(UNSERVED)?.issue(&request)?;
+            let token_type = type_label(token_type);
             Ok(Issued { status: StatusCode::OK, media_type: media::TOKEN_RESPONSE, body: bytes, token_type, tokens: 1 })
         }
         Kind::Amortized => {
-            let (bytes, n) = match token_type.ok_or(MALFORMED)? {
-                1 => amortized(&loaded.p384, loaded, body, now)?,
-                5 => amortized(&loaded.r255, loaded, body, now)?,
-                _ => return Err(UNSERVED),
-            };
+            let token_type = token_type.ok_or(MALFORMED)?;
+            let (bytes, n) = loaded.tables.get(token_type).ok_or(UNSERVED)?.issue_amortized(&request)?;
             Ok(Issued {
                 status: StatusCode::OK,
                 media_type: media::AMORTIZED_RESPONSE,
                 body: bytes,
-                token_type: type_label(token_type.unwrap_or_default()),
+                token_type: type_label(token_type),
                 tokens: u64::try_from(n).unwrap_or(u64::MAX),
             })
         }
@@ -563,12 +528,11 @@ fn evaluate(loaded: &Loaded, policy: &ExtensionsPolicy, kind: Kind, body: &[u8],
             if request.len() > MAX_BATCH {
                 return Err(TOO_MANY);
             }
-            let issuer = batched::Issuer::new(&loaded.p384, &loaded.rsa, &loaded.r255)
-                .map_err(|_| Failure(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))?;
+            let issuer = loaded.tables.generic_batch().map_err(|_| INTERNAL)?;
             let mut out = vec![0u8; request.max_response_len()];
             let done = issuer.evaluate::<MAX_BATCH, _>(&request, &mut out, &mut rng()).map_err(|_| MALFORMED)?;
             if done.issued == 0 {
-                return Err(Failure(StatusCode::BAD_REQUEST, "no entry of the batch could be issued"));
+                return Err(Refusal(StatusCode::BAD_REQUEST, "no entry of the batch could be issued"));
             }
             out.truncate(done.len);
             let status = if done.absent > 0 { StatusCode::PARTIAL_CONTENT } else { StatusCode::OK };
@@ -583,60 +547,12 @@ fn evaluate(loaded: &Loaded, policy: &ExtensionsPolicy, kind: Kind, body: &[u8],
     }
 }
 
-/// Type 0xDA7A: every refusal is 400 (draft-ietf-privacypass-public-metadata-issuance §5.1).
-fn single_metadata(loaded: &Loaded, policy: &ExtensionsPolicy, body: &[u8], now: u64) -> Result<Vec<u8>, Failure> {
-    let request = metadata::TokenRequest::decode(body)
-        .map_err(|_| Failure(StatusCode::BAD_REQUEST, "malformed extended token request"))?;
-    if !policy.permits(&request.extensions) {
-        return Err(Failure(StatusCode::BAD_REQUEST, "extensions not permitted"));
-    }
-    let slot = loaded
-        .slot(PublicMetadataRsa2048::CODE, request.truncated_token_key_id, now)
-        .map_err(|Failure(_, text)| Failure(StatusCode::BAD_REQUEST, text))?;
-    let issuer = loaded.metadata.get(slot).ok_or(UNPROCESSABLE)?;
-    let response =
-        issuer.evaluate(&request).map_err(|_| Failure(StatusCode::BAD_REQUEST, "token request cannot be processed"))?;
-    encoded(&response)
-}
-
-fn single_private<T: PrivateTokenType>(
-    keys: &[private::Issuer<T>],
-    loaded: &Loaded,
-    body: &[u8],
-    now: u64,
-) -> Result<Vec<u8>, Failure> {
-    let request = private::TokenRequest::<T>::decode(body).map_err(|_| UNPROCESSABLE)?;
-    let slot = loaded.slot(T::CODE, request.truncated_token_key_id, now)?;
-    let issuer = keys.get(slot).ok_or(UNPROCESSABLE)?;
-    encoded(&issuer.evaluate(&request, &mut rng()).map_err(|_| UNPROCESSABLE)?)
-}
-
-fn amortized<T: PrivateTokenType>(
-    keys: &[private::Issuer<T>],
-    loaded: &Loaded,
-    body: &[u8],
-    now: u64,
-) -> Result<(Vec<u8>, usize), Failure> {
-    let request = AmortizedTokenRequest::<T>::decode(body).map_err(|_| UNPROCESSABLE)?;
-    if request.len() > MAX_BATCH {
-        return Err(TOO_MANY);
-    }
-    let slot = loaded.slot(T::CODE, request.truncated_token_key_id(), now)?;
-    let issuer = keys.get(slot).ok_or(UNPROCESSABLE)?;
-    // varint(n·Ne) ‖ n·Ne ‖ 2·Ns, with room for the longest varint.
-    let (ne, ns) = (T::Suite::NE, T::Suite::NS);
-    let mut out = vec![0u8; 8 + request.len() * ne + 2 * ns];
-    let n = issuer.evaluate_batch::<MAX_BATCH, _>(&request, &mut out, &mut rng()).map_err(|_| UNPROCESSABLE)?;
-    out.truncate(n);
-    Ok((out, request.len()))
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use pat::codec::Decode as _;
-    use pat::extensions::Extensions;
+    use pat::wire::codec::Decode as _;
+    use pat::wire::extensions::Extensions;
 
     use super::ExtensionsPolicy;
 

@@ -11,6 +11,10 @@
 //!   with `SecretKey::generate_safe` (seconds) on first start, or any such
 //!   key put in the folder (a key made elsewhere, e.g. by another issuer).
 //!
+//! Which types a folder may hold, and each one's file format, are the
+//! served types' families (`crate::registry`); this module keeps the
+//! manifest, the files and the lock.
+//!
 //! The manifest is replaced atomically (written beside, then renamed), so a
 //! server that re-reads it while `pat issuer rotate` runs sees either the old
 //! or the new set. Writers (`rotate`, and a first start that makes keys) hold
@@ -28,23 +32,16 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use pat::blind_rsa::{self, PKCS8_PEM_MAX_LEN};
-use pat::keyset::{KeyEntry, Validity};
-use pat::token_type::{PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, TokenType as _};
-use pat::types::{metadata, private, public};
+use pat::deploy::keyset::{KeyEntry, Validity};
+use pat::wire::token_type::{PublicMetadataRsa2048, TokenType as _};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
-use crate::{BoxError, hex, rng};
-
-/// The token types an issuer can serve.
-pub const SUPPORTED_TYPES: [u16; 4] = [1, 2, 5, METADATA];
+pub use crate::registry::IssuerKey;
+use crate::{BoxError, hex, registry};
 
 /// Token type 0xDA7A (partially blind RSA 2048 with public metadata).
 pub const METADATA: u16 = PublicMetadataRsa2048::CODE;
-
-/// The supported types as error messages name them.
-const SUPPORTED_TEXT: &str = "supported: 1, 2, 5, 0xDA7A";
 
 /// How long a new key stays valid by default: 30 days.
 pub const DEFAULT_LIFETIME: u64 = 30 * 24 * 3600;
@@ -61,51 +58,10 @@ pub const LOCK: &str = ".lock";
 /// ([`crate::client::MAX_RESPONSE`]); an issuer loads up to 256 per type.
 pub const MAX_LIVE_KEYS: usize = 128;
 
-/// The `info` input of the VOPRF key derivation.
-const DERIVE_INFO: &[u8] = b"pat-http issuer key";
-
-/// One issuer key of a supported type.
-pub enum IssuerKey {
-    /// Type 0x0001 (VOPRF P-384).
-    P384(private::Issuer<PrivateP384>),
-    /// Type 0x0002 (blind RSA 2048).
-    Rsa(Box<public::Issuer>),
-    /// Type 0x0005 (VOPRF ristretto255).
-    R255(private::Issuer<PrivateRistretto255>),
-    /// Type 0xDA7A (partially blind RSA 2048, public metadata; safe primes).
-    Metadata(Box<metadata::Issuer>),
-}
-
-impl IssuerKey {
-    /// The token type code.
-    pub fn token_type(&self) -> u16 {
-        match self {
-            Self::P384(_) => 1,
-            Self::Rsa(_) => 2,
-            Self::R255(_) => 5,
-            Self::Metadata(_) => METADATA,
-        }
-    }
-
-    /// The key id (SHA-256 of the token key, RFC 9578).
-    pub fn key_id(&self) -> &[u8; 32] {
-        match self {
-            Self::P384(k) => k.key_id(),
-            Self::Rsa(k) => k.key_id(),
-            Self::R255(k) => k.key_id(),
-            Self::Metadata(k) => k.key_id(),
-        }
-    }
-
-    /// The public token key as the directory and `WWW-Authenticate` carry it.
-    pub fn token_key(&self) -> Vec<u8> {
-        match self {
-            Self::P384(k) => k.token_key().as_ref().to_vec(),
-            Self::Rsa(k) => k.token_key().to_vec(),
-            Self::R255(k) => k.token_key().as_ref().to_vec(),
-            Self::Metadata(k) => k.token_key().to_vec(),
-        }
-    }
+/// The family of a type a state folder may hold, or why not.
+fn served(token_type: u16) -> Result<&'static dyn registry::Family, BoxError> {
+    registry::family(token_type)
+        .ok_or_else(|| format!("token type {token_type} is not served (supported: {})", registry::supported()).into())
 }
 
 /// A key's entry in the key set: its type and id (the secret stays in [`IssuerKey`]).
@@ -204,27 +160,6 @@ fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<(), BoxError> {
     Ok(())
 }
 
-fn unhex(s: &str) -> Option<Zeroizing<Vec<u8>>> {
-    let s = s.trim();
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    let mut out = Zeroizing::new(Vec::with_capacity(s.len() / 2));
-    for pair in s.as_bytes().chunks(2) {
-        let text = core::str::from_utf8(pair).ok()?;
-        out.push(u8::from_str_radix(text, 16).ok()?);
-    }
-    Some(out)
-}
-
-fn derive(token_type: u16, seed: &[u8]) -> Result<IssuerKey, BoxError> {
-    Ok(match token_type {
-        1 => IssuerKey::P384(private::Issuer::derive(seed, DERIVE_INFO)?),
-        5 => IssuerKey::R255(private::Issuer::derive(seed, DERIVE_INFO)?),
-        t => return Err(format!("token type {t} has no seed keys").into()),
-    })
-}
-
 /// Makes a new key of `token_type` whose truncated key id (the last byte of
 /// its key id, RFC 9578 §5.5, §6.5) differs from those of `taken`, and writes
 /// its file into `dir`; returns the key and the file name.
@@ -233,50 +168,16 @@ fn generate(dir: &Path, token_type: u16, taken: &[u8]) -> Result<(IssuerKey, Str
     if taken.len() >= 256 {
         return Err(format!("type {token_type}: every truncated key id is taken").into());
     }
+    let family = served(token_type)?;
     let (key, contents) = loop {
-        let (key, contents) = match token_type {
-            1 | 5 => {
-                let mut seed = Zeroizing::new([0u8; 32]);
-                rand_core::TryRng::try_fill_bytes(&mut pat::OsRng, seed.as_mut())
-                    .map_err(|e| format!("randomness: {e}"))?;
-                let key = derive(token_type, seed.as_ref())?;
-                let mut text = Zeroizing::new(hex(seed.as_ref()));
-                text.push('\n');
-                (key, Zeroizing::new(text.as_bytes().to_vec()))
-            }
-            2 => {
-                let secret = blind_rsa::SecretKey::generate(&mut rng())?;
-                let mut pem = Zeroizing::new([0u8; PKCS8_PEM_MAX_LEN]);
-                let text = Zeroizing::new(secret.to_pkcs8_pem(pem.as_mut())?.as_bytes().to_vec());
-                (IssuerKey::Rsa(Box::new(public::Issuer::new(secret))), text)
-            }
-            METADATA => {
-                let secret = blind_rsa::SecretKey::generate_safe(&mut rng())?;
-                let mut pem = Zeroizing::new([0u8; PKCS8_PEM_MAX_LEN]);
-                let text = Zeroizing::new(secret.to_pkcs8_pem(pem.as_mut())?.as_bytes().to_vec());
-                (metadata_key(secret)?, text)
-            }
-            t => return Err(format!("token type {t} is not served ({SUPPORTED_TEXT})").into()),
-        };
+        let (key, contents) = family.generate()?;
         if !taken.contains(&truncated(key.key_id())) {
             break (key, contents);
         }
     };
-    let ext = if matches!(token_type, 2 | METADATA) { "pem" } else { "seed" };
-    let file = format!("type{token_type}-{}.{ext}", short_id(key.key_id()));
+    let file = format!("type{token_type}-{}.{}", short_id(key.key_id()), family.key_file_ext());
     write_private(&dir.join(&file), &contents)?;
     Ok((key, file))
-}
-
-/// A type-0xDA7A issuer for `secret`, refused if a key pair cannot be
-/// derived from it (a key whose primes are not safe primes fails for most
-/// metadata; this catches many such keys at load instead of per request).
-fn metadata_key(secret: blind_rsa::SecretKey) -> Result<IssuerKey, BoxError> {
-    let issuer = metadata::Issuer::new(secret);
-    issuer
-        .derive(&pat::extensions::Extensions::EMPTY)
-        .map_err(|e| format!("type 0xDA7A: the RSA key does not derive key pairs (not safe primes?): {e}"))?;
-    Ok(IssuerKey::Metadata(Box::new(issuer)))
 }
 
 fn truncated(key_id: &[u8; 32]) -> u8 {
@@ -298,27 +199,9 @@ fn load_key(dir: &Path, record: &KeyRecord) -> Result<IssuerKey, BoxError> {
     }
     let path = dir.join(&record.file);
     let contents = Zeroizing::new(fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?);
-    let bad = |what: &str| -> BoxError { format!("{}: {what}", path.display()).into() };
-    match record.token_type {
-        1 | 5 => {
-            let text = core::str::from_utf8(&contents).map_err(|_| bad("not hex text"))?;
-            let seed = unhex(text).ok_or_else(|| bad("not hex"))?;
-            if seed.len() != 32 {
-                return Err(bad("a seed is 32 bytes"));
-            }
-            derive(record.token_type, &seed)
-        }
-        2 => {
-            let text = core::str::from_utf8(&contents).map_err(|_| bad("not PEM text"))?;
-            let secret = blind_rsa::SecretKey::from_pkcs8_pem(text).map_err(|e| bad(&format!("{e}")))?;
-            Ok(IssuerKey::Rsa(Box::new(public::Issuer::new(secret))))
-        }
-        METADATA => {
-            let text = core::str::from_utf8(&contents).map_err(|_| bad("not PEM text"))?;
-            let secret = blind_rsa::SecretKey::from_pkcs8_pem(text).map_err(|e| bad(&format!("{e}")))?;
-            metadata_key(secret).map_err(|e| bad(&format!("{e}")))
-        }
-        t => Err(format!("{MANIFEST}: token type {t} is not served").into()),
+    match registry::family(record.token_type) {
+        Some(family) => family.load(&path, &contents),
+        None => Err(format!("{MANIFEST}: token type {} is not served", record.token_type).into()),
     }
 }
 
@@ -376,7 +259,7 @@ fn is_key_file_name(name: &str) -> bool {
         && digits.bytes().all(|b| b.is_ascii_digit())
         && id.len() == 8
         && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-        && matches!(ext, "seed" | "pem")
+        && registry::SERVED.iter().any(|f| f.key_file_ext() == ext)
 }
 
 /// Whether `name` is a temporary manifest ([`write_manifest`]'s).
@@ -420,9 +303,7 @@ pub fn open_or_init(dir: &Path, token_types: &[u16], now: u64, lifetime: u64) ->
     let mut manifest = read_manifest(dir)?.unwrap_or_default();
     let mut changed = false;
     for &t in token_types {
-        if !SUPPORTED_TYPES.contains(&t) {
-            return Err(format!("token type {t} is not served ({SUPPORTED_TEXT})").into());
-        }
+        served(t)?;
         if manifest.keys.iter().any(|r| r.token_type == t && r.not_before <= now && now < r.not_after) {
             continue;
         }

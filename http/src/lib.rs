@@ -10,6 +10,10 @@
 //! bounded ([`server`], [`pool`]), every failure refuses rather than
 //! accepts ([`replay`], [`origin`]), and the operator gets metrics, health
 //! and readiness ([`admin`], [`metrics`]) and logs through `tracing`.
+//!
+//! The token types served are one table (the private `registry` module):
+//! each type's family knows how to load, publish, issue, verify and fetch
+//! it, and the key store, issuer, origin and client read that table.
 
 // A std crate by nature: the core-vs-std lints guard the no_std library.
 #![allow(clippy::std_instead_of_core, clippy::alloc_instead_of_core)]
@@ -22,6 +26,7 @@ pub mod media;
 pub mod metrics;
 pub mod origin;
 pub mod pool;
+mod registry;
 pub mod replay;
 pub mod server;
 pub mod tls;

@@ -1,7 +1,7 @@
 //! Media types (RFC 9578 §8.2, draft-ietf-privacypass-batched-tokens).
 
 /// The issuer directory (RFC 9578 §4).
-pub const DIRECTORY: &str = pat::directory::MEDIA_TYPE;
+pub const DIRECTORY: &str = pat::deploy::directory::MEDIA_TYPE;
 /// A single TokenRequest.
 pub const TOKEN_REQUEST: &str = "application/private-token-request";
 /// A single TokenResponse.

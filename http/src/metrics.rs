@@ -174,15 +174,13 @@ impl Metrics {
     }
 }
 
-/// The label value of a token type.
+/// The label value of a token type: a served type's is the registry's
+/// (`1`, `2`, `5`, `0xDA7A`); of the library's other types, `3` and
+/// `0xE5AC`; `other` for the rest.
 pub fn type_label(token_type: u16) -> &'static str {
-    match token_type {
-        1 => "1",
-        2 => "2",
+    crate::registry::label(token_type).unwrap_or(match token_type {
         3 => "3",
-        5 => "5",
-        0xDA7A => "0xDA7A",
         0xE5AC => "0xE5AC",
         _ => "other",
-    }
+    })
 }

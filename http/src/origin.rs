@@ -16,7 +16,7 @@
 //! window. A token is accepted for the challenge of the current window and
 //! of the one before, so it lives at most two windows, and its spent entry
 //! expires then (plus a clock skew margin,
-//! [`pat::replay::windowed_expiry`]): the store never fills with entries
+//! [`pat::deploy::replay::windowed_expiry`]): the store never fills with entries
 //! that cannot expire, whatever the keys' lifetime. Every replica of an
 //! origin that shares one replay store (Redis) shares its epoch, so they ask
 //! for, and accept, the same tokens; when the store loses its memory the
@@ -57,35 +57,28 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use pat::auth;
-use pat::challenge::TokenChallenge;
-use pat::codec::{Decode, Encode};
-use pat::directory::IssuerDirectory;
-use pat::extensions::Extensions;
-use pat::keyset::{KeyEntry, KeySet, Validity};
-use pat::replay::Spend;
-use pat::token::TokenRef;
-use pat::token_type::{PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, TokenType as _};
-use pat::types::{metadata, private, public};
+use pat::deploy::directory::IssuerDirectory;
+use pat::deploy::keyset::{KeyEntry, KeySet, Validity};
+use pat::deploy::replay::Spend;
+use pat::wire::auth;
+use pat::wire::challenge::TokenChallenge;
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::extensions::Extensions;
+use pat::wire::token::TokenRef;
 use sha2::{Digest as _, Sha256};
 
 use crate::client::MAX_DIRECTORY_KEYS;
-use crate::keys::{self, IssuerKey};
+use crate::keys;
 use crate::metrics::{Metrics, type_label};
 use crate::pool::{Busy, Pool};
+pub use crate::registry::MAX_AUTHORIZATION;
+use crate::registry::{self, Family, Verifier};
 use crate::replay::{Epoch, Outcome as StoreOutcome, Replay, StoreError};
 use crate::{BoxError, unix_now};
 
 /// Keys an origin holds at once: more than any issuer of this crate keeps
 /// (at most 256 per type can be told apart by a request's truncated key id).
 pub const MAX_KEYS: usize = 1024;
-/// The longest `Authorization` value read for types other than 0xDA7A (a
-/// type-2 token is 354 bytes, 472 in base64); longer values are refused
-/// unparsed. A 0xDA7A value carries its extensions too and is bounded by
-/// the server's header cap.
-pub const MAX_AUTHORIZATION: usize = 2048;
-/// Token type 0xDA7A.
-const METADATA: u16 = PublicMetadataRsa2048::CODE;
 /// The label of the redemption context derivation (v2: with the store's epoch).
 const CONTEXT_LABEL: &[u8] = b"pat-http redemption context v2";
 
@@ -119,58 +112,6 @@ pub struct OriginConfig {
     pub ca_cert: Option<PathBuf>,
 }
 
-/// A key tokens can be verified with (boxed: a set holds many).
-enum Verifier {
-    P384(Box<private::Issuer<PrivateP384>>),
-    R255(Box<private::Issuer<PrivateRistretto255>>),
-    Rsa(Box<(public::Origin, [u8; 32], Vec<u8>)>),
-    Metadata(Box<(metadata::Origin, [u8; 32], Vec<u8>)>),
-}
-
-impl KeyEntry for Verifier {
-    fn token_type(&self) -> u16 {
-        match self {
-            Self::P384(_) => 1,
-            Self::Rsa(..) => 2,
-            Self::R255(_) => 5,
-            Self::Metadata(..) => METADATA,
-        }
-    }
-
-    fn key_id(&self) -> &[u8; 32] {
-        match self {
-            Self::P384(k) => k.key_id(),
-            Self::R255(k) => k.key_id(),
-            Self::Rsa(k) => &k.1,
-            Self::Metadata(k) => &k.1,
-        }
-    }
-}
-
-impl Verifier {
-    fn token_key(&self) -> Vec<u8> {
-        match self {
-            Self::P384(k) => k.token_key().as_ref().to_vec(),
-            Self::R255(k) => k.token_key().as_ref().to_vec(),
-            Self::Rsa(k) => k.2.clone(),
-            Self::Metadata(k) => k.2.clone(),
-        }
-    }
-
-    fn verify(&self, token: &[u8], challenge: &TokenChallenge<'_>, extensions: &Extensions<'_>) -> bool {
-        match self {
-            Self::P384(k) => <PrivateP384 as private::PrivateTokenType>::Token::decode(token)
-                .is_ok_and(|t| k.verify(&t, challenge).is_ok()),
-            Self::R255(k) => <PrivateRistretto255 as private::PrivateTokenType>::Token::decode(token)
-                .is_ok_and(|t| k.verify(&t, challenge).is_ok()),
-            Self::Rsa(k) => public::PublicToken::decode(token).is_ok_and(|t| k.0.verify(&t, challenge).is_ok()),
-            Self::Metadata(k) => {
-                metadata::MetadataToken::decode(token).is_ok_and(|t| k.0.verify(&t, challenge, extensions).is_ok())
-            }
-        }
-    }
-}
-
 struct Keys {
     set: Box<KeySet<Verifier, MAX_KEYS>>,
     mtime: Option<std::time::SystemTime>,
@@ -185,6 +126,8 @@ impl Keys {
 /// The origin service shared by its handlers.
 pub struct OriginService {
     config: OriginConfig,
+    /// The family of `config.token_type`.
+    family: &'static dyn Family,
     keys: RwLock<Arc<Keys>>,
     replay: Arc<Replay>,
     http: reqwest::Client,
@@ -215,19 +158,22 @@ impl OriginService {
         pool: Pool,
         metrics: Arc<Metrics>,
     ) -> Result<Arc<Self>, BoxError> {
-        if !matches!(config.token_type, 1 | 2 | 5 | METADATA) {
-            return Err(format!("token type {} is not served (supported: 1, 2, 5, 0xDA7A)", config.token_type).into());
-        }
-        if !matches!(config.token_type, 2 | METADATA) && config.issuer_state.is_none() {
-            return Err(
-                "types 1 and 5 are privately verifiable: give the issuer's state folder (--issuer-state)".into()
-            );
+        let family = registry::family(config.token_type).ok_or_else(|| {
+            format!("token type {} is not served (supported: {})", config.token_type, registry::supported())
+        })?;
+        if !family.publicly_verifiable() && config.issuer_state.is_none() {
+            return Err(format!(
+                "types {} are privately verifiable: give the issuer's state folder (--issuer-state)",
+                registry::privately_verifiable()
+            )
+            .into());
         }
         // Checks the names once: every window's challenge has the same ones.
         TokenChallenge::new(config.token_type, config.issuer_name.as_bytes(), &[], config.origin_info.as_bytes())?;
         let http = crate::client::http_client(config.ca_cert.as_deref())?;
         let service = Self {
             config,
+            family,
             keys: RwLock::new(Arc::new(Keys::empty())),
             replay,
             http,
@@ -297,7 +243,7 @@ impl OriginService {
     }
 
     fn install(&self, keys: Keys) {
-        for t in [1, 2, 5, METADATA] {
+        for t in registry::codes() {
             let n = keys.set.iter().filter(|(k, _)| k.token_type() == t).count();
             if n > 0 || t == self.config.token_type {
                 self.metrics
@@ -334,37 +280,33 @@ impl OriginService {
             let source = dir.display().to_string();
             let state = keys::load(dir, unix_now())?;
             self.metrics.keys_skipped.inc_by(u64::try_from(state.skipped).unwrap_or(u64::MAX));
-            for loaded in state.keys {
-                let verifier = match loaded.key {
-                    IssuerKey::P384(k) => Verifier::P384(Box::new(k)),
-                    IssuerKey::R255(k) => Verifier::R255(Box::new(k)),
-                    IssuerKey::Rsa(k) => {
-                        let spki = k.token_key().to_vec();
-                        Verifier::Rsa(Box::new((public::Origin::new(k.public_key().clone()), *k.key_id(), spki)))
-                    }
-                    IssuerKey::Metadata(k) => {
-                        let spki = k.token_key().to_vec();
-                        let origin = metadata::Origin::new(k.public_key().clone());
-                        Verifier::Metadata(Box::new((origin, *k.key_id(), spki)))
-                    }
+            for loaded in state.keys.into_iter().filter(|k| k.key.token_type() == self.config.token_type) {
+                let key_id = *loaded.key.key_id();
+                let Some(verifier) = loaded.key.into_verifier() else {
+                    // Its family makes a verifier of each of its keys: not reached.
+                    self.metrics.keys_skipped.inc();
+                    let (id, token_type) = (keys::short_id(&key_id), self.config.token_type);
+                    tracing::warn!(key = %id, token_type, source, error = "no verifier", "origin: skipping a key it cannot use");
+                    continue;
                 };
-                if verifier.token_type() == self.config.token_type {
-                    self.add(&mut set, verifier, loaded.validity, &source);
-                }
+                self.add(&mut set, verifier, loaded.validity, &source);
             }
         } else {
-            let url = format!("{}{}", self.config.issuer_url.trim_end_matches('/'), pat::directory::WELL_KNOWN_PATH);
+            let url =
+                format!("{}{}", self.config.issuer_url.trim_end_matches('/'), pat::deploy::directory::WELL_KNOWN_PATH);
             let json = crate::client::get_directory(&self.http, &url).await?;
             let mut scratch = vec![0u8; json.len()];
             let directory = Box::new(IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?);
-            let mut buf = [0u8; pat::directory::MAX_TOKEN_KEY_LEN];
-            let wanted = if self.config.token_type == METADATA { METADATA } else { 2 };
+            let mut buf = [0u8; pat::deploy::directory::MAX_TOKEN_KEY_LEN];
+            // Publicly verifiable (`with` refused the others without a state folder).
+            let wanted = self.config.token_type;
             for key in directory.keys().iter().filter(|k| k.token_type() == wanted) {
                 // One bad key does not take the others down.
-                let parsed = key.decode_token_key(&mut buf).and_then(|spki| {
-                    pat::blind_rsa::PublicKey::from_spki(spki).map(|public_key| (spki.to_vec(), public_key))
-                });
-                let (spki, public_key) = match parsed {
+                let parsed = match key.decode_token_key(&mut buf) {
+                    Ok(token_key) => self.family.directory_verifier(token_key),
+                    Err(e) => Err(e.into()),
+                };
+                let verifier = match parsed {
                     Ok(k) => k,
                     Err(e) => {
                         self.metrics.keys_skipped.inc();
@@ -372,14 +314,8 @@ impl OriginService {
                         continue;
                     }
                 };
-                let key_id = *public_key.key_id();
                 // A key the directory lists is valid from its not-before for as long as it is listed.
                 let validity = Validity { not_before: key.not_before().unwrap_or(0), not_after: u64::MAX };
-                let verifier = if wanted == METADATA {
-                    Verifier::Metadata(Box::new((metadata::Origin::new(public_key), key_id, spki)))
-                } else {
-                    Verifier::Rsa(Box::new((public::Origin::new(public_key), key_id, spki)))
-                };
                 self.add(&mut set, verifier, validity, &url);
             }
         }
@@ -415,7 +351,7 @@ impl OriginService {
         let max_age = Some(self.config.max_age);
         let value = match token_key {
             Some(key) if self.config.send_token_key => {
-                auth::write_www_authenticate(&challenge, &key, max_age, &mut out).ok()?
+                auth::write_www_authenticate(&challenge, key, max_age, &mut out).ok()?
             }
             _ => auth::write_www_authenticate_without_key(&challenge, max_age, &mut out).ok()?,
         };
@@ -424,31 +360,11 @@ impl OriginService {
 
     /// Redeems the token of an `Authorization` value. The token must be for
     /// the challenge of this window or the one before, under the store's
-    /// current epoch; it is spent until [`pat::replay::windowed_expiry`].
+    /// current epoch; it is spent until [`pat::deploy::replay::windowed_expiry`].
     async fn redeem(&self, authorization: &str) -> Result<Outcome, Failure> {
-        if self.config.token_type != METADATA && authorization.len() > MAX_AUTHORIZATION {
-            return Ok(Outcome::Invalid("malformed"));
-        }
-        let mut buf = vec![0u8; MAX_AUTHORIZATION];
-        let mut ext_buf = Vec::new();
-        let (token, extensions) = if self.config.token_type == METADATA {
-            let Ok(params) = auth::parse_authorization_with_extensions(authorization) else {
-                return Ok(Outcome::Invalid("malformed"));
-            };
-            let Ok(token) = params.token.decode_base64url(&mut buf) else { return Ok(Outcome::Invalid("malformed")) };
-            ext_buf.resize(params.extensions.map_or(0, |e| e.decoded_len_bound()), 0);
-            let Ok(extensions) = params.decode_extensions(&mut ext_buf) else {
-                return Ok(Outcome::Invalid("malformed"));
-            };
-            if !self.config.extensions.as_ref().is_none_or(|t| extensions.iter().all(|e| t.contains(&e.extension_type)))
-            {
-                return Ok(Outcome::Invalid("extensions"));
-            }
-            (token.to_vec(), extensions.as_bytes().to_vec())
-        } else {
-            let Ok(param) = auth::parse_authorization(authorization) else { return Ok(Outcome::Invalid("malformed")) };
-            let Ok(token) = param.decode_base64url(&mut buf) else { return Ok(Outcome::Invalid("malformed")) };
-            (token.to_vec(), Extensions::EMPTY.as_bytes().to_vec())
+        let (token, extensions) = match self.family.presented(authorization, self.config.extensions.as_deref()) {
+            Ok(presented) => (presented.token, presented.extensions),
+            Err(reason) => return Ok(Outcome::Invalid(reason)),
         };
         let Ok(parsed) = TokenRef::decode(&token) else { return Ok(Outcome::Invalid("malformed")) };
         if parsed.kind().code() != self.config.token_type {
@@ -491,7 +407,7 @@ impl OriginService {
         if !verified {
             return Ok(Outcome::Invalid("verification"));
         }
-        let expires_at = pat::replay::windowed_expiry(now, len, self.config.clock_skew);
+        let expires_at = pat::deploy::replay::windowed_expiry(now, len, self.config.clock_skew);
         match self.replay.spend(&epoch, input.token_key_id(), input.nonce(), expires_at, now).await {
             Ok(StoreOutcome::Spend(Spend::Fresh)) => Ok(Outcome::Fresh),
             Ok(StoreOutcome::Spend(Spend::Replayed)) => Ok(Outcome::Invalid("replayed")),

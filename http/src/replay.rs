@@ -55,13 +55,13 @@
 //! Entries expire after a relative time (`SET … NX EX ttl`), counted by
 //! Redis's clock from when it records the token, so a Redis clock that is
 //! off does not shorten them; the skew margin in the expiry covers origins
-//! whose clocks disagree ([`pat::replay::windowed_expiry`]).
+//! whose clocks disagree ([`pat::deploy::replay::windowed_expiry`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use pat::replay::{MemoryReplayStore, ReplayStore as _, Spend};
+use pat::deploy::replay::{MemoryReplayStore, ReplayStore as _, Spend};
 
 use crate::BoxError;
 use crate::metrics::Metrics;

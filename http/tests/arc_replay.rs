@@ -4,9 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::std_instead_of_core)]
 
-use pat::arc::ServerPrivateKey;
-use pat::replay::Spend;
-use pat::types::arc::{ArcChallenge, ArcToken, Client, Issuer, tag_id, token_len};
+use pat::crypto::arc::ServerPrivateKey;
+use pat::deploy::replay::Spend;
+use pat::tokens::arc::{ArcChallenge, ArcToken, Client, Issuer, tag_id, token_len};
 use pat_http::metrics::Metrics;
 use pat_http::replay::{Outcome, Replay};
 

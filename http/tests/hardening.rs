@@ -210,7 +210,7 @@ async fn oversized_heads_and_extra_connections_are_refused_at_once() {
 /// A well-formed type-1 token with the right challenge digest and key id
 /// (both public) and a random authenticator: it reaches the verification.
 fn forged_type1(www_authenticate: &str) -> String {
-    let c = pat::auth::parse_www_authenticate(www_authenticate).next().unwrap().unwrap();
+    let c = pat::wire::auth::parse_www_authenticate(www_authenticate).next().unwrap().unwrap();
     let mut buf = [0u8; 512];
     let challenge = c.decode_challenge(&mut buf).unwrap().to_vec();
     let mut kbuf = [0u8; 512];
@@ -462,7 +462,7 @@ fn an_issuer_skips_a_key_with_a_colliding_truncated_id() {
             seed
         })
         .find(|seed| {
-            let issuer = pat::types::private::Issuer::<pat::token_type::PrivateRistretto255>::derive(
+            let issuer = pat::tokens::private::Issuer::<pat::wire::token_type::PrivateRistretto255>::derive(
                 seed,
                 b"pat-http issuer key",
             )
@@ -711,12 +711,13 @@ async fn the_client_caps_error_bodies_and_checks_issuer_names() {
     let first = d.http.get(&url).send().await.unwrap();
     // An "issuer" whose directory is the real one but whose request URI
     // answers 400 with 8 MiB.
-    let directory = d.http.get(format!("{}{}", d.issuer_url, pat::directory::WELL_KNOWN_PATH)).send().await.unwrap();
+    let directory =
+        d.http.get(format!("{}{}", d.issuer_url, pat::deploy::directory::WELL_KNOWN_PATH)).send().await.unwrap();
     let json = directory.text().await.unwrap();
     let (listener, addr) = pat_http::bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let evil_json = json.replace(&format!("{}{}", d.issuer_url, issuer::REQUEST_PATH), &format!("http://{addr}/huge"));
     let evil = axum::Router::new()
-        .route(pat::directory::WELL_KNOWN_PATH, axum::routing::get(move || async move { evil_json }))
+        .route(pat::deploy::directory::WELL_KNOWN_PATH, axum::routing::get(move || async move { evil_json }))
         .route("/huge", axum::routing::post(|| async { (StatusCode::BAD_REQUEST, "x".repeat(8 << 20)) }));
     tokio::spawn(pat_http::serve(evil, listener, None));
     let err = client::authorize(&d.http, first.headers(), Some(&format!("http://{addr}")), &mut |_| {})
@@ -727,10 +728,10 @@ async fn the_client_caps_error_bodies_and_checks_issuer_names() {
     assert!(err.len() < client::MAX_ERROR_TEXT + 100, "{} bytes", err.len());
     // A challenge naming an issuer that is not a host: refused before any request.
     let challenge = pat::TokenChallenge::new(5, b"user@evil.example", &[0; 32], b"").unwrap();
-    let mut bytes = vec![0u8; pat::codec::Encode::encoded_len(&challenge)];
-    pat::codec::Encode::encode(&challenge, &mut bytes).unwrap();
+    let mut bytes = vec![0u8; pat::wire::codec::Encode::encoded_len(&challenge)];
+    pat::wire::codec::Encode::encode(&challenge, &mut bytes).unwrap();
     let mut out = vec![0u8; 1024];
-    let value = pat::auth::write_www_authenticate_without_key(&bytes, Some(60), &mut out).unwrap();
+    let value = pat::wire::auth::write_www_authenticate_without_key(&bytes, Some(60), &mut out).unwrap();
     let mut headers = reqwest::header::HeaderMap::new();
     headers.insert("www-authenticate", value.parse().unwrap());
     let err = client::authorize(&d.http, &headers, None, &mut |_| {}).await.unwrap_err().to_string();
@@ -754,8 +755,8 @@ async fn an_origin_reads_a_large_directory_with_colliding_keys() {
     })
     .to_string();
     let (listener, addr) = pat_http::bind("127.0.0.1:0".parse().unwrap()).unwrap();
-    let directory =
-        axum::Router::new().route(pat::directory::WELL_KNOWN_PATH, axum::routing::get(move || async move { json }));
+    let directory = axum::Router::new()
+        .route(pat::deploy::directory::WELL_KNOWN_PATH, axum::routing::get(move || async move { json }));
     tokio::spawn(pat_http::serve(directory, listener, None));
     let mut config = d.origin_config(2);
     config.issuer_url = format!("http://{addr}");

@@ -8,10 +8,10 @@
 use std::time::Duration;
 
 use pat::TokenChallenge;
-use pat::codec::{Decode, Encode};
-use pat::token_type::{PrivateP384, PrivateRistretto255};
-use pat::types::batched::{BatchState, GenericBatchTokenResponse};
-use pat::types::{private, public};
+use pat::tokens::batched::{BatchState, GenericBatchTokenResponse};
+use pat::tokens::{private, public};
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat_http::issuer::ExtensionsPolicy;
 use pat_http::{client, issuer, keys, media, unix_now};
 use reqwest::StatusCode;
@@ -61,7 +61,7 @@ async fn a_token_of_one_type_is_refused_by_an_origin_of_another() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn directory_has_media_type_cache_control_and_etag() {
     let d = deployment().await;
-    let url = format!("{}{}", d.issuer_url, pat::directory::WELL_KNOWN_PATH);
+    let url = format!("{}{}", d.issuer_url, pat::deploy::directory::WELL_KNOWN_PATH);
     let r = d.http.get(&url).send().await.unwrap();
     assert_eq!(r.status(), StatusCode::OK);
     assert_eq!(r.headers()["content-type"], media::DIRECTORY);
@@ -100,10 +100,10 @@ fn encoded(m: &impl Encode) -> Vec<u8> {
 
 /// The issuer's keys as a client sees them in the directory.
 async fn directory_keys(d: &Deployment) -> Vec<(u16, Vec<u8>)> {
-    let url = format!("{}{}", d.issuer_url, pat::directory::WELL_KNOWN_PATH);
+    let url = format!("{}{}", d.issuer_url, pat::deploy::directory::WELL_KNOWN_PATH);
     let json = d.http.get(&url).send().await.unwrap().bytes().await.unwrap();
     let mut scratch = vec![0u8; json.len()];
-    let dir = pat::directory::IssuerDirectory::<8>::parse(&json, &mut scratch).unwrap();
+    let dir = pat::deploy::directory::IssuerDirectory::<8>::parse(&json, &mut scratch).unwrap();
     let mut buf = [0u8; 1024];
     dir.keys().iter().map(|k| (k.token_type(), k.decode_token_key(&mut buf).unwrap().to_vec())).collect()
 }
@@ -156,7 +156,7 @@ async fn generic_and_amortized_batches_are_issued() {
     assert_eq!(r.status(), StatusCode::OK);
     assert_eq!(r.headers()["content-type"], media::AMORTIZED_RESPONSE);
     let body = r.bytes().await.unwrap();
-    let response = pat::types::amortized::AmortizedTokenResponse::<PrivateRistretto255>::decode(&body).unwrap();
+    let response = pat::tokens::amortized::AmortizedTokenResponse::<PrivateRistretto255>::decode(&body).unwrap();
     assert_eq!(c5.finalize_batch(&mut state, &response).unwrap().len(), 10);
 }
 
@@ -281,7 +281,7 @@ async fn rotation_keeps_old_tokens_and_the_old_key_until_the_new_not_before() {
     // Before its not-before the client still uses the old key.
     let during = d.authorization(&url).await;
     let token_key_id = |authorization: &str| {
-        let value = pat::auth::parse_authorization(authorization).unwrap();
+        let value = pat::wire::auth::parse_authorization(authorization).unwrap();
         let mut buf = [0u8; 512];
         let token = value.decode_base64url(&mut buf).unwrap();
         *pat::TokenRef::decode(token).unwrap().input().token_key_id()
@@ -355,7 +355,7 @@ async fn the_challenge_changes_with_the_window_and_binds_the_token() {
     let (_, url) = d.origin(config).await;
     let challenge_of = |r: &reqwest::Response| {
         let value = r.headers()["www-authenticate"].to_str().unwrap().to_owned();
-        let c = pat::auth::parse_www_authenticate(&value).next().unwrap().unwrap();
+        let c = pat::wire::auth::parse_www_authenticate(&value).next().unwrap().unwrap();
         let mut buf = [0u8; 512];
         c.decode_challenge(&mut buf).unwrap().to_vec()
     };
@@ -373,7 +373,7 @@ async fn the_challenge_changes_with_the_window_and_binds_the_token() {
 /// An Extensions list of `(type, data)` entries.
 fn extensions_of(entries: &[(u16, &[u8])]) -> Vec<u8> {
     let mut buf = vec![0u8; 2 + entries.iter().map(|(_, d)| 4 + d.len()).sum::<usize>()];
-    let mut w = pat::extensions::ExtensionsWriter::new(&mut buf);
+    let mut w = pat::wire::extensions::ExtensionsWriter::new(&mut buf);
     for (t, d) in entries {
         w.push(*t, d).unwrap();
     }
@@ -386,7 +386,7 @@ impl Deployment {
     async fn authorization_with(&self, url: &str, extensions: &[u8]) -> String {
         let first = self.http.get(url).send().await.unwrap();
         assert_eq!(first.status(), StatusCode::UNAUTHORIZED);
-        let ext = pat::extensions::Extensions::decode(extensions).unwrap();
+        let ext = pat::wire::extensions::Extensions::decode(extensions).unwrap();
         client::authorize_with_extensions(&self.http, first.headers(), Some(&self.issuer_url), &ext, &mut |_| {})
             .await
             .unwrap()
@@ -399,7 +399,7 @@ async fn metadata_tokens_are_issued_and_redeemed_with_their_extensions() {
     let (_, url) = d.origin(d.origin_config(keys::METADATA)).await;
     let first = d.http.get(&url).send().await.unwrap();
     let www = first.headers()["www-authenticate"].to_str().unwrap().to_owned();
-    let c = pat::auth::parse_www_authenticate(&www).next().unwrap().unwrap();
+    let c = pat::wire::auth::parse_www_authenticate(&www).next().unwrap().unwrap();
     let mut buf = [0u8; 512];
     assert_eq!(TokenChallenge::decode(c.decode_challenge(&mut buf).unwrap()).unwrap().token_type(), 0xDA7A);
 
@@ -421,11 +421,11 @@ async fn metadata_tokens_are_issued_and_redeemed_with_their_extensions() {
     let other = extensions_of(&[(2, b"\x00\x02FR")]);
     let mut out = vec![0u8; 2048];
     let swapped = {
-        let p = pat::auth::parse_authorization_with_extensions(&authorization).unwrap();
+        let p = pat::wire::auth::parse_authorization_with_extensions(&authorization).unwrap();
         let mut tb = [0u8; 512];
         let token = p.token.decode_base64url(&mut tb).unwrap().to_vec();
-        let other = pat::extensions::Extensions::decode(&other).unwrap();
-        pat::auth::write_authorization_with_extensions(&token, &other, &mut out).unwrap().to_owned()
+        let other = pat::wire::extensions::Extensions::decode(&other).unwrap();
+        pat::wire::auth::write_authorization_with_extensions(&token, &other, &mut out).unwrap().to_owned()
     };
     assert_eq!(d.get_with(&url, &swapped).await.status(), StatusCode::UNAUTHORIZED, "other extensions");
     assert_eq!(d.get_with(&url, &authorization).await.status(), StatusCode::OK);
@@ -450,28 +450,28 @@ async fn metadata_requests_refused_by_the_policy_or_malformed_get_400() {
     let d = deployment_with(ExtensionsPolicy::Only(vec![2])).await;
     let keys = directory_keys(&d).await;
     let key = keys.iter().find(|(t, _)| *t == keys::METADATA).unwrap().1.clone();
-    let c = pat::types::metadata::Client::from_token_key(&key).unwrap();
+    let c = pat::tokens::metadata::Client::from_token_key(&key).unwrap();
     let ch = TokenChallenge::new(keys::METADATA, d.issuer_name.as_bytes(), &[], b"").unwrap();
     let permitted = extensions_of(&[(2, b"\x00\x02US")]);
-    let ext = pat::extensions::Extensions::decode(&permitted).unwrap();
+    let ext = pat::wire::extensions::Extensions::decode(&permitted).unwrap();
     let (request, mut state) = c.request(&ch, ext, &mut rng()).unwrap();
     let good = encoded(&request);
     let r = d.post(media::TOKEN_REQUEST, good.clone()).await;
     assert_eq!(r.status(), StatusCode::OK);
     assert_eq!(r.headers()["content-type"], media::TOKEN_RESPONSE);
     let body = r.bytes().await.unwrap();
-    let response = pat::types::metadata::TokenResponse::decode(&body).unwrap();
+    let response = pat::tokens::metadata::TokenResponse::decode(&body).unwrap();
     c.finalize(&mut state, &ext, &response).unwrap();
 
     // Type 1 is not permitted: 400.
     let refused = extensions_of(&[(1, b"x"), (2, b"\x00\x02US")]);
-    let ext = pat::extensions::Extensions::decode(&refused).unwrap();
+    let ext = pat::wire::extensions::Extensions::decode(&refused).unwrap();
     let (request, _) = c.request(&ch, ext, &mut rng()).unwrap();
     let r = d.post(media::TOKEN_REQUEST, encoded(&request)).await;
     assert_eq!(r.status(), StatusCode::BAD_REQUEST);
     assert_eq!(r.text().await.unwrap(), "extensions not permitted\n");
     // The empty list is permitted.
-    let (request, _) = c.request(&ch, pat::extensions::Extensions::EMPTY, &mut rng()).unwrap();
+    let (request, _) = c.request(&ch, pat::wire::extensions::Extensions::EMPTY, &mut rng()).unwrap();
     assert_eq!(d.post(media::TOKEN_REQUEST, encoded(&request)).await.status(), StatusCode::OK);
     // Malformed: truncated list, trailing bytes, unsorted list, an unknown key id: 400.
     let bad = StatusCode::BAD_REQUEST;
@@ -488,9 +488,9 @@ async fn metadata_requests_refused_by_the_policy_or_malformed_get_400() {
     assert_eq!(d.post(media::TOKEN_REQUEST, good[..200].to_vec()).await.status(), bad);
     // The longest request the format allows fits under the body limit (it
     // is refused by the policy, not by its size).
-    let big = vec![0u8; pat::extensions::EXTENSION_DATA_MAX_LEN];
+    let big = vec![0u8; pat::wire::extensions::EXTENSION_DATA_MAX_LEN];
     let all = extensions_of(&[(1, &big)]);
-    let ext = pat::extensions::Extensions::decode(&all).unwrap();
+    let ext = pat::wire::extensions::Extensions::decode(&all).unwrap();
     let (request, _) = c.request(&ch, ext, &mut rng()).unwrap();
     let body = encoded(&request);
     assert_eq!(body.len(), issuer::MAX_BODY);

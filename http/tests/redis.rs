@@ -292,7 +292,9 @@ async fn spent_entries_outlive_their_window_by_the_skew_margin() {
     let keys: Vec<String> = redis::cmd("KEYS").arg("pat:spent:*").query_async(&mut conn).await.unwrap();
     assert_eq!(keys.len(), 1);
     let ttl: i64 = redis::cmd("TTL").arg(&keys[0]).query_async(&mut conn).await.unwrap();
-    let want = i64::try_from(pat::replay::windowed_expiry(now, 300, pat::replay::CLOCK_SKEW_MARGIN) - now).unwrap();
+    let want =
+        i64::try_from(pat::deploy::replay::windowed_expiry(now, 300, pat::deploy::replay::CLOCK_SKEW_MARGIN) - now)
+            .unwrap();
     assert!((want - 3..=want).contains(&ttl), "TTL {ttl}, expected about {want}");
     // Not cut at the key's end (it was: a window lengthened by hand then
     // let a spent token redeem again).

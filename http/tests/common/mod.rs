@@ -103,7 +103,7 @@ impl Deployment {
             extensions: None,
             origin_info: String::new(),
             max_age: 60,
-            clock_skew: pat::replay::CLOCK_SKEW_MARGIN,
+            clock_skew: pat::deploy::replay::CLOCK_SKEW_MARGIN,
             issuer_state: (token_type != 2 && token_type != keys::METADATA).then(|| self.state.clone()),
             send_token_key: true,
             refresh: Duration::from_secs(3600),

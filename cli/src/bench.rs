@@ -5,13 +5,13 @@
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use pat::auth;
-use pat::challenge::TokenChallenge;
-use pat::codec::{Decode, Encode};
-use pat::token::{TokenInput, TokenRef};
-use pat::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
-use pat::types::private::PrivateTokenType;
-use pat::types::rate_limited as t3;
+use pat::tokens::private::PrivateTokenType;
+use pat::tokens::rate_limited as t3;
+use pat::wire::auth;
+use pat::wire::challenge::TokenChallenge;
+use pat::wire::codec::{Decode, Encode};
+use pat::wire::token::{TokenInput, TokenRef};
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
 
 use crate::demo::{
     AmortizedFixture, ArcFixture, BATCH, BATCH_WIRE, BatchedFixture, MetadataFixture, ORIGIN, PrivateFixture,
@@ -257,7 +257,7 @@ fn arc(r: &mut Runner<'_>) -> Result<()> {
     }
     let f = ArcFixture::new(ORIGIN)?;
     let parsed = f.request()?;
-    r.op("arc/ServerKeygen", || Ok(()), |()| pat::arc::ServerPrivateKey::generate(&mut rng()))?;
+    r.op("arc/ServerKeygen", || Ok(()), |()| pat::crypto::arc::ServerPrivateKey::generate(&mut rng()))?;
     r.op("arc/ClientRequest", || Ok(()), |()| f.client.request(&f.challenge, &mut rng()))?;
     r.op("arc/IssuerRespond", || Ok(()), |()| f.issuer.issue(&parsed, &mut rng()))?;
     r.op("arc/ClientFinalize", || f.exchange(), |(response, state)| f.client.finalize(&state, &response))?;
@@ -268,7 +268,7 @@ fn arc(r: &mut Runner<'_>) -> Result<()> {
     let mut tokens = Vec::new();
     for (limit, present, _) in limits {
         let exported = f.presentation_state(limit)?.export();
-        r.op(present, || pat::arc::PresentationState::import(&exported[..]), |mut state| f.token(&mut state))?;
+        r.op(present, || pat::crypto::arc::PresentationState::import(&exported[..]), |mut state| f.token(&mut state))?;
         tokens.push(f.token(&mut f.presentation_state(limit)?)?);
     }
     for ((limit, _, verify), token) in limits.into_iter().zip(&tokens) {

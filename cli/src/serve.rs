@@ -222,7 +222,7 @@ fn encode_extensions(mut list: Vec<(u16, Vec<u8>)>) -> Result<Vec<u8>, BoxError>
     list.sort_by_key(|(t, _)| *t);
     let len = 2 + list.iter().map(|(_, d)| 4 + d.len()).sum::<usize>();
     let mut buf = vec![0u8; len];
-    let mut w = pat::extensions::ExtensionsWriter::new(&mut buf);
+    let mut w = pat::wire::extensions::ExtensionsWriter::new(&mut buf);
     for (t, d) in &list {
         w.push(*t, d)?;
     }
@@ -294,7 +294,7 @@ pub(crate) struct OriginServe {
     refresh: u64,
     /// The largest clock difference, in seconds, between the origins that
     /// share a replay store: spent tokens are kept that much longer.
-    #[arg(long, default_value_t = pat::replay::CLOCK_SKEW_MARGIN)]
+    #[arg(long, default_value_t = pat::deploy::replay::CLOCK_SKEW_MARGIN)]
     clock_skew: u64,
     /// Milliseconds a Redis command may take before the redemption gets 503.
     #[arg(long, default_value_t = 50)]

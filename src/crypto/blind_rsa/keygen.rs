@@ -83,7 +83,7 @@ impl SecretKey {
     /// with p′ prime), as partially blind RSA requires of the key of token
     /// type 0xDA7A (draft-irtf-cfrg-partially-blind-rsa §4.1;
     /// [`crate::crypto::blind_rsa::partial`]). Much slower than [`Self::generate`]:
-    /// safe primes are rare (see docs/performance.md for measured times).
+    /// safe primes are rare (see docs/reports/2026-12-01-performance.md for measured times).
     /// Never use the key for anything else, type 0x0002 included
     /// (draft §5.2).
     pub fn generate_safe<R: CryptoRng + ?Sized>(rng: &mut R) -> Result<Self> {

@@ -23,7 +23,7 @@
 //! indices so nothing is looped over, and the square computes each cross
 //! product once. Measured with callgrind on x86-64 (`examples/issuer_profile.rs`,
 //! `p384 request 1`, 2026-12-01; inclusive cost per call from the callers in
-//! `Jacobian::double`; the commands are in `docs/perf-notes-type1.md`):
+//! `Jacobian::double`; the commands are in `docs/reports/2026-12-01-perf-notes-type1.md`):
 //!
 //! | instructions | `p384::FieldElement` | this file, mask selects | this file, `subtle` selects |
 //! |---|---:|---:|---:|

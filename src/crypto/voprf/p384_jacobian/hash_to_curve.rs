@@ -16,7 +16,7 @@
 //! 13 multiplications, [`Fe::pow_c1`]) and the map's result stays a fraction,
 //! `Z = tv4`: no inversion per map (the multiplication that follows inverts
 //! twice, once for its table and once to normalize the product). Measured with callgrind (`examples/issuer_profile.rs`, 4 calls,
-//! 2026-12-01): see `docs/perf-notes-type1.md`.
+//! 2026-12-01): see `docs/reports/2026-12-01-perf-notes-type1.md`.
 
 use p384::elliptic_curve::consts::{U24, U72};
 use p384::hash2curve::{ExpandMsgXmd, hash_to_field};

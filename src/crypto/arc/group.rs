@@ -4,6 +4,20 @@
 //! `P256_XMD:SHA-256_SSWU_RO_` and `HashToScalar` with `hash_to_field`
 //! (L = 48, `expand_message_xmd` over SHA-256), both under the DST
 //! `"HashTo…-" ‖ "ARCV1-P256" ‖ info`.
+//!
+//! Why this is not the VOPRF [`Suite`](crate::crypto::voprf::Suite): a
+//! `Suite` is a whole RFC 9497 ciphersuite (context string, the suite's
+//! hash as the PRF output, the DLEQ proof's size), sealed, and its P-384
+//! arithmetic is pat's own Jacobian code with entry points shaped for the
+//! VOPRF roles (`mul_serialize` encodes a batch with one inversion). ARC
+//! needs a plain prime-order group: P-256 elements and scalars with their
+//! encodings, hashing under ARC's DST, and constant-time linear combinations
+//! over secret scalars for the sigma prover, which no `Suite` offers (its
+//! linear combinations are variable time). Both already meet in RustCrypto's
+//! `group` traits, which `p256` implements and this module builds on. A
+//! trait beneath both (issue 32) would be a third layer over the
+//! constant-time P-384 code that no family needs yet; it is left until a
+//! family needs one group in both places.
 
 use p256::elliptic_curve::array::Array;
 use p256::elliptic_curve::consts::U48;

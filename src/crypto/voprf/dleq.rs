@@ -2,6 +2,12 @@
 //!
 //! The proof shows that `pkS = k·G` and `D_i = k·C_i` for every `i` with the
 //! same `k`, through one composite pair `(M, Z)` (§2.2.1).
+//!
+//! ARC's proofs come from a general sigma-protocol compiler
+//! (`crypto::arc::sigma`); this module stays separate because RFC 9497's
+//! transcript (the suite's hash, the `Seed`/`Composite`/`Challenge`
+//! labels) is not that compiler's SHAKE128 sponge: the module header of
+//! `sigma.rs` gives the whole reason.
 
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;

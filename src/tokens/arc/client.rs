@@ -1,4 +1,7 @@
-//! The client of type 0xE5AC: credential request, finalize, presentation states and tokens.
+//! The client of type 0xE5AC: credential request, finalize, presentation states
+//! and tokens.
+
+use rand_core::TryCryptoRng;
 
 use super::{ArcChallenge, TOKEN_HEADER_LEN, TOKEN_TYPE, TokenRequest, token_len};
 use crate::crypto::arc::{Credential, CredentialRequestState, CredentialResponse, PresentationState, ServerPublicKey};
@@ -6,7 +9,6 @@ use crate::error::{Error, Result};
 use crate::tokens::truncated_key_id;
 use crate::wire::codec::Writer;
 use crate::wire::token_type::KEY_ID_LEN;
-use rand_core::TryCryptoRng;
 
 /// The client of type 0xE5AC, for one issuer key.
 #[derive(Clone, Debug)]

@@ -1,4 +1,9 @@
-//! The issuer of type 0xE5AC, which is also the origin: credential responses and presentation checks.
+//! The issuer of type 0xE5AC, which is also the origin: credential responses
+//! and presentation checks.
+
+use rand_core::TryCryptoRng;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
 
 use super::{ArcChallenge, ArcToken, TokenRequest};
 use crate::crypto::arc::messages::PresentationRef;
@@ -6,9 +11,6 @@ use crate::crypto::arc::{CredentialResponse, ServerPrivateKey, ServerPublicKey};
 use crate::error::{Error, Result};
 use crate::tokens::truncated_key_id;
 use crate::wire::token_type::KEY_ID_LEN;
-use rand_core::TryCryptoRng;
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
 
 /// The issuer and origin of type 0xE5AC (one party: ARC is privately
 /// verifiable), for one key.

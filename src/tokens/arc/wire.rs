@@ -1,4 +1,7 @@
-//! The messages of type 0xE5AC: the ARC challenge, the request context, the credential request and the token (arc-protocol-01 §6, §7).
+//! The messages of type 0xE5AC: the ARC challenge, the request context, the
+//! credential request and the token (arc-protocol-01 §6, §7).
+
+use sha2::{Digest, Sha256};
 
 use super::{CREDENTIAL_CONTEXT_LEN, REQUEST_LEN, TOKEN_HEADER_LEN, TOKEN_TYPE, token_len};
 use crate::crypto::arc::CredentialRequest;
@@ -8,7 +11,6 @@ use crate::tokens::expect_type;
 use crate::wire::challenge::{MAX_NAME_LEN, REDEMPTION_CONTEXT_LEN, TokenChallenge};
 use crate::wire::codec::{Decode, Encode, Reader, Writer};
 use crate::wire::token_type::{CHALLENGE_DIGEST_LEN, KEY_ID_LEN};
-use sha2::{Digest, Sha256};
 
 /// An ARC `TokenChallenge` (arc-protocol-01 §6): the RFC 9577 fields with the
 /// type fixed to 0xE5AC, and the `credential_context` (empty or 32 bytes).

@@ -1,4 +1,9 @@
-//! The client of type 0xDA7A: its request state (with the digest of the extensions it asked for) and the request and finalize steps.
+//! The client of type 0xDA7A: its request state (with the digest of the
+//! extensions it asked for) and the request and finalize steps.
+
+use rand_core::TryCryptoRng;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
 
 use super::{EXTENSIONS_DIGEST_LEN, MetadataToken, TokenRequest, TokenResponse, VARIANT};
 use crate::crypto::blind_rsa::partial::DerivedPublicKey;
@@ -11,9 +16,6 @@ use crate::wire::challenge::TokenChallenge;
 use crate::wire::extensions::Extensions;
 use crate::wire::token::TokenInput;
 use crate::wire::token_type::{KEY_ID_LEN, TOKEN_INPUT_LEN, TokenKind};
-use rand_core::TryCryptoRng;
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
 
 /// SHA-256 of an extensions encoding: what a [`RequestState`] keeps of the
 /// extensions, so that finalize can check that it gets the same ones.

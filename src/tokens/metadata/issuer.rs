@@ -1,4 +1,5 @@
-//! The issuer of type 0xDA7A: signing with the key pair derived for the request's extensions.
+//! The issuer of type 0xDA7A: signing with the key pair derived for the
+//! request's extensions.
 
 use super::{TokenRequest, TokenResponse};
 use crate::crypto::blind_rsa::partial::DerivedSecretKey;

@@ -1,4 +1,5 @@
-//! The origin of type 0xDA7A: token verification with the public key derived for the extensions.
+//! The origin of type 0xDA7A: token verification with the public key derived
+//! for the extensions.
 
 use super::{MetadataToken, VARIANT};
 use crate::crypto::blind_rsa::partial::DerivedPublicKey;

@@ -1,4 +1,5 @@
-//! The type 0xDA7A request: ExtendedTokenRequest (the response is type 0x0002's).
+//! The type 0xDA7A request: ExtendedTokenRequest (the response is type
+//! 0x0002's).
 
 use crate::crypto::blind_rsa::MODULUS_LEN;
 use crate::error::Result;

@@ -1,4 +1,10 @@
-//! The client of types 0x0001 and 0x0005: its request state and the request and finalize steps (RFC 9578 §5.1, §5.3).
+//! The client of types 0x0001 and 0x0005: its request state and the request and
+//! finalize steps (RFC 9578 §5.1, §5.3).
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use rand_core::TryCryptoRng;
 
 use super::{ElementBytes, PrivateTokenType, ScalarBytes, TokenRequest, TokenResponse, key_id_of};
 use crate::crypto::voprf::{self, Blind, ByteArray, Element, Proof, PublicKey, Suite};
@@ -9,9 +15,6 @@ use crate::wire::challenge::TokenChallenge;
 use crate::wire::codec::{Reader, Writer};
 use crate::wire::token::TokenInput;
 use crate::wire::token_type::{KEY_ID_LEN, NONCE_LEN};
-use core::fmt;
-use core::marker::PhantomData;
-use rand_core::TryCryptoRng;
 
 /// What the client keeps between [`Client::request`] and [`Client::finalize`]:
 /// the token input, the secret blind (wiped on drop) and the blinded element.

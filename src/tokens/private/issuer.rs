@@ -1,4 +1,10 @@
-//! The issuer of types 0x0001 and 0x0005, which is also the origin: evaluation (RFC 9578 §5.2) and token verification (§5.4).
+//! The issuer of types 0x0001 and 0x0005, which is also the origin: evaluation
+//! (RFC 9578 §5.2) and token verification (§5.4).
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use rand_core::TryCryptoRng;
 
 use super::{Client, ElementBytes, PrivateTokenType, TokenRequest, TokenResponse, key_id_of};
 use crate::crypto::voprf::{self, ByteArray, Element, KeyPair};
@@ -6,9 +12,6 @@ use crate::error::{Error, Result};
 use crate::tokens::truncated_key_id;
 use crate::wire::challenge::TokenChallenge;
 use crate::wire::token_type::KEY_ID_LEN;
-use core::fmt;
-use core::marker::PhantomData;
-use rand_core::TryCryptoRng;
 
 /// The issuer of a privately verifiable type (RFC 9578 §5.2, §5.4): evaluates
 /// requests and verifies redeemed tokens.

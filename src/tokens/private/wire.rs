@@ -1,11 +1,13 @@
-//! The messages of types 0x0001 and 0x0005: TokenRequest and TokenResponse (RFC 9578 §5.1, §5.2).
+//! The messages of types 0x0001 and 0x0005: TokenRequest and TokenResponse (RFC
+//! 9578 §5.1, §5.2).
+
+use core::fmt;
 
 use super::{ElementBytes, PrivateTokenType, ProofBytes};
 use crate::crypto::voprf::{ByteArray, Suite};
 use crate::error::{Error, Result};
 use crate::tokens::expect_type;
 use crate::wire::codec::{Decode, Encode, Reader, Writer};
-use core::fmt;
 
 /// TokenRequest for a privately verifiable type (RFC 9578 §5.1).
 #[derive(Clone, Copy, PartialEq, Eq)]

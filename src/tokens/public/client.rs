@@ -1,4 +1,7 @@
-//! The client of type 0x0002: its request state and the request and finalize steps (RFC 9578 §6.1, §6.3).
+//! The client of type 0x0002: its request state and the request and finalize
+//! steps (RFC 9578 §6.1, §6.3).
+
+use rand_core::TryCryptoRng;
 
 use super::{PublicToken, TokenRequest, TokenResponse};
 use crate::crypto::blind_rsa::{self, BlindingState, MODULUS_LEN, PublicKey};
@@ -10,7 +13,6 @@ use crate::wire::challenge::TokenChallenge;
 use crate::wire::codec::{Reader, Writer};
 use crate::wire::token::TokenInput;
 use crate::wire::token_type::{KEY_ID_LEN, TOKEN_INPUT_LEN, TokenKind};
-use rand_core::TryCryptoRng;
 
 /// What the client keeps between [`Client::request`] and [`Client::finalize`]:
 /// the token input and the blind inverse (secret, wiped on drop). Not `Copy`;

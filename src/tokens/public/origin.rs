@@ -1,4 +1,5 @@
-//! The origin of type 0x0002: token verification with the public key (RFC 9578 §6.4), and the RSA token checks types 0x0003 and 0xDA7A share.
+//! The origin of type 0x0002: token verification with the public key (RFC 9578
+//! §6.4), and the RSA token checks types 0x0003 and 0xDA7A share.
 
 use super::PublicToken;
 use crate::crypto::blind_rsa::{self, PublicKey};

@@ -1,4 +1,5 @@
-//! The type 0x0002 messages: TokenRequest and TokenResponse (RFC 9578 §6.1, §6.2).
+//! The type 0x0002 messages: TokenRequest and TokenResponse (RFC 9578 §6.1,
+//! §6.2).
 
 use crate::crypto::blind_rsa::MODULUS_LEN;
 use crate::error::Result;

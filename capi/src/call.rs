@@ -187,9 +187,8 @@ pub(crate) fn exact<const L: usize>(bytes: &[u8], field: pat::Field) -> Result<&
 /// Runs `f` in a stack frame of its own. The exported functions inline
 /// everything they call into one frame, where LLVM keeps each step's
 /// buffers in slots of their own: the frame becomes the sum of the steps'
-/// peaks (a type-2 request took 19 KB on a Cortex-M4, against 7.9 KB for
-/// its deepest step). A call boundary between the steps makes it their
-/// maximum.
+/// peaks, not their maximum (docs/capi.md has the measured frames). A call
+/// boundary between the steps makes it their maximum.
 #[inline(never)]
 pub(crate) fn apart<T>(f: impl FnOnce() -> T) -> T {
     f()

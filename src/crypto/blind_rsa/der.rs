@@ -19,47 +19,10 @@
 //! threshold, set before measuring, was at most 10 % more Cortex-M4 flash
 //! (per client role) or stack, and at most twice the instructions of each
 //! public parse call (a key is parsed once per load: not a hot path). Both
-//! versions, measured on 2026-12-01 (the hand-written one at commit c0a874d,
-//! the crates at commit 097fd7a; later changes elsewhere moved the flash
-//! figures by a few hundred bytes, see `nostd-check/budgets.tsv`):
-//!
-//! | | hand-written | crates | change |
-//! |---|---:|---:|---:|
-//! | Cortex-M4 flash, type-2 client (`flash/client-type2`) | 74,104 B | 78,720 B | +4,616 B (+6.2 %) |
-//! | Cortex-M4 flash, type-3 client (`flash/client-type3`) | 115,724 B | 120,316 B | +4,592 B (+4.0 %) |
-//! | Cortex-M4 flash, all roles (`pat-nostd-check` text) | 275,040 B | 294,844 B | +19,804 B (+7.2 %) |
-//! | Cortex-M4 stack, `stack/type2/issuer_key_load` (PEM) | 26,040 B | 21,104 B | −4,936 B (−19 %) |
-//! | instructions, `PublicKey::from_spki` | 147,326 | 149,030 | +1.2 % |
-//! | instructions, `PublicKey::from_rsa_encryption_spki` | 147,334 | 150,625 | +2.2 % |
-//! | instructions, `SecretKey::from_pkcs8_der` | 383,881 | 389,270 | +1.4 % |
-//! | instructions, `SecretKey::from_pkcs8_pem` | 458,501 | 469,720 | +2.4 % |
-//! | instructions, the SPKI encoding layer alone | 305 | 2,511 | ×8.2 |
-//! | instructions, the PKCS#8 encoding layer alone | 779 | 5,173 | ×6.6 |
-//! | instructions, PEM armor and base64 alone | 74,583 | 80,456 | +7.9 % |
-//!
-//! All within the threshold, so the crates are used and the hand-written
-//! reader is gone. The encoding layer alone is six to eight times the old
-//! one (`der` is general: tag classes, nested readers that track positions,
-//! OID arc validation), but that is 2–4 thousand instructions, under 2.5 % of
-//! each call, which the modulus's Montgomery parameters, the key id and the
-//! private-key consistency checks dominate. Client flash grows by the `der`
-//! reader only: [`super::RsaPublicKey::from_spki`] hashes its (strictly
-//! parsed, hence canonical) input for the key id, so clients do not link the
-//! encoder; without that shortcut the type-2 client grew by 7,364 B (+9.9 %).
-//! The issuer side adds PKCS#1, PKCS#8, PEM and the SPKI encoder. Stack falls
-//! because the PEM body is no longer copied into a 4 KiB whitespace-free
-//! buffer before decoding. `nostd-check/budgets.tsv` carries the new flash
-//! figures.
-//!
-//! How: flash and stack are `scripts/footprint` (qemu-system-arm,
-//! mps2-an386; flash is text + data of each client binary less the baseline
-//! binary; the all-roles row is `arm-none-eabi-size` text of the vector
-//! runner). Instructions are callgrind counts (deterministic on a loaded
-//! machine) of the `#[ignore]`d `key_parsing_instruction_counts` harness in
-//! `tests/blind_rsa.rs`, release build, x86-64: (count of N + 1 calls − count
-//! of 1 call) / N, N = 200 for whole calls and 2,000 for the layer-alone rows,
-//! whose inputs carry e = 65539 so that the call walks the whole encoding and
-//! stops before any arithmetic (for PEM: the PEM input minus the DER input).
+//! versions were measured against it on 2026-12-01 (flash and stack on the
+//! Cortex-M4, instructions per parse call) and the crates stayed within it;
+//! the table, the reasons and the commands are in
+//! `docs/reports/2026-12-01-crypto-design-measurements.md`.
 //!
 //! # What is accepted
 //!

@@ -401,29 +401,8 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     ///    h = qInv·(s_p − s_q) mod p with no conversion back.
     /// 4. s = s_q + q·h < n.
     ///
-    /// Measured on x86-64 (Xeon, 2 shared vCPUs, load average 5–6), RSA-2048,
-    /// one `blind_sign` including the verify-after-sign check:
-    ///
-    /// | | callgrind instructions | release median |
-    /// |---|---:|---:|
-    /// | before: `rem`, `FixedMontyForm::new`/`pow` (4-bit window, CIOS squarings), `pow_bounded_exp` check | 16.05 M | 848 µs |
-    /// | Karatsuba square + REDC, 5-bit window, no division, 16-squaring check | 14.03 M | 761 µs |
-    /// | + lookup masks outside the AND/OR loop, no per-product stack wipes | 13.22 M | 749 µs |
-    /// | + product-scanning `monty::mul`/`square` with unrolled columns (same build: 12.99 M before) | 11.31 M | – |
-    /// | + three-word column accumulator, own final subtraction (2026-12-01, load average 3.3, same-session A/B) | 10.10 M | 1.36 ms → 0.98 ms |
-    ///
-    /// (Window sizes with everything else equal, before the column kernel:
-    /// 4 bits 13.38 M, 5 bits 13.22 M, 6 bits 13.59 M instructions.) Where the
-    /// 10.1 M go: `monty::square` 72 % (about 3.5 k instructions per 1024-bit
-    /// square), `monty::mul` 19 % (window and table products, Garner, the
-    /// check), table lookups and window extraction most of the rest.
-    ///
-    /// Commands (see `benches/rsa_sign.rs`): the instruction count is the
-    /// difference between `PAT_PERF_ITERS=21` and `PAT_PERF_ITERS=1` runs of
-    /// `valgrind --tool=callgrind --dump-instr=no target/release/deps/rsa_sign-<hash>`,
-    /// divided by 20; the wall time is the median of four medians of 2000
-    /// calls, before and after run alternately, each printed by
-    /// `cargo bench --bench rsa_sign`.
+    /// The instruction counts and times of each step of this design, with
+    /// the commands, are in `docs/reports/2026-12-01-crypto-design-measurements.md`.
     pub(crate) fn rsasp1_crt(&self, m: &Uint<L>) -> Uint<L> {
         self.rsasp1_crt_with(m, &self.d_p, &self.d_q)
     }

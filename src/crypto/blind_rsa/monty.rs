@@ -20,48 +20,9 @@
 //! is 5 bits (204 instead of 256 window products for a 1024-bit exponent, for
 //! 16 more table entries).
 //!
-//! Measured on 2026-12-01 (x86-64, callgrind instruction counts, so machine
-//! load does not matter). "Two sums" is this file with the earlier column
-//! accumulator (the low and the high words of the limb products summed in two
-//! `WideWord`s, four additions per product, and crypto-bigint's
-//! `borrowing_sub` and `conditional_select` for the final subtraction);
-//! "three words" is the code of today (see [`Acc`] and [`finish`]):
-//!
-//! | RSA-2048 | `FixedMontyForm` | two sums | three words |
-//! |---|---:|---:|---:|
-//! | 1024-bit product (N = 16) | 5,534 | 4,833 | 4,328 |
-//! | 2048-bit square (N = 32; the sixteen of the fault check) | 21,059 | 14,975 | 13,390 |
-//! | 1024-bit square (N = 16) | inlined into `pow`, not separable | 3,961 | 3,500 |
-//! | one `blind_sign` (CRT, Garner, fault check) | 15,559,655 | 11,311,936 | 10,103,661 (−35 %) |
-//! | one client `blind` (rᵉ, blinding, inversion) | 845,722 | 737,898 | 696,339 (−18 %) |
-//! | one `verify` (x^65537 mod n, PSS) | — | 318,475 | 288,440 |
-//! | Cortex-M4 flash, type-2 client (`flash/client-type2`) | 76,708 B | 78,720 B | 78,836 B (today's tree, other changes included) |
-//!
-//! Wall time moved more than the instruction counts: in the two-sums build
-//! LLVM computed a column's products first and spilled them to the stack
-//! before summing; with three words each product is added as it is made.
-//! Medians of 2000 calls (`benches/rsa_sign.rs`), the two builds run
-//! alternately on one pinned core (`taskset -c 1`, load average 3.2–3.4 from
-//! other jobs on the 2-vCPU machine): `blind_sign` 1.33–1.39 ms → 0.96–1.01 ms,
-//! `verify` 39–41 µs → 25–27 µs, `blind` 95 µs → 70 µs. Tried and dropped in
-//! the same session: the accumulator as one `WideWord` plus a carry word
-//! with `overflowing_add` (LLVM recovers the carry with cmp/sbb: 17.96 M
-//! instructions per sign), as a low word plus a `WideWord` high part
-//! (11.63 M), and indexing the operands directly instead of through the
-//! reversed copies (10.08 M per sign but verify 295 k instead of 288 k).
-//!
-//! The `FixedMontyForm` column is the same code with `mul`, `square` and
-//! `pow` of this file replaced by `FixedMontyForm::mul`, `square` and `pow`
-//! (everything else, including [`redc`], unchanged). The whole-operation
-//! counts are `benches/rsa_sign.rs` (`PAT_PERF_OP=sign` and `blind`): the
-//! difference between `PAT_PERF_ITERS=21` and `PAT_PERF_ITERS=1` runs of
-//! `valgrind --tool=callgrind --dump-instr=no target/release/deps/rsa_sign-<hash>`,
-//! divided by 20; the per-product counts are callgrind's inclusive cost of
-//! `monty::mul`/`square`, of crypto-bigint's `mul_montgomery_form` and of
-//! `pow_65536_mont` (sixteen squares) over their call counts in the same runs. The flash figure is `scripts/footprint`'s
-//! (`nostd-check`, opt-level "s", LTO; the same code built both ways). The earlier history
-//! (16.05 M instructions per sign with `rem`, `FixedMontyForm::new`/`pow` and
-//! the `pow_bounded_exp` check) is in `RsaSecretKey::rsasp1_crt`.
+//! The instruction counts of this kernel against `FixedMontyForm` and the
+//! earlier accumulator, the wall times and the variants tried and dropped
+//! are in `docs/reports/2026-12-01-crypto-design-measurements.md`.
 //!
 //! # Constant time
 //!

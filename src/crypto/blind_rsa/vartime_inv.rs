@@ -42,24 +42,8 @@
 //! exact-division multiple of n, and runs of zero bits of g are skipped at
 //! once.
 //!
-//! Measured on 2026-12-01 (x86-64, callgrind instruction counts), RSA-2048,
-//! the client request of the first pat-go type-2 vector:
-//!
-//! | | `invert_vartime` | [`invert`] |
-//! |---|---:|---:|
-//! | one inversion of w modulo n (inclusive cost) | 1,248,912 | 281,044 (−78 %) |
-//! | one client `blind` | 1,693,705 | 737,898 (−56 %) |
-//! | Cortex-M4 flash, type-2 client (`flash/client-type2`) | 76,004 B | 78,720 B (+2,716 B) |
-//!
-//! The `invert_vartime` column is the same code with `blind_core` taking its
-//! fallback branch. The `blind` counts are `benches/rsa_sign.rs` with
-//! `PAT_PERF_OP=blind`: the difference between `PAT_PERF_ITERS=21` and
-//! `PAT_PERF_ITERS=1` runs of `valgrind --tool=callgrind --dump-instr=no
-//! target/release/deps/rsa_sign-<hash>`, divided by 20; the inversion is
-//! callgrind's inclusive cost of the inlined inversion code (`safegcd.rs`
-//! or this file) inside `blind_core`, over the 21 calls of the longer run
-//! (commit ac74c9c measured ≈1.13 M → ≈0.30 M on the first version). The
-//! flash figure is `scripts/footprint`'s, the same code built both ways.
+//! Its instruction counts against crypto-bigint's `invert_vartime` are in
+//! `docs/reports/2026-12-01-crypto-design-measurements.md`.
 
 use crypto_bigint::{Limb, Uint, Word};
 

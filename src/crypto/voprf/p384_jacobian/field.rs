@@ -21,29 +21,9 @@
 //! its all-ones and zero limbs fold), `−p⁻¹ mod 2^64 = 2^32 + 1` (`1` for
 //! 32-bit words) is a constant, the columns are expanded with literal
 //! indices so nothing is looped over, and the square computes each cross
-//! product once. Measured with callgrind on x86-64 (`examples/issuer_profile.rs`,
-//! `p384 request 1`, 2026-12-01; inclusive cost per call from the callers in
-//! `Jacobian::double`; the commands are in `docs/reports/2026-12-01-perf-notes-type1.md`):
-//!
-//! | instructions | `p384::FieldElement` | this file, mask selects | this file, `subtle` selects |
-//! |---|---:|---:|---:|
-//! | product | 519 | 417 | inlined |
-//! | square | 489 | 345 | 376 |
-//! | client `Blind`, 4 calls | 23.95 M | 17.66 M (−26%) | 20.43 M (−15%) |
-//! | issuer `BlindEvaluate`, 1 element, 4 calls | 63.47 M | 52.87 M (−17%) | 56.48 M (−11%) |
-//!
-//! The mask-select version is not kept: the compiler made `cmov`s of it,
-//! which ctgrind flags (see Constant time below). The `subtle` column went
-//! through crypto-bigint's `Uint` helpers for the final steps, which put
-//! `add` and `sub` out of line; today's code takes one opaque mask from
-//! `subtle` and applies it with AND/OR ([`mask`], [`select`]): client `Blind`
-//! 18.08 M and issuer `BlindEvaluate` 51.47 M for the same 4 calls, ctgrind
-//! clean.
-//!
-//! A three-word accumulator (a double word plus an overflow word, one
-//! `overflowing_add` per limb product) was tried instead of the split
-//! low/high sums and is slower: 488 and 460 instructions per product and
-//! square.
+//! product once. The instruction counts against `p384::FieldElement` and the
+//! variants tried (mask selects, a three-word accumulator) are in
+//! `docs/reports/2026-12-01-crypto-design-measurements.md`.
 //!
 //! Inversion is `p384`'s safegcd through the encoding (half the cost of
 //! Fermat's on this field, see [`Fe::invert`]); a batch of values shares one
@@ -495,10 +475,9 @@ impl Fe {
 
     /// `1/x` (zero gives zero), by `p384`'s constant-time safegcd inversion
     /// (crypto-bigint's Bernstein–Yang), through the canonical encoding: about
-    /// 95 K instructions against 190 K for Fermat's `x^(p − 2) =
-    /// (x^c1)^4·x` on this field's squares (385 squarings, 14 products),
-    /// measured in the same callgrind runs. The two conversions cost two
-    /// products.
+    /// half the instructions of Fermat's `x^(p − 2) = (x^c1)^4·x` on this
+    /// field's squares (385 squarings, 14 products; the counts are in
+    /// `docs/reports/2026-12-01-crypto-design-measurements.md`). The two conversions cost two products.
     pub(super) fn invert(&self) -> Self {
         let x = P384Fe::from_repr(self.to_bytes().into()).unwrap_or(P384Fe::ZERO);
         Self::from_p384(&x.invert().unwrap_or(P384Fe::ZERO))

@@ -30,18 +30,8 @@
 //! precomputed table, encodings, ECDSA). This module replaces only the three
 //! multiplications that dominate issuance and finalization, because the
 //! complete formulas cost about 60% more per scalar multiplication here.
-//! Measured with callgrind (instructions, not seconds, so the load of the
-//! shared machine does not enter), `examples/issuer_profile.rs`, on
-//! 2026-11-30:
-//!
-//! | what | `primeorder` | this module | commit |
-//! |---|---:|---:|---|
-//! | one constant-time `k·P` | 7.6 M | 4.83 M | 355c22b |
-//! | issuer `BlindEvaluate`, 10 elements, 4 calls | 139.69 M | 114.92 M | 355c22b |
-//! | issuer `BlindEvaluate`, 1 element, 4 calls (with the [`Comb`]) | 22.93 M | 15.87 M | 11aca33 |
-//! | client `Finalize`, 10 tokens, 4 calls (`msm_vartime` vs two-term `lincomb`) | 182.72 M | 140.86 M | 2a2ed54 |
-//! | client `Blind` (request), per call (with [`hash_to_curve`]; `p384`'s before) | 9.33 M | 5.99 M | 10749bb |
-//! | issuer `Evaluate` (token check), per call (the same) | 9.34 M | 6.00 M | 10749bb |
+//! The instruction counts of each of these against `primeorder` are in
+//! `docs/reports/2026-12-01-crypto-design-measurements.md`.
 //!
 //! The cost is code to review: the exceptional cases of the incomplete
 //! formulas are argued in [`ct_mul`] and tested adversarially (`adversarial.rs`).

@@ -7,7 +7,7 @@
 //! That the memory is actually wiped after drop is checked in the separate
 //! `secret-checks` crate, which may use `unsafe` to look at a dropped value.
 //!
-//! Exempt, with the reason: `types::rate_limited::hazmat::RequestRandomness` (hazmat,
+//! Exempt, with the reason: `pat::hazmat::tokens::rate_limited::RequestRandomness` (hazmat,
 //! only borrows caller-owned bytes, `Copy` on purpose) and `TokenRef` (borrows
 //! the caller's buffer; it is checked for its `Debug` only). The vector
 //! harness (`pat-vectors`) and the CLI are test and tool code.

@@ -1,7 +1,7 @@
 //! RFC 9497 Appendix A known-answer tests for `pat::crypto::voprf`, plus negative tests.
 //!
 //! The known-answer tests need the explicit-blind and explicit-nonce entry
-//! points of `voprf::hazmat`: the `hazmat` feature, which the crate's
+//! points of `pat::hazmat::crypto::voprf`: the `hazmat` feature, which the crate's
 //! dev-dependency on itself turns on for every `cargo test`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 

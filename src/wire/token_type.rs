@@ -160,7 +160,7 @@ impl RateLimitedRsa2048 {
     /// Length of the TokenRequest for an origin name of `origin_name_len`
     /// bytes: 520 bytes up to 32 bytes of name, 32 more per started block of
     /// 32. A name longer than a request can carry
-    /// ([`types::rate_limited::MAX_ORIGIN_NAME_LEN`](crate::tokens::rate_limited::MAX_ORIGIN_NAME_LEN),
+    /// ([`tokens::rate_limited::MAX_ORIGIN_NAME_LEN`](crate::tokens::rate_limited::MAX_ORIGIN_NAME_LEN),
     /// 65,216 bytes) gives [`Self::REQUEST_MAX_LEN`], so the result always
     /// sizes a buffer that holds the request.
     ///

@@ -139,7 +139,7 @@ impl<const L: usize> RsaBlindingState<L> {
     }
 
     /// The stored form r⁻¹·R mod n, R = 2^(8·B), as `B` big-endian bytes
-    /// into `out` (an exported client state, `types::state`). No conversion,
+    /// into `out` (an exported client state, `tokens::state`). No conversion,
     /// so no key is needed; the value does not depend on the limb size.
     pub(crate) fn write_stored(&self, out: &mut [u8]) {
         uint::to_be(&self.r_inv, out);

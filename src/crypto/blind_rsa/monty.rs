@@ -236,9 +236,9 @@ macro_rules! for_each_column {
 }
 
 /// On bare-metal targets the columns are an ordinary loop: pasting the body
-/// 2N − 1 times made the Cortex-M4 type-2 client 116,544 B of flash against
-/// 76,880 B with this loop (budget 78,872 B, `scripts/footprint`) and its
-/// origin's stack 12% deeper. Hosts (64- and 32-bit) keep the unrolled columns.
+/// 2N − 1 times put the Cortex-M4 type-2 client far over its flash budget
+/// (`scripts/footprint`) and deepened the origin's stack. Hosts (64- and
+/// 32-bit) keep the unrolled columns.
 #[cfg(target_os = "none")]
 macro_rules! for_each_column {
     ($n:expr, |$i:ident| $body:block) => {

@@ -10,6 +10,6 @@
 //! unlinkability Privacy Pass exists for. A proof nonce that repeats across
 //! two proofs, or that an attacker can predict, reveals the issuer's secret
 //! key `skS` from the two responses (RFC 9497 §2.2.1). The randomized
-//! functions in [`voprf`](super) draw both from a cryptographic generator.
+//! functions in [`voprf`](crate::crypto::voprf) draw both from a cryptographic generator.
 
 pub use crate::crypto::voprf::deterministic::{blind_evaluate_with_nonce, blind_with, oprf_blind_with};

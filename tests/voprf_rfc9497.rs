@@ -138,31 +138,120 @@ fn run_oprf_vector<S: Suite>(block: &Value, v: &Value) -> usize {
     1
 }
 
+/// Runs one POPRF-mode vector (RFC 9497 §3.3.3, Appendix A.x.3): key
+/// derivation, Blind with the tweaked key, BlindEvaluate byte for byte,
+/// Finalize from the wire encodings, Evaluate; returns 1.
+fn run_poprf_vector<S: Suite>(block: &Value, v: &Value) -> usize {
+    use pat::crypto::voprf::poprf;
+    use pat::hazmat::crypto::voprf::{poprf_blind_evaluate_with_nonce, poprf_blind_with};
+    let name = format!("{} {}", str_of(block, "suite"), str_of(v, "rfc_section"));
+    let seed = hex(str_of(block, "seed"));
+    let kp = poprf::derive_key_pair::<S>(&seed, &hex(str_of(block, "key_info"))).unwrap();
+    assert_eq!(kp.secret_key().to_bytes().as_ref(), &hex(str_of(block, "skSm"))[..], "{name} skSm");
+    assert_eq!(kp.public_key().as_bytes().as_ref(), &hex(str_of(block, "pkSm"))[..], "{name} pkSm");
+    // The POPRF key differs from the VOPRF key of the same seed: the mode is
+    // in the context string.
+    let voprf_kp = voprf::derive_key_pair::<S>(&seed, &hex(str_of(block, "key_info"))).unwrap();
+    assert_ne!(voprf_kp.public_key(), kp.public_key(), "{name}: mode not in the DST");
+
+    let info = hex(str_of(v, "info"));
+    let inputs: Vec<Vec<u8>> = strs(v, "input").iter().map(|s| hex(s)).collect();
+    let input_refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    let n = inputs.len();
+    assert_eq!(n, usize::try_from(v["batch_size"].as_u64().unwrap()).unwrap(), "{name} batch size");
+    let pk = PublicKey::<S>::from_bytes(&arr(str_of(block, "pkSm"))).unwrap();
+
+    let mut blinds = Vec::new();
+    let mut blinded = Vec::new();
+    let mut tweaked = None;
+    for ((input, b), expected) in inputs.iter().zip(strs(v, "blind")).zip(strs(v, "blinded_element")) {
+        let (blind, elem, t) = poprf_blind_with::<S>(input, &info, &pk, &arr(b)).unwrap();
+        assert_eq!(elem.as_bytes().as_ref(), &hex(expected)[..], "{name} blinded_element");
+        assert_eq!(t, poprf::TweakedKey::new(&pk, &info).unwrap(), "{name} tweaked key");
+        tweaked = Some(t);
+        blinds.push(blind);
+        blinded.push(elem);
+    }
+    let tweaked = tweaked.unwrap();
+
+    let mut evaluated = vec![S::ElementBytes::ZERO; n];
+    let proof = poprf_blind_evaluate_with_nonce(
+        kp.secret_key(),
+        &blinded,
+        &info,
+        &mut evaluated,
+        &arr(str_of(v, "proof_random_scalar")),
+    )
+    .unwrap();
+    for (got, expected) in evaluated.iter().zip(strs(v, "evaluation_element")) {
+        assert_eq!(got.as_ref(), &hex(expected)[..], "{name} evaluation_element");
+    }
+    assert_eq!(proof.to_bytes().as_ref(), &hex(str_of(v, "proof"))[..], "{name} proof");
+
+    let ev: Vec<Element<S>> =
+        strs(v, "evaluation_element").iter().map(|e| Element::from_bytes(&arr(e)).unwrap()).collect();
+    let wire_proof = Proof::<S>::from_slice(&hex(str_of(v, "proof"))).unwrap();
+    let mut outputs = vec![S::Output::ZERO; n];
+    poprf::finalize(&tweaked, &input_refs, &blinds, &blinded, &ev, &wire_proof, &info, &mut outputs).unwrap();
+    let expected_outputs = strs(v, "output");
+    for (got, expected) in outputs.iter().zip(&expected_outputs) {
+        assert_eq!(got.as_ref(), &hex(expected)[..], "{name} output");
+    }
+    for (input, expected) in inputs.iter().zip(&expected_outputs) {
+        let out = poprf::evaluate(kp.secret_key(), input, &info).unwrap();
+        assert_eq!(out.as_ref(), &hex(expected)[..], "{name} evaluate");
+        poprf::verify_output(kp.secret_key(), input, &info, &out).unwrap();
+        // Another info gives another output.
+        assert_eq!(
+            poprf::verify_output(kp.secret_key(), input, b"other info", &out),
+            Err(Error::Verification),
+            "{name} info binding"
+        );
+    }
+
+    // Finalize refuses the proof under another info (another tweaked key),
+    // and leaves the outputs untouched.
+    let other = poprf::TweakedKey::new(&pk, b"other info").unwrap();
+    let mut untouched = vec![S::Output::ZERO; n];
+    assert_eq!(
+        poprf::finalize(&other, &input_refs, &blinds, &blinded, &ev, &wire_proof, &info, &mut untouched),
+        Err(Error::Verification),
+        "{name} tweaked key"
+    );
+    assert!(untouched.iter().all(|o| *o == S::Output::ZERO));
+
+    // Randomized BlindEvaluate: same evaluations, another proof that verifies.
+    let mut evaluated2 = vec![S::ElementBytes::ZERO; n];
+    let proof2 =
+        poprf::blind_evaluate(kp.secret_key(), &blinded, &info, &mut evaluated2, &mut TestRng::new(9)).unwrap();
+    assert_eq!(evaluated, evaluated2);
+    assert_ne!(proof2, proof);
+    let mut outputs2 = vec![S::Output::ZERO; n];
+    poprf::finalize(&tweaked, &input_refs, &blinds, &blinded, &ev, &proof2, &info, &mut outputs2).unwrap();
+    assert_eq!(outputs, outputs2);
+    1
+}
+
 fn run_block<S: Suite>(block: &Value) -> usize {
     assert_eq!(str_of(block, "suite"), S::ID);
     let vectors = block["vectors"].as_array().unwrap();
     match block["mode"].as_u64().unwrap() {
         0 => vectors.iter().map(|v| run_oprf_vector::<S>(block, v)).sum(),
         1 => vectors.iter().map(|v| run_voprf_vector::<S>(block, v)).sum(),
-        m => panic!("mode {m} is not run here"),
+        2 => vectors.iter().map(|v| run_poprf_vector::<S>(block, v)).sum(),
+        m => panic!("unknown mode {m}"),
     }
 }
 
 #[test]
 fn rfc9497_appendix_a_vectors() {
     let doc: Value = serde_json::from_str(VECTORS).unwrap();
-    let mut expected = [0usize; 2]; // [OPRF, VOPRF] vectors in the file
-    let mut executed = [0usize; 2];
+    let mut expected = [0usize; 3]; // [OPRF, VOPRF, POPRF] vectors in the file
+    let mut executed = [0usize; 3];
     let mut voprf_batch2 = 0;
-    let mut poprf_blocks = 0;
     for block in doc["suites"].as_array().unwrap() {
         let mode = block["mode"].as_u64().unwrap();
         let count = block["vectors"].as_array().unwrap().len();
-        if mode == 2 {
-            // POPRF (mode 0x02) is not implemented.
-            poprf_blocks += 1;
-            continue;
-        }
         let slot = usize::try_from(mode).unwrap();
         expected[slot] += count;
         if mode == 1 {
@@ -175,11 +264,11 @@ fn rfc9497_appendix_a_vectors() {
             other => panic!("unknown suite {other}"),
         };
     }
-    assert_eq!(executed, expected, "executed [OPRF, VOPRF] vectors");
-    // The file's README: 6 VOPRF vectors (2 of batch size 2) and 4 OPRF vectors.
-    assert_eq!(executed, [4, 6]);
+    assert_eq!(executed, expected, "executed [OPRF, VOPRF, POPRF] vectors");
+    // The file's README: 4 OPRF vectors, 6 VOPRF vectors (2 of batch size 2)
+    // and 6 POPRF vectors (3 per suite, P384-SHA384 among them).
+    assert_eq!(executed, [4, 6, 6]);
     assert_eq!(voprf_batch2, 2);
-    assert_eq!(poprf_blocks, 2);
 }
 
 // ---- negative tests ---------------------------------------------------------

@@ -602,6 +602,11 @@
 #define PAT_FIELD_CREDENTIAL_CONTEXT 27
 
 /**
+ * Detail: the public `info` of a partially oblivious PRF (type 0xDA7B's extensions).
+ */
+#define PAT_FIELD_INFO 28
+
+/**
  * Detail of `PAT_E_RNG`: the callback failed with a code outside 1 to 0x7FFFFC.
  */
 #define PAT_RNG_UNKNOWN 8388607

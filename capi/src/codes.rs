@@ -160,6 +160,8 @@ pub const PAT_FIELD_RATE_LIMIT: u32 = 25;
 pub const PAT_FIELD_PRESENTATION: u32 = 26;
 /// Detail: an ARC `credential_context`.
 pub const PAT_FIELD_CREDENTIAL_CONTEXT: u32 = 27;
+/// Detail: the public `info` of a partially oblivious PRF (type 0xDA7B's extensions).
+pub const PAT_FIELD_INFO: u32 = 28;
 
 /// Detail of `PAT_E_RNG`: the callback failed with a code outside 1 to 0x7FFFFC.
 pub const PAT_RNG_UNKNOWN: u32 = 0x7F_FFFF;
@@ -228,7 +230,7 @@ const _: () = {
     assert!(kind(Error::SelfTest(SelfTestKind::PrivateP384Request)) == PAT_E_SELF_TEST);
     assert!(kind(Error::ReplayWindowExpired) == PAT_E_REPLAY_WINDOW_EXPIRED);
 
-    const FIELDS: [(Field, u32); 27] = [
+    const FIELDS: [(Field, u32); 28] = [
         (Field::IssuerName, PAT_FIELD_ISSUER_NAME),
         (Field::RedemptionContext, PAT_FIELD_REDEMPTION_CONTEXT),
         (Field::OriginInfo, PAT_FIELD_ORIGIN_INFO),
@@ -256,6 +258,7 @@ const _: () = {
         (Field::RateLimit, PAT_FIELD_RATE_LIMIT),
         (Field::Presentation, PAT_FIELD_PRESENTATION),
         (Field::CredentialContext, PAT_FIELD_CREDENTIAL_CONTEXT),
+        (Field::Info, PAT_FIELD_INFO),
     ];
     let mut i = 0;
     while i < FIELDS.len() {

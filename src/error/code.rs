@@ -4,7 +4,7 @@
 use super::{Error, Field, RngCode, SelfTestKind};
 
 /// Every field, in the order of their codes (`Field::code` is the index + 1).
-const FIELDS: [Field; 27] = [
+const FIELDS: [Field; 28] = [
     Field::IssuerName,
     Field::RedemptionContext,
     Field::OriginInfo,
@@ -32,6 +32,7 @@ const FIELDS: [Field; 27] = [
     Field::RateLimit,
     Field::Presentation,
     Field::CredentialContext,
+    Field::Info,
 ];
 
 /// The token types a `WrongTokenType` can expect, numbered from 1.
@@ -87,6 +88,7 @@ impl Field {
             Field::RateLimit => 25,
             Field::Presentation => 26,
             Field::CredentialContext => 27,
+            Field::Info => 28,
         }
     }
 

@@ -317,6 +317,9 @@ pub enum Field {
     /// The `credential_context` of an ARC `TokenChallenge`, 0 or 32 bytes
     /// (draft-ietf-privacypass-arc-protocol-01 §6).
     CredentialContext,
+    /// The public `info` of a partially oblivious PRF (RFC 9497 §3.3.3),
+    /// at most 65535 bytes: for token type 0xDA7B, the serialized extensions.
+    Info,
 }
 
 impl fmt::Display for Field {
@@ -349,6 +352,7 @@ impl fmt::Display for Field {
             Field::RateLimit => "rate-limit",
             Field::Presentation => "presentation",
             Field::CredentialContext => "credential_context",
+            Field::Info => "info",
         })
     }
 }

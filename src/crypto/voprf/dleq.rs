@@ -1,7 +1,9 @@
 //! Batched discrete-log-equality proofs (RFC 9497 §2.2).
 //!
 //! The proof shows that `pkS = k·G` and `D_i = k·C_i` for every `i` with the
-//! same `k`, through one composite pair `(M, Z)` (§2.2.1).
+//! same `k`, through one composite pair `(M, Z)` (§2.2.1). The VOPRF proves
+//! this for its key and `C` = the blinded elements; the POPRF for its
+//! tweaked key and `C` = the evaluated elements ([`generate_proof_inverse`]).
 //!
 //! ARC's proofs come from a general sigma-protocol compiler
 //! (`crypto::arc::sigma`); this module stays separate because RFC 9497's
@@ -188,6 +190,52 @@ pub(crate) fn generate_proof<S: Suite>(
         crate::ct::declassify(p);
     }
 
+    let mut transcript = [S::ElementBytes::ZERO; 4];
+    S::serialize_elements(&[m, z, t2, t3], &mut transcript)?;
+    let c = challenge(ctx, pk, &transcript)?;
+    let mut s = **nonce - c * *k;
+    crate::ct::declassify(&mut s); // the proof (c, s) is sent to the client
+    Ok(Proof { c, s })
+}
+
+/// `GenerateProof(t, G, T, C, D)` for the POPRF mode (RFC 9497 §3.3.3),
+/// where `C_i = t⁻¹·D_i` are the evaluated elements (serialized in
+/// `evaluated`) and `D_i` the blinded ones: `key` is `(t, T = t·G)`.
+///
+/// `Z = Σ d_i·D_i` is a variable-time multi-scalar multiplication over the
+/// public blinded elements, and `M = Σ d_i·C_i = t⁻¹·Z` and `t3 = r·M` are
+/// two constant-time multiples of `Z` sharing one precomputation: the
+/// evaluated elements are hashed from their encodings and never decoded.
+pub(crate) fn generate_proof_inverse<S: Suite>(
+    ctx: &Context<S>,
+    key: &KeyPair<S>,
+    t_inv: &S::Scalar,
+    blinded: &[Element<S>],
+    evaluated: &[S::ElementBytes],
+    nonce: &Zeroizing<S::Scalar>,
+) -> Result<Proof<S>> {
+    if blinded.len() != evaluated.len() {
+        return Err(Error::InvalidLength(Field::Batch));
+    }
+    let k = key.secret_key().scalar();
+    let pk = key.public_key().as_bytes();
+    let seed = composite_seed(ctx, pk)?;
+    let mut z = LincombVartime::<S>::new();
+    for (i, (c, d)) in evaluated.iter().zip(blinded).enumerate() {
+        let di = composite_scalar(ctx, &seed, i, c, d.as_bytes())?;
+        z.push(*d.point(), di)?;
+    }
+    let z = z.finish()?;
+    let scalars = Zeroizing::new([*t_inv, *t_inv * **nonce]);
+    let mut out = [S::Point::default(); 2];
+    S::prepared_mul(&S::prepare(&z)?, scalars.as_ref(), &mut out)?;
+    let [mut m, mut t3] = out;
+    let mut z = z;
+    let mut t2 = S::mul_base(nonce);
+    // M, Z, t2 = r·G and t3 = r·M are public: the verifier recomputes them.
+    for p in [&mut m, &mut z, &mut t2, &mut t3] {
+        crate::ct::declassify(p);
+    }
     let mut transcript = [S::ElementBytes::ZERO; 4];
     S::serialize_elements(&[m, z, t2, t3], &mut transcript)?;
     let c = challenge(ctx, pk, &transcript)?;

@@ -5,7 +5,8 @@
 //! used by Privacy Pass privately verifiable tokens (RFC 9578 §5: type 0x0001
 //! with [`P384Sha384`], type 0x0005 with [`Ristretto255Sha512`]), including
 //! batched evaluation with a single DLEQ proof (§2.2). The base OPRF mode
-//! (0x00, §3.3.1) is in [`oprf`]; POPRF (0x02) is not implemented.
+//! (0x00, §3.3.1) is in [`oprf`], the partially oblivious mode (POPRF, 0x02,
+//! §3.3.3; token type 0xDA7B) in [`poprf`].
 //!
 //! | step | client | server |
 //! |---|---|---|
@@ -46,6 +47,7 @@ pub(crate) mod deterministic;
 pub mod oprf;
 mod p384_jacobian;
 mod p384_sha384;
+pub mod poprf;
 mod protocol;
 mod ristretto255_sha512;
 mod suite;

@@ -45,7 +45,7 @@ pub fn finalize<S: Suite>(
     outputs: &mut [S::Output],
 ) -> Result<()> {
     check_batch(inputs.len(), &[blinds.len(), evaluated.len(), outputs.len()])?;
-    unblind_and_hash(inputs, blinds, evaluated, outputs)
+    unblind_and_hash(inputs, None, blinds, evaluated, outputs)
 }
 
 /// `Evaluate(skS, input)` (RFC 9497 §3.3.1) with the OPRF context string.

@@ -76,18 +76,31 @@ pub(crate) fn evaluate_elements<S: Suite>(
 }
 
 /// `Hash(I2OSP(len(input), 2) || input || I2OSP(len(element), 2) || element ||
-/// "Finalize")` (RFC 9497 §3.3.1 `Finalize`, §3.3.2 `Evaluate`).
-fn finalize_hash<S: Suite>(input: &[u8], element: &S::ElementBytes) -> Result<S::Output> {
+/// "Finalize")` (RFC 9497 §3.3.1 `Finalize`, §3.3.2 `Evaluate`); with `info`
+/// (the POPRF mode, §3.3.3), `I2OSP(len(info), 2) || info` comes between the
+/// input and the element.
+pub(crate) fn finalize_hash<S: Suite>(
+    input: &[u8],
+    info: Option<&[u8]>,
+    element: &S::ElementBytes,
+) -> Result<S::Output> {
     let input_len = len2(input.len(), Field::Message)?;
     let elem_len = len2(S::NE, Field::Message)?;
-    Ok(S::hash_parts(&[&input_len, input, &elem_len, element.as_ref(), b"Finalize"]))
+    Ok(match info {
+        None => S::hash_parts(&[&input_len, input, &elem_len, element.as_ref(), b"Finalize"]),
+        Some(info) => {
+            let info_len = len2(info.len(), Field::Info)?;
+            S::hash_parts(&[&input_len, input, &info_len, info, &elem_len, element.as_ref(), b"Finalize"])
+        }
+    })
 }
 
 /// The unblinding half of `Finalize` (RFC 9497 §3.3.1): for each `i`,
-/// `N = blind_i⁻¹·evaluatedElement_i` and the `Finalize` hash. Lengths are
-/// checked by the caller.
+/// `N = blind_i⁻¹·evaluatedElement_i` and the `Finalize` hash (with the POPRF
+/// `info` if there is one, §3.3.3). Lengths are checked by the caller.
 pub(crate) fn unblind_and_hash<S: Suite>(
     inputs: &[&[u8]],
+    info: Option<&[u8]>,
     blinds: &[Blind<S>],
     evaluated: &[Element<S>],
     outputs: &mut [S::Output],
@@ -101,7 +114,7 @@ pub(crate) fn unblind_and_hash<S: Suite>(
             // in a batch.
             let inverse = Zeroizing::new(S::invert(b.scalar())?);
             S::unblind_serialize(&inverse, e.point(), &mut encoded)?;
-            *out = finalize_hash::<S>(input, &encoded)?;
+            *out = finalize_hash::<S>(input, info, &encoded)?;
         }
         Ok(())
     })();
@@ -115,7 +128,7 @@ pub(crate) fn evaluate_in<S: Suite>(mode: Mode, key: &SecretKey<S>, input: &[u8]
     let ctx = Context::<S>::new(mode);
     len2(input.len(), Field::Message)?;
     let (mut n, mut e) = S::hash_mul(&[input], &ctx.with_prefix(b"HashToGroup-"), key.scalar())?;
-    let result = finalize_hash::<S>(input, &e);
+    let result = finalize_hash::<S>(input, None, &e);
     e.zeroize();
     n.zeroize();
     result
@@ -214,7 +227,7 @@ pub fn finalize<S: Suite>(
 ) -> Result<()> {
     check_batch(inputs.len(), &[blinds.len(), blinded.len(), evaluated.len(), outputs.len()])?;
     dleq::verify_proof(&Context::new(Mode::Voprf), pk, blinded, evaluated, proof)?;
-    unblind_and_hash(inputs, blinds, evaluated, outputs)
+    unblind_and_hash(inputs, None, blinds, evaluated, outputs)
 }
 
 /// `Evaluate(skS, input)` (RFC 9497 §3.3.2): the PRF output computed directly

@@ -59,6 +59,8 @@ pub(crate) enum Mode {
     Oprf,
     /// modeVOPRF = 0x01.
     Voprf,
+    /// modePOPRF = 0x02.
+    Poprf,
 }
 
 impl Mode {
@@ -67,6 +69,7 @@ impl Mode {
         match self {
             Mode::Oprf => [0x00],
             Mode::Voprf => [0x01],
+            Mode::Poprf => [0x02],
         }
     }
 }
@@ -158,6 +161,7 @@ pub trait Suite:
         + Sync
         + ConstantTimeEq
         + Zeroize
+        + Add<Output = Self::Scalar>
         + Mul<Output = Self::Scalar>
         + Sub<Output = Self::Scalar>;
     /// `SerializeElement` output, `[u8; Ne]`.

@@ -12,4 +12,6 @@
 //! key `skS` from the two responses (RFC 9497 §2.2.1). The randomized
 //! functions in [`voprf`](crate::crypto::voprf) draw both from a cryptographic generator.
 
-pub use crate::crypto::voprf::deterministic::{blind_evaluate_with_nonce, blind_with, oprf_blind_with};
+pub use crate::crypto::voprf::deterministic::{
+    blind_evaluate_with_nonce, blind_with, oprf_blind_with, poprf_blind_evaluate_with_nonce, poprf_blind_with,
+};

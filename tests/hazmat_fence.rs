@@ -80,6 +80,6 @@ fn one_hazmat_fence() {
     }
     deterministic.sort();
     exported.sort();
-    assert_eq!(deterministic.len(), 9, "{deterministic:?}");
+    assert_eq!(deterministic.len(), 10, "{deterministic:?}");
     assert_eq!(exported, deterministic);
 }

@@ -33,7 +33,8 @@ pub const PAT_E_INVALID_VALUE: i32 = 7;
 /// A token type this library does not implement; the detail is the type.
 pub const PAT_E_UNKNOWN_TOKEN_TYPE: i32 = 8;
 /// Another token type than expected; the detail is `found + 0x10000 × e`
-/// (`e`: 1 = 0x0001, 2 = 0x0002, 3 = 0x0003, 4 = 0x0005, 5 = 0xDA7A, 6 = 0xE5AC).
+/// (`e`: 1 = 0x0001, 2 = 0x0002, 3 = 0x0003, 4 = 0x0005, 5 = 0xDA7A, 6 = 0xE5AC,
+/// 7 = another type, 8 = 0xDA7B).
 pub const PAT_E_WRONG_TOKEN_TYPE: i32 = 9;
 /// A token key id does not match the key.
 pub const PAT_E_KEY_ID_MISMATCH: i32 = 10;
@@ -162,6 +163,8 @@ pub const PAT_FIELD_PRESENTATION: u32 = 26;
 pub const PAT_FIELD_CREDENTIAL_CONTEXT: u32 = 27;
 /// Detail: the public `info` of a partially oblivious PRF (type 0xDA7B's extensions).
 pub const PAT_FIELD_INFO: u32 = 28;
+/// Detail: an `ExtensionSet`, or the `extension-set` parameter of a challenge.
+pub const PAT_FIELD_EXTENSION_SET: u32 = 29;
 
 /// Detail of `PAT_E_RNG`: the callback failed with a code outside 1 to 0x7FFFFC.
 pub const PAT_RNG_UNKNOWN: u32 = 0x7F_FFFF;
@@ -230,7 +233,7 @@ const _: () = {
     assert!(kind(Error::SelfTest(SelfTestKind::PrivateP384Request)) == PAT_E_SELF_TEST);
     assert!(kind(Error::ReplayWindowExpired) == PAT_E_REPLAY_WINDOW_EXPIRED);
 
-    const FIELDS: [(Field, u32); 28] = [
+    const FIELDS: [(Field, u32); 29] = [
         (Field::IssuerName, PAT_FIELD_ISSUER_NAME),
         (Field::RedemptionContext, PAT_FIELD_REDEMPTION_CONTEXT),
         (Field::OriginInfo, PAT_FIELD_ORIGIN_INFO),
@@ -259,6 +262,7 @@ const _: () = {
         (Field::Presentation, PAT_FIELD_PRESENTATION),
         (Field::CredentialContext, PAT_FIELD_CREDENTIAL_CONTEXT),
         (Field::Info, PAT_FIELD_INFO),
+        (Field::ExtensionSet, PAT_FIELD_EXTENSION_SET),
     ];
     let mut i = 0;
     while i < FIELDS.len() {

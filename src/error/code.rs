@@ -4,7 +4,7 @@
 use super::{Error, Field, RngCode, SelfTestKind};
 
 /// Every field, in the order of their codes (`Field::code` is the index + 1).
-const FIELDS: [Field; 28] = [
+const FIELDS: [Field; 29] = [
     Field::IssuerName,
     Field::RedemptionContext,
     Field::OriginInfo,
@@ -33,10 +33,15 @@ const FIELDS: [Field; 28] = [
     Field::Presentation,
     Field::CredentialContext,
     Field::Info,
+    Field::ExtensionSet,
 ];
 
 /// The token types a `WrongTokenType` can expect, numbered from 1.
 const EXPECTED_TYPES: [u16; 6] = [0x0001, 0x0002, 0x0003, 0x0005, 0xDA7A, 0xE5AC];
+
+/// Expected types numbered after [`EXPECTED_OTHER`], from 8 (the numbers of
+/// older types never change).
+const EXPECTED_TYPES_LATER: [u16; 1] = [0xDA7B];
 
 /// `e` for a `WrongTokenType` whose expected type is not in [`EXPECTED_TYPES`].
 const EXPECTED_OTHER: u32 = 7;
@@ -58,7 +63,7 @@ const RNG_EXHAUSTED: u32 = 0x7F_FFFE;
 const RNG_UNKNOWN: u32 = 0x7F_FFFF;
 
 impl Field {
-    /// The field's stable number, 1 to 27 (see [`Error::code`]).
+    /// The field's stable number, 1 to 29 (see [`Error::code`]).
     pub const fn code(self) -> u8 {
         match self {
             Field::IssuerName => 1,
@@ -89,6 +94,7 @@ impl Field {
             Field::Presentation => 26,
             Field::CredentialContext => 27,
             Field::Info => 28,
+            Field::ExtensionSet => 29,
         }
     }
 
@@ -136,6 +142,7 @@ const fn expected_number(expected: u16) -> u32 {
         0x0005 => 4,
         0xDA7A => 5,
         0xE5AC => 6,
+        0xDA7B => 8,
         _ => EXPECTED_OTHER,
     }
 }
@@ -213,11 +220,12 @@ impl Error {
     /// kind   = 1 ..= 38, one per variant, in the order Error declares them
     /// detail = what the variant carries, else 0:
     ///   InvalidLength, InvalidValue, MissingParameter, DuplicateParameter
-    ///                        the field's code, Field::code (1 ..= 27)
+    ///                        the field's code, Field::code (1 ..= 29)
     ///   UnknownTokenType     the type code (0 ..= 0xFFFF)
     ///   WrongTokenType       found + 0x10000 × e, where e numbers the expected
     ///                        type: 1 = 0x0001, 2 = 0x0002, 3 = 0x0003,
-    ///                        4 = 0x0005, 5 = 0xDA7A, 6 = 0xE5AC
+    ///                        4 = 0x0005, 5 = 0xDA7A, 6 = 0xE5AC, 8 = 0xDA7B
+    ///                        (7: another type)
     ///   Rng                  the RngCode: a driver's code as it is (0 ..= 0x7F_FFFC),
     ///                        INTERNAL 0x7F_FFFD, EXHAUSTED 0x7F_FFFE, UNKNOWN 0x7F_FFFF
     ///   UnknownStateVersion  the version byte
@@ -267,7 +275,10 @@ impl Error {
             8 => return u16::try_from(detail).ok().map(Error::UnknownTokenType),
             9 => {
                 let e = usize::try_from(detail >> 16).ok()?.checked_sub(1)?;
-                let expected = *EXPECTED_TYPES.get(e)?;
+                let expected = match e.checked_sub(7) {
+                    Some(later) => *EXPECTED_TYPES_LATER.get(later)?,
+                    None => *EXPECTED_TYPES.get(e)?,
+                };
                 let found = u16::try_from(detail & 0xFFFF).ok()?;
                 return Some(Error::WrongTokenType { expected, found });
             }
@@ -370,7 +381,7 @@ mod tests {
         }
         for t in [0, 1, 2, 3, 5, 0x00ff, 0xDA7A, 0xE5AC, 0xFFFF] {
             f(Error::UnknownTokenType(t));
-            for expected in EXPECTED_TYPES {
+            for expected in EXPECTED_TYPES.into_iter().chain(EXPECTED_TYPES_LATER) {
                 f(Error::WrongTokenType { expected, found: t });
             }
         }
@@ -419,16 +430,22 @@ mod tests {
 
     #[test]
     fn codes_outside_the_mapping_are_refused() {
-        for code in [0, 1, i32::MAX, i32::MIN, -40, -255, -(1 + 256), -(4 + 256 * 28), -(4 + 256 * 300)] {
+        for code in [0, 1, i32::MAX, i32::MIN, -40, -255, -(1 + 256), -(4 + 256 * 30), -(4 + 256 * 300)] {
             assert_eq!(Error::from_code(code), None, "{code}");
         }
         // A WrongTokenType with an expected type of its own numbers as 7, which does not decode.
         let odd = Error::WrongTokenType { expected: 0x1234, found: 1 };
         assert_eq!(Error::from_code(odd.code()), None);
+        // 0xDA7B, numbered after the `other` slot, decodes as itself.
+        let da7b = Error::WrongTokenType { expected: 0xDA7B, found: 1 };
+        assert_eq!(da7b.code(), -(9 + 256 * (1 + 0x10000 * 8)));
+        assert_eq!(Error::from_code(da7b.code()), Some(da7b));
+        assert_eq!(Error::from_code(-(9 + 256 * (1 + 0x10000 * 9))), None);
         // A driver code above the carried range is reported as UNKNOWN.
         assert_eq!(Error::from_code(Error::Rng(RngCode::new(0x0080_0000)).code()), Some(Error::Rng(RngCode::UNKNOWN)));
         assert_eq!(Field::from_code(0), None);
-        assert_eq!(Field::from_code(28), None);
+        assert_eq!(Field::from_code(29), Some(Field::ExtensionSet));
+        assert_eq!(Field::from_code(30), None);
         assert_eq!(SelfTestKind::from_code(7), None);
     }
 }

@@ -13,6 +13,7 @@
 //! | [`private`] | 0x0001, 0x0005 | `Client<T>` | `Issuer<T>` | = `Issuer<T>` | – | `Token<T>` |
 //! | [`public`] | 0x0002 | `Client` | `Issuer` | `Origin` | – | `Token` |
 //! | [`metadata`] | 0xDA7A | `Client` | `Issuer` | `Origin` | – | `Token` |
+//! | [`poprf`] | 0xDA7B | `Client` | `Issuer` | = `Issuer` | – | `Token` |
 //! | [`rate_limited`] | 0x0003 | `Client` | `Issuer<K>` | `Origin` | `Attester<N>` | `Token` |
 //! | [`amortized`] | batches of 0x0001, 0x0005 | = `private::Client<T>` | = `private::Issuer<T>` | = `private::Issuer<T>` | – | = `private::Token<T>` |
 //! | [`batched`] | generic batches of 0x0001, 0x0002, 0x0005 | `Client` (= `BatchClients`) | `Issuer<'k>` | each family's | – | `Token` (= `GenericToken`) |
@@ -33,6 +34,7 @@ pub mod arc;
 pub mod batched;
 mod blind_rsa_client;
 pub mod metadata;
+pub mod poprf;
 pub mod private;
 pub mod public;
 pub mod rate_limited;

@@ -224,6 +224,26 @@ impl TokenType for PublicMetadataRsa2048 {
     const RESPONSE_LEN: MessageLen = MessageLen::Fixed(256);
 }
 
+/// Token type 0xDA7B, the partially oblivious PRF POPRF(P-384, SHA-384) with
+/// public metadata, privately verifiable
+/// (draft-ietf-privacypass-public-metadata-issuance-03 §5;
+/// [`crate::tokens::poprf`]).
+///
+/// The request is the type 0x0001 request followed by an `Extensions` list
+/// of 2 to 65,537 bytes; the response and the token have the type 0x0001
+/// sizes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PublicMetadataP384;
+
+impl TokenType for PublicMetadataP384 {
+    const CODE: u16 = 0xDA7B;
+    const NAME: &'static str = "Partially Oblivious PRF, OPRF(P-384, SHA-384)";
+    const NK: usize = 48;
+    const REQUEST_LEN: MessageLen = MessageLen::Range { min: 2 + 1 + 49 + 2, max: 2 + 1 + 49 + 2 + 0xffff };
+    const RESPONSE_LEN: MessageLen = MessageLen::Fixed(49 + 48 + 48);
+}
+
 /// The token types this crate knows, as a runtime value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -239,6 +259,8 @@ pub enum TokenKind {
     PrivateRistretto255,
     /// 0xDA7A, see [`PublicMetadataRsa2048`].
     PublicMetadataRsa2048,
+    /// 0xDA7B, see [`PublicMetadataP384`].
+    PublicMetadataP384,
 }
 
 /// Expands to a `match` on a [`TokenKind`] that reads one associated const of
@@ -251,18 +273,20 @@ macro_rules! per_kind {
             TokenKind::RateLimitedRsa2048 => <RateLimitedRsa2048 as TokenType>::$konst,
             TokenKind::PrivateRistretto255 => <PrivateRistretto255 as TokenType>::$konst,
             TokenKind::PublicMetadataRsa2048 => <PublicMetadataRsa2048 as TokenType>::$konst,
+            TokenKind::PublicMetadataP384 => <PublicMetadataP384 as TokenType>::$konst,
         }
     };
 }
 
 impl TokenKind {
     /// Every known kind, in code-point order.
-    pub const ALL: [TokenKind; 5] = [
+    pub const ALL: [TokenKind; 6] = [
         TokenKind::PrivateP384,
         TokenKind::PublicRsa2048,
         TokenKind::RateLimitedRsa2048,
         TokenKind::PrivateRistretto255,
         TokenKind::PublicMetadataRsa2048,
+        TokenKind::PublicMetadataP384,
     ];
 
     /// Looks up a code point; unknown codes are [`Error::UnknownTokenType`].
@@ -273,6 +297,7 @@ impl TokenKind {
             RateLimitedRsa2048::CODE => Ok(TokenKind::RateLimitedRsa2048),
             PrivateRistretto255::CODE => Ok(TokenKind::PrivateRistretto255),
             PublicMetadataRsa2048::CODE => Ok(TokenKind::PublicMetadataRsa2048),
+            PublicMetadataP384::CODE => Ok(TokenKind::PublicMetadataP384),
             other => Err(Error::UnknownTokenType(other)),
         }
     }
@@ -357,6 +382,9 @@ mod tests {
             // draft-ietf-privacypass-public-metadata-issuance: the type
             // 0x0002 request and an Extensions list of 2..=65,537 bytes.
             (0xDA7A, 256, MessageLen::Range { min: 261, max: 65_796 }, MessageLen::Fixed(256), 354),
+            // draft-ietf-privacypass-public-metadata-issuance-03 §5: the type
+            // 0x0001 request and an Extensions list of 2..=65,537 bytes.
+            (0xDA7B, 48, MessageLen::Range { min: 54, max: 65_589 }, MessageLen::Fixed(145), 146),
         ];
         for (code, nk, req, resp, tok) in table {
             let kind = TokenKind::from_code(code).unwrap_or(TokenKind::RateLimitedRsa2048);
@@ -378,7 +406,7 @@ mod tests {
 
     #[test]
     fn unknown_codes_are_errors() {
-        for code in [0x0000, 0x0004, 0x0006, 0xda7b, 0xf91a, 0xffff] {
+        for code in [0x0000, 0x0004, 0x0006, 0xda7c, 0xf91a, 0xffff] {
             assert_eq!(TokenKind::from_code(code), Err(Error::UnknownTokenType(code)));
         }
         for kind in TokenKind::ALL {

@@ -119,6 +119,22 @@ pub(crate) fn blind_in_poprf<S: Suite>(
     Ok((blind, blinded, tweaked))
 }
 
+/// The blinding half of `Blind` (RFC 9497 §3.3.3) with the blind chosen:
+/// `blind·HashToGroup(input)` under the POPRF context string, without the
+/// tweaked key (a token client computes that at finalize, from the
+/// extensions it finalizes with).
+pub(crate) fn blind_input<S: Suite>(input: &[u8], blind: Blind<S>) -> Result<(Blind<S>, Element<S>)> {
+    blind_in(Mode::Poprf, input, blind)
+}
+
+/// [`blind_input`] with a fresh random blind.
+pub(crate) fn blind_input_random<S: Suite, R: TryCryptoRng<Error: 'static> + ?Sized>(
+    input: &[u8],
+    rng: &mut R,
+) -> Result<(Blind<S>, Element<S>)> {
+    blind_input(input, random_blind(rng)?)
+}
+
 /// `Blind(input, info, pkS)` (RFC 9497 §3.3.3): a random non-zero blind `r`,
 /// `blindedElement = r·HashToGroup(input)` and the tweaked key `T` that the
 /// proof will be checked against.

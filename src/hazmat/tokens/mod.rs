@@ -2,6 +2,7 @@
 
 pub mod amortized;
 pub mod metadata;
+pub mod poprf;
 pub mod private;
 pub mod public;
 pub mod rate_limited;

@@ -9,7 +9,10 @@
 //! - type 0xDA7A: `type55930-<id>.pem`, the RSA key as PKCS#8 PEM, whose
 //!   primes are safe primes (draft-irtf-cfrg-partially-blind-rsa §4.1), made
 //!   with `SecretKey::generate_safe` (seconds) on first start, or any such
-//!   key put in the folder (a key made elsewhere, e.g. by another issuer).
+//!   key put in the folder (a key made elsewhere, e.g. by another issuer);
+//! - type 0xDA7B: `type55931-<id>.seed`, 48 random bytes in hex, from which
+//!   the POPRF key pair is derived (`DeriveKeyPair(seed,
+//!   "PrivacyPass-TypeDA7B")`, draft-ietf-privacypass-public-metadata-issuance-03 §5.5).
 //!
 //! Which types a folder may hold, and each one's file format, are the
 //! served types' families (`crate::registry`); this module keeps the
@@ -33,7 +36,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use pat::deploy::keyset::{KeyEntry, Validity};
-use pat::wire::token_type::{PublicMetadataRsa2048, TokenType as _};
+use pat::wire::token_type::{PublicMetadataP384, PublicMetadataRsa2048, TokenType as _};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
@@ -42,6 +45,9 @@ use crate::{BoxError, hex, registry};
 
 /// Token type 0xDA7A (partially blind RSA 2048 with public metadata).
 pub const METADATA: u16 = PublicMetadataRsa2048::CODE;
+
+/// Token type 0xDA7B (POPRF P-384 with public metadata, privately verifiable).
+pub const POPRF: u16 = PublicMetadataP384::CODE;
 
 /// How long a new key stays valid by default: 30 days.
 pub const DEFAULT_LIFETIME: u64 = 30 * 24 * 3600;

@@ -25,8 +25,7 @@ use zeroize::Zeroizing;
 
 use super::blind_rsa::{from_pem, from_spki, pem};
 use super::{
-    Family, Issue, IssuerKey, IssuerKeys, MAX_AUTHORIZATION, Pending, Presented, Refusal, UNPROCESSABLE, Verifier,
-    Verify, bad, encoded,
+    Family, Issue, IssuerKey, IssuerKeys, Pending, Presented, Refusal, UNPROCESSABLE, Verifier, Verify, bad, encoded,
 };
 use crate::{BoxError, rng};
 
@@ -94,15 +93,7 @@ impl Family for Metadata {
     /// `PrivateToken token="…", extensions="…"`, bounded by the server's
     /// header cap; extensions of a type outside `allowed` are refused.
     fn presented(&self, authorization: &str, allowed: Option<&[u16]>) -> Result<Presented, &'static str> {
-        let mut buf = vec![0u8; MAX_AUTHORIZATION];
-        let params = auth::parse_authorization_with_extensions(authorization).map_err(|_| "malformed")?;
-        let token = params.token.decode_base64url(&mut buf).map_err(|_| "malformed")?;
-        let mut ext_buf = vec![0u8; params.extensions.map_or(0, |e| e.decoded_len_bound())];
-        let extensions = params.decode_extensions(&mut ext_buf).map_err(|_| "malformed")?;
-        if !allowed.is_none_or(|t| extensions.iter().all(|e| t.contains(&e.extension_type))) {
-            return Err("extensions");
-        }
-        Ok(Presented { token: token.to_vec(), extensions: extensions.as_bytes().to_vec() })
+        super::presented_with_extensions(authorization, allowed)
     }
 
     fn request(

@@ -27,6 +27,7 @@
 
 mod blind_rsa;
 mod metadata;
+mod poprf;
 mod voprf;
 
 use std::any::Any;
@@ -43,12 +44,13 @@ use zeroize::Zeroizing;
 use crate::BoxError;
 
 /// The served token types, one entry each, in the order metrics and
-/// messages list them (types 0x0001, 0x0002, 0x0005, 0xDA7A).
+/// messages list them (types 0x0001, 0x0002, 0x0005, 0xDA7A, 0xDA7B).
 pub const SERVED: &[&dyn Family] = &[
     &voprf::Voprf::<PrivateP384>::FAMILY,
     &blind_rsa::BlindRsa,
     &voprf::Voprf::<PrivateRistretto255>::FAMILY,
     &metadata::Metadata,
+    &poprf::Poprf,
 ];
 
 /// The most tokens in one amortized or generic batch.
@@ -167,6 +169,22 @@ pub trait Family: Sync {
 pub trait Pending: Send {
     /// The `Authorization` value of the token the `response` gives.
     fn finalize(self: Box<Self>, response: &[u8]) -> Result<String, BoxError>;
+}
+
+/// What `PrivateToken token="…", extensions="…"` presents (types 0xDA7A
+/// and 0xDA7B), bounded by the server's header cap; extensions of a type
+/// outside `allowed` are refused (`extensions`), anything that does not
+/// parse is `malformed`. An absent `extensions` is the empty list.
+fn presented_with_extensions(authorization: &str, allowed: Option<&[u16]>) -> Result<Presented, &'static str> {
+    let mut buf = vec![0u8; MAX_AUTHORIZATION];
+    let params = pat::wire::auth::parse_authorization_with_extensions(authorization).map_err(|_| "malformed")?;
+    let token = params.token.decode_base64url(&mut buf).map_err(|_| "malformed")?;
+    let mut ext_buf = vec![0u8; params.extensions.map_or(0, |e| e.decoded_len_bound())];
+    let extensions = params.decode_extensions(&mut ext_buf).map_err(|_| "malformed")?;
+    if !allowed.is_none_or(|t| extensions.iter().all(|e| t.contains(&e.extension_type))) {
+        return Err("extensions");
+    }
+    Ok(Presented { token: token.to_vec(), extensions: extensions.as_bytes().to_vec() })
 }
 
 /// `PrivateToken token="..."` for an encoded token.
@@ -408,14 +426,17 @@ mod tests {
 
     #[test]
     fn the_list_names_each_served_type_once() {
-        assert_eq!(codes().collect::<Vec<_>>(), [1, 2, 5, 0xDA7A]);
-        assert_eq!(supported(), "1, 2, 5, 0xDA7A");
-        assert_eq!(privately_verifiable(), "1 and 5");
+        assert_eq!(codes().collect::<Vec<_>>(), [1, 2, 5, 0xDA7A, 0xDA7B]);
+        assert_eq!(supported(), "1, 2, 5, 0xDA7A, 0xDA7B");
+        assert_eq!(privately_verifiable(), "1, 5 and 0xDA7B");
         for (i, f) in SERVED.iter().enumerate() {
             assert!(SERVED.iter().skip(i + 1).all(|g| g.kind() != f.kind()));
             assert!(family(f.kind().code()).is_some_and(|g| g.kind() == f.kind()));
         }
         assert!(family(3).is_none() && family(0xE5AC).is_none());
-        assert_eq!([1, 2, 5, 0xDA7A, 3].map(label), [Some("1"), Some("2"), Some("5"), Some("0xDA7A"), None]);
+        assert_eq!(
+            [1, 2, 5, 0xDA7A, 0xDA7B, 3].map(label),
+            [Some("1"), Some("2"), Some("5"), Some("0xDA7A"), Some("0xDA7B"), None]
+        );
     }
 }

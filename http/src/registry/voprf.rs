@@ -46,7 +46,7 @@ fn derive<T: PrivateType>(seed: &[u8]) -> Result<IssuerKey, BoxError> {
     Ok(issuer_key(private::Issuer::<T>::derive(seed, DERIVE_INFO)?))
 }
 
-fn unhex(s: &str) -> Option<Zeroizing<Vec<u8>>> {
+pub(super) fn unhex(s: &str) -> Option<Zeroizing<Vec<u8>>> {
     let s = s.trim();
     if !s.len().is_multiple_of(2) {
         return None;

@@ -49,7 +49,7 @@ pub(crate) struct IssuerServe {
     /// Lifetime of keys made on first start, in seconds.
     #[arg(long, default_value_t = keys::DEFAULT_LIFETIME)]
     lifetime: u64,
-    /// Type 0xDA7A: the only extension types issued (decimal or 0x hex,
+    /// Types 0xDA7A and 0xDA7B: the only extension types issued (decimal or 0x hex,
     /// comma-separated; default: any well-formed list). Others get 400.
     #[arg(long, value_delimiter = ',', value_parser = parse_token_type)]
     allowed_extensions: Option<Vec<u16>>,
@@ -264,17 +264,18 @@ pub(crate) struct OriginServe {
     /// Where the issuer directory is (default: https://ISSUER).
     #[arg(long)]
     issuer_url: Option<String>,
-    /// The token type asked for (1, 2, 5 or 0xDA7A).
+    /// The token type asked for (1, 2, 5, 0xDA7A or 0xDA7B; 0xDA7B, like 1
+    /// and 5, needs --issuer-state: only the issuer's key verifies it).
     #[arg(long, value_parser = parse_token_type)]
     token_type: u16,
-    /// Type 0xDA7A: the only extension types a redeemed token may carry
+    /// Types 0xDA7A and 0xDA7B: the only extension types a redeemed token may carry
     /// (decimal or 0x hex, comma-separated; default: any).
     #[arg(long, value_delimiter = ',', value_parser = parse_token_type)]
     allowed_extensions: Option<Vec<u16>>,
     /// Replay store in Redis (redis://HOST:PORT); in memory when omitted.
     #[arg(long)]
     redis: Option<String>,
-    /// The issuer's state folder (types 1 and 5: joined origin and issuer).
+    /// The issuer's state folder (types 1, 5 and 0xDA7B: joined origin and issuer).
     #[arg(long)]
     issuer_state: Option<PathBuf>,
     /// The challenge's origin_info (empty: tokens for any origin).
@@ -323,7 +324,7 @@ pub(crate) struct Fetch {
     /// Extra root certificate (PEM), beside the system's.
     #[arg(long)]
     ca_cert: Option<PathBuf>,
-    /// Type 0xDA7A: an extension of the token, TYPE:HEXDATA (repeatable;
+    /// Types 0xDA7A and 0xDA7B: an extension of the token, TYPE:HEXDATA (repeatable;
     /// sorted by type; none: the empty list).
     #[arg(long = "extension", value_parser = parse_extension)]
     extensions: Vec<(u16, Vec<u8>)>,

@@ -94,6 +94,40 @@ fn issuer_origin_and_fetch_as_processes() {
 }
 
 #[test]
+fn type_da7b_issued_and_redeemed_as_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("issuer");
+    let state = state.to_str().unwrap();
+    let addr = free_port();
+    let (_issuer, issuer_url) =
+        serve(&["issuer", "serve", "--listen", &addr, "--name", &addr, "--state", state, "--token-types", "0xDA7B"]);
+    let manifest = std::fs::read_to_string(dir.path().join("issuer/keys.json")).unwrap();
+    assert!(manifest.contains("\"token_type\": 55931"), "{manifest}");
+    let (_origin, origin_url) = serve(&[
+        "origin",
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--issuer",
+        &addr,
+        "--issuer-url",
+        &issuer_url,
+        "--token-type",
+        "0xDA7B",
+        "--issuer-state",
+        state,
+    ]);
+    let url = format!("{origin_url}/page");
+    let (code, out) = fetch(&url, &issuer_url);
+    assert_eq!((code, out.as_str()), (0, "status 200\n"), "without extensions");
+    let out = Command::new(env!("CARGO_BIN_EXE_pat"))
+        .args(["fetch", &url, "--issuer-url", &issuer_url, "--extension", "2:0002555a"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "status 200\n", "with an extension");
+}
+
+#[test]
 fn fetch_of_an_unprotected_or_unreachable_url() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("issuer");

@@ -819,11 +819,6 @@ fn spki_typed_errors() {
             Error::InvalidKey,
         ),
         (
-            "NULL hash parameters (Go's x509 form)",
-            with_alg(&seq(&[&tlv(0x06, &OID_RSASSA_PSS), &pss_params(&OID_SHA384, &[0x05, 0x00], &[0x30], None)])),
-            Error::InvalidKey,
-        ),
-        (
             "saltLength 32",
             with_alg(&seq(&[&tlv(0x06, &OID_RSASSA_PSS), &pss_params(&OID_SHA384, &[], &[0x20], None)])),
             Error::InvalidKey,
@@ -881,6 +876,11 @@ fn spki_typed_errors() {
     for (what, bytes, expected) in &cases {
         assert_eq!(PublicKey::from_spki(bytes).err(), Some(*expected), "{what}");
     }
+    // NULL hash parameters (OpenSSL's and Go's x509 form, RFC 5754 §2) are
+    // accepted since issue 33; tests/spki_null_params.rs covers them.
+    let null_params =
+        with_alg(&seq(&[&tlv(0x06, &OID_RSASSA_PSS), &pss_params(&OID_SHA384, &[0x05, 0x00], &[0x30], None)]));
+    assert_eq!(PublicKey::from_spki(&null_params).map(|k| *k.modulus()), Ok(*n));
     // The legacy form has the same structure checks, and refuses the PSS form.
     assert_eq!(PublicKey::from_rsa_encryption_spki(&spki).err(), Some(Error::InvalidKey));
     assert_eq!(PublicKey::from_rsa_encryption_spki(&[&legacy[..], &[0]].concat()).err(), Some(Error::TrailingBytes));

@@ -1,6 +1,10 @@
 //! The encodings of RSA keys: the SubjectPublicKeyInfo of RFC 9578 §6.5 and
 //! RFC 3279 §2.3.1, PKCS#8 `PrivateKeyInfo` (RFC 5208 §5) around a two-prime
 //! PKCS#1 `RSAPrivateKey` (RFC 8017 §A.1.2), and the PEM armor of RFC 7468.
+//! Liberal on one point of the key encoding, strict on what it emits: a
+//! received RSASSA-PSS key may spell its SHA-384 identifiers with NULL
+//! parameters (OpenSSL's 346-byte form, RFC 5754 §2), but only RFC 9578's
+//! 342-byte form is ever written (see "What is accepted").
 //!
 //! # Which crates do the job
 //!
@@ -27,14 +31,31 @@
 //! # What is accepted
 //!
 //! Strict on structure, as before, and byte for byte the same set of public
-//! keys:
+//! keys, with one exception added since (issue 33, below):
 //!
-//! - SPKI: the `AlgorithmIdentifier` must equal the expected one exactly —
-//!   id-RSASSA-PSS with RSASSA-PSS-params {SHA-384, MGF1-SHA-384, saltLength
-//!   48}, hash parameters absent and trailerField omitted (the form RFC 9578
-//!   §6.5 and pat-go publish), or rsaEncryption with NULL parameters through
-//!   its own function. The BIT STRING has no unused bits and holds exactly one
-//!   `RSAPublicKey`.
+//! - SPKI: the `AlgorithmIdentifier` must be id-RSASSA-PSS with
+//!   RSASSA-PSS-params {SHA-384, MGF1-SHA-384, saltLength 48} in one of the
+//!   four DER spellings of [`ACCEPTED_PSS_PARAMS`], or rsaEncryption with
+//!   NULL parameters, exactly, through its own function. The BIT STRING has
+//!   no unused bits and holds exactly one `RSAPublicKey`.
+//! - The four PSS spellings differ only in the parameters of the two SHA-384
+//!   `AlgorithmIdentifier`s (the hashAlgorithm, and the one inside the MGF1
+//!   maskGenAlgorithm): each may be absent, as RFC 9578 §6.5 and pat-go write
+//!   it (342 bytes for RSA-2048), or NULL, as OpenSSL writes it and so
+//!   Quicr's privacypass-cpp publishes it (346 bytes with both NULL). RFC
+//!   5754 §2 (and RFC 4055 §2.1 before it) has receivers take both spellings
+//!   of a SHA-2 identifier. Until issue 33 only the first was accepted.
+//!   Everything else stays refused: another hash or MGF, the MGF hash
+//!   differing from the message hash, any saltLength but 48, anything but
+//!   `05 00` as the parameters (an empty OCTET STRING, a NULL with content),
+//!   and a trailerField written out. That last one is a choice: trailerField
+//!   1 is the DEFAULT, and DER (X.690 §11.5) leaves a DEFAULT value out, so
+//!   writing it is BER, not DER; OpenSSL, Go and pat-go never write it, and
+//!   no peer is known to. `write_pss_spki` is unchanged: this library
+//!   writes only the RFC 9578 spelling. The token key id (RFC 9578 §6.5) of
+//!   a parsed key is SHA-256 of the bytes as received (`key.rs`), so it is
+//!   the id the issuer computed over what it published, not that of a
+//!   re-encoding.
 //! - PKCS#8: version 0, rsaEncryption with NULL parameters, no attributes and
 //!   no public key (`pkcs8` skips attributes and unknown trailing fields; the
 //!   re-encoded length check below refuses them), a two-prime `RSAPrivateKey`
@@ -51,11 +72,11 @@
 //!   lines, spaces inside lines) and no text before the block; `pem_grammar`
 //!   in `tests/blind_rsa.rs` pins both.
 //!
-//! A differential run of 9,330 mutated inputs (every byte of the headers
-//! flipped and replaced, every truncation, every TLV re-encoded with long or
-//! indefinite lengths, extra or missing elements, other tags, non-minimal and
-//! negative integers, other PSS parameters) through both versions accepted
-//! exactly the same SPKI and PKCS#8 inputs. Some refusals carry another error
+//! Before issue 33, a differential run of 9,330 mutated inputs (every byte of
+//! the headers flipped and replaced, every truncation, every TLV re-encoded
+//! with long or indefinite lengths, extra or missing elements, other tags,
+//! non-minimal and negative integers, other PSS parameters) through both
+//! versions accepted exactly the same SPKI and PKCS#8 inputs. Some refusals carry another error
 //! than before: a malformed `AlgorithmIdentifier` is now a DER error
 //! (`InvalidValue`, `TrailingBytes`, `Truncated`) instead of `InvalidKey`,
 //! the version fields, and an element other than attributes after the
@@ -100,13 +121,50 @@ pub(crate) const E_BYTES: [u8; 3] = [0x01, 0x00, 0x01];
 const ID_RSASSA_PSS: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.10");
 
 /// The contents of RSASSA-PSS-params: `hashAlgorithm [0]` SHA-384 (parameters
-/// absent), `maskGenAlgorithm [1]` MGF1 with SHA-384, `saltLength [2]` 48,
-/// `trailerField` omitted (its default), as RFC 9578 §6.5 serialises them.
+/// absent), `maskGenAlgorithm [1]` MGF1 with SHA-384 (parameters absent),
+/// `saltLength [2]` 48, `trailerField` omitted (its default), as RFC 9578 §6.5
+/// serialises them. The only spelling this library writes.
 const PSS_PARAMS: [u8; 48] = [
     0xa0, 0x0d, 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0xa1, 0x1a, 0x30, 0x18,
     0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08, 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
     0x65, 0x03, 0x04, 0x02, 0x02, 0xa2, 0x03, 0x02, 0x01, 0x30,
 ];
+
+/// [`PSS_PARAMS`] with NULL (`05 00`) parameters in the hashAlgorithm's
+/// SHA-384 identifier only (RFC 5754 §2 allows either spelling in each).
+const PSS_PARAMS_NULL_HASH: [u8; 50] = [
+    0xa0, 0x0f, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0xa1, 0x1a,
+    0x30, 0x18, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08, 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86,
+    0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0xa2, 0x03, 0x02, 0x01, 0x30,
+];
+
+/// [`PSS_PARAMS`] with NULL parameters in the SHA-384 identifier inside the
+/// MGF1 maskGenAlgorithm only.
+const PSS_PARAMS_NULL_MGF_HASH: [u8; 50] = [
+    0xa0, 0x0d, 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0xa1, 0x1c, 0x30, 0x1a,
+    0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
+    0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0xa2, 0x03, 0x02, 0x01, 0x30,
+];
+
+/// [`PSS_PARAMS`] with NULL parameters in both SHA-384 identifiers: what
+/// OpenSSL writes (its SHA-2 `AlgorithmIdentifier`s always carry NULL), so
+/// the parameters of Quicr's privacypass-cpp type-2 keys (346-byte SPKI).
+const PSS_PARAMS_NULL_BOTH: [u8; 52] = [
+    0xa0, 0x0f, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0xa1, 0x1c,
+    0x30, 0x1a, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86,
+    0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0xa2, 0x03, 0x02, 0x01, 0x30,
+];
+
+/// Every contents of the RSASSA-PSS-params `SEQUENCE` a received type-2,
+/// type-3 or 0xDA7A key may carry: the DER spellings of {SHA-384,
+/// MGF1-SHA-384, saltLength 48, trailerField 1}. DER fixes everything but the
+/// parameters of the two SHA-384 identifiers (saltLength must be written, as
+/// 48 is not its default of 20; trailerField must not, as 1 is its default),
+/// and those are absent or NULL: 2 × 2 spellings. The inner bytes are compared
+/// whole, so a non-DER spelling of the same values is refused as
+/// [`Error::InvalidKey`].
+const ACCEPTED_PSS_PARAMS: [&[u8]; 4] =
+    [&PSS_PARAMS, &PSS_PARAMS_NULL_HASH, &PSS_PARAMS_NULL_MGF_HASH, &PSS_PARAMS_NULL_BOTH];
 
 /// The RSASSA-PSS-params `SEQUENCE` (`AnyRef::new` fails only above 4 GiB).
 const PSS_PARAMETERS: AnyRef<'static> = match AnyRef::new(Tag::Sequence, &PSS_PARAMS) {
@@ -114,7 +172,8 @@ const PSS_PARAMETERS: AnyRef<'static> = match AnyRef::new(Tag::Sequence, &PSS_PA
     Err(_) => AnyRef::NULL,
 };
 
-/// The `AlgorithmIdentifier` of a Privacy Pass type-2 token key (RFC 9578 §6.5).
+/// The `AlgorithmIdentifier` of a Privacy Pass type-2 token key (RFC 9578
+/// §6.5), in the spelling this library writes.
 pub(crate) const RSASSA_PSS: AlgorithmIdentifierRef<'static> =
     AlgorithmIdentifierRef { oid: ID_RSASSA_PSS, parameters: Some(PSS_PARAMETERS) };
 
@@ -167,11 +226,36 @@ impl EncodeValue for RsaBits<'_> {
 /// An RSA SubjectPublicKeyInfo whose key borrows its integers.
 type RsaSpki<'a> = SubjectPublicKeyInfo<AnyRef<'a>, RsaBits<'a>>;
 
-/// Parses an RSA SPKI whose `AlgorithmIdentifier` must be exactly
-/// `algorithm`; returns the modulus and exponent magnitudes (no sign byte).
-pub(crate) fn parse_spki<'a>(der: &'a [u8], algorithm: &AlgorithmIdentifierRef<'_>) -> Result<(&'a [u8], &'a [u8])> {
+/// The SubjectPublicKeyInfo algorithms [`parse_spki`] takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SpkiAlgorithm {
+    /// id-RSASSA-PSS with RFC 9578 §6.5's parameters in any spelling of
+    /// [`ACCEPTED_PSS_PARAMS`].
+    RsassaPss,
+    /// rsaEncryption with NULL parameters ([`RSA_ENCRYPTION`]), exactly.
+    RsaEncryption,
+}
+
+impl SpkiAlgorithm {
+    /// Whether a decoded `AlgorithmIdentifier` is this one.
+    fn accepts(self, algorithm: &AlgorithmIdentifierRef<'_>) -> bool {
+        match self {
+            Self::RsassaPss => {
+                algorithm.oid == ID_RSASSA_PSS
+                    && algorithm.parameters.is_some_and(|params| {
+                        params.header().tag() == Tag::Sequence && ACCEPTED_PSS_PARAMS.contains(&params.value())
+                    })
+            }
+            Self::RsaEncryption => *algorithm == RSA_ENCRYPTION,
+        }
+    }
+}
+
+/// Parses an RSA SPKI whose `AlgorithmIdentifier` must be `algorithm`;
+/// returns the modulus and exponent magnitudes (no sign byte).
+pub(crate) fn parse_spki(der: &[u8], algorithm: SpkiAlgorithm) -> Result<(&[u8], &[u8])> {
     let spki = RsaSpki::from_der(der).map_err(der_error)?;
-    if spki.algorithm != *algorithm {
+    if !algorithm.accepts(&spki.algorithm) {
         return Err(Error::InvalidKey);
     }
     let key = spki.subject_public_key.0;
@@ -275,6 +359,70 @@ mod tests {
     fn pss_parameters_are_a_sequence() {
         assert_eq!(PSS_PARAMETERS.header().tag(), Tag::Sequence);
         assert_eq!(PSS_PARAMETERS.value(), PSS_PARAMS);
+    }
+
+    /// Each accepted spelling, read with the `der` crate, means {SHA-384,
+    /// MGF1-SHA-384, saltLength 48} and nothing more, and the four cover the
+    /// absent/NULL choice of both hash identifiers once each.
+    #[test]
+    fn accepted_pss_params_mean_the_same() {
+        use der::SliceReader;
+        use der::asn1::{ContextSpecific, Null};
+
+        const SHA384: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.2");
+        const MGF1: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.8");
+        // Whether a SHA-384 identifier's parameters are NULL (else absent).
+        let sha384_null = |id: AlgorithmIdentifierRef<'_>| {
+            assert_eq!(id.oid, SHA384);
+            match id.parameters {
+                None => false,
+                Some(p) => {
+                    assert_eq!(p.decode_as::<Null>().unwrap(), Null);
+                    true
+                }
+            }
+        };
+        let mut seen = [[false; 2]; 2];
+        for params in ACCEPTED_PSS_PARAMS {
+            let mut r = SliceReader::new(params).unwrap();
+            let hash = ContextSpecific::<AlgorithmIdentifierRef<'_>>::decode(&mut r).unwrap();
+            let mgf = ContextSpecific::<AlgorithmIdentifierRef<'_>>::decode(&mut r).unwrap();
+            let salt = ContextSpecific::<u8>::decode(&mut r).unwrap();
+            assert!(r.is_finished(), "no trailerField");
+            assert_eq!([hash.tag_number.value(), mgf.tag_number.value(), salt.tag_number.value()], [0, 1, 2]);
+            assert_eq!(mgf.value.oid, MGF1);
+            let mgf_hash = mgf.value.parameters.unwrap().decode_as::<AlgorithmIdentifierRef<'_>>().unwrap();
+            assert_eq!(salt.value, 48);
+            let (h, m) = (sha384_null(hash.value), sha384_null(mgf_hash));
+            assert!(!seen[usize::from(h)][usize::from(m)], "a spelling listed twice");
+            seen[usize::from(h)][usize::from(m)] = true;
+        }
+        assert_eq!(seen, [[true; 2]; 2]);
+        // The written form is the first, RFC 9578's.
+        assert_eq!(ACCEPTED_PSS_PARAMS[0], PSS_PARAMS);
+    }
+
+    #[test]
+    fn spki_algorithm_accepts() {
+        let null_both = AlgorithmIdentifierRef {
+            oid: ID_RSASSA_PSS,
+            parameters: Some(AnyRef::new(Tag::Sequence, &PSS_PARAMS_NULL_BOTH).unwrap()),
+        };
+        assert!(SpkiAlgorithm::RsassaPss.accepts(&RSASSA_PSS));
+        assert!(SpkiAlgorithm::RsassaPss.accepts(&null_both));
+        assert!(!SpkiAlgorithm::RsassaPss.accepts(&RSA_ENCRYPTION));
+        assert!(!SpkiAlgorithm::RsaEncryption.accepts(&RSASSA_PSS));
+        assert!(!SpkiAlgorithm::RsaEncryption.accepts(&null_both));
+        assert!(SpkiAlgorithm::RsaEncryption.accepts(&RSA_ENCRYPTION));
+        // The right contents under another tag (a SET) or the OID of
+        // rsaEncryption with PSS parameters: refused.
+        let as_set = AlgorithmIdentifierRef {
+            oid: ID_RSASSA_PSS,
+            parameters: Some(AnyRef::new(Tag::Set, &PSS_PARAMS).unwrap()),
+        };
+        assert!(!SpkiAlgorithm::RsassaPss.accepts(&as_set));
+        let wrong_oid = AlgorithmIdentifierRef { oid: RSA_ENCRYPTION.oid, parameters: Some(PSS_PARAMETERS) };
+        assert!(!SpkiAlgorithm::RsassaPss.accepts(&wrong_oid));
     }
 
     #[test]

@@ -76,21 +76,30 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
     }
 
     /// Parses the RSASSA-PSS SubjectPublicKeyInfo of RFC 9578 §6.5 (the
-    /// `token-key` of token type 0x0002): id-RSASSA-PSS with exactly the
-    /// parameters {SHA-384, MGF1-SHA-384, saltLength 48} in their canonical DER
-    /// form (hash parameters absent, trailerField omitted), then a BIT STRING
-    /// holding `RSAPublicKey {n, e}` (RFC 8017 §A.1.1).
+    /// `token-key` of token type 0x0002): id-RSASSA-PSS with the parameters
+    /// {SHA-384, MGF1-SHA-384, saltLength 48}, then a BIT STRING holding
+    /// `RSAPublicKey {n, e}` (RFC 8017 §A.1.1).
     ///
-    /// Strict: every byte of the AlgorithmIdentifier is checked, the DER must be
-    /// minimal, e must be 65537, n must be `8·B` bits, and no byte may follow.
-    /// The rsaEncryption form is rejected here; see
+    /// Strict on structure, with one leniency: each of the two SHA-384
+    /// identifiers may carry NULL parameters instead of none (RFC 5754 §2;
+    /// OpenSSL writes NULL, so a 2048-bit key is then 346 bytes rather than
+    /// 342). Otherwise every byte of the AlgorithmIdentifier is checked
+    /// (trailerField must be left out, as DER leaves out defaults), the DER
+    /// must be minimal, e must be 65537, n must be `8·B` bits, and no byte may
+    /// follow. The rsaEncryption form is rejected here; see
     /// [`Self::from_rsa_encryption_spki`]. Not constant time (public input).
+    ///
+    /// The key id is SHA-256 of `der` as given, the bytes the issuer
+    /// published, so for a NULL spelling it differs from the id of the same
+    /// modulus in the form [`Self::to_spki`] writes.
     pub fn from_spki(der: &[u8]) -> Result<Self> {
-        let (n, n_odd) = Self::check_modulus(Self::parse_spki(der, &der::RSASSA_PSS)?)?;
-        // DER gives a value exactly one encoding, and the parse is strict, so
-        // the input is the encoding the key id hashes (the `rsa_spki` fuzz
-        // target checks that it re-encodes to itself). This keeps the DER
-        // encoder out of clients.
+        let (n, n_odd) = Self::check_modulus(Self::parse_spki(der, der::SpkiAlgorithm::RsassaPss)?)?;
+        // RFC 9578 §6.5 defines the key id over the encoded key as published,
+        // so hash the input, not a re-encoding: for the RFC 9578 spelling the
+        // two are the same bytes (DER leaves one encoding), for the NULL
+        // spellings of `der::ACCEPTED_PSS_PARAMS` they are not, and the
+        // issuer's id is over what it sent. This also keeps the DER encoder
+        // out of clients.
         let key_id = Sha256::digest(der).into();
         Ok(Self { n, params: FixedMontyParams::new(n_odd), key_id })
     }
@@ -101,11 +110,11 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
     /// id of the resulting key is still computed over the RSASSA-PSS encoding.
     /// Not constant time (public input).
     pub fn from_rsa_encryption_spki(der: &[u8]) -> Result<Self> {
-        Self::from_modulus(Self::parse_spki(der, &der::RSA_ENCRYPTION)?)
+        Self::from_modulus(Self::parse_spki(der, der::SpkiAlgorithm::RsaEncryption)?)
     }
 
     /// The modulus of an SPKI with `algorithm` and e = 65537.
-    fn parse_spki<'a>(input: &'a [u8], algorithm: &spki::AlgorithmIdentifierRef<'_>) -> Result<&'a [u8]> {
+    fn parse_spki(input: &[u8], algorithm: der::SpkiAlgorithm) -> Result<&[u8]> {
         let (n, e) = der::parse_spki(input, algorithm)?;
         if e != E_BYTES {
             return Err(Error::InvalidKey);
@@ -115,7 +124,9 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
 
     /// Writes the RSASSA-PSS SubjectPublicKeyInfo (RFC 9578 §6.5) into `out`
     /// and returns its length, [`Self::SPKI_LEN`], or [`Error::BufferTooSmall`].
-    /// Public data only.
+    /// Always RFC 9578's spelling (hash parameters absent), even for a key
+    /// [`Self::from_spki`] read in a NULL spelling; [`Self::key_id`] stays the
+    /// hash of the bytes read. Public data only.
     pub fn to_spki(&self, out: &mut [u8]) -> Result<usize> {
         if out.len() < Self::SPKI_LEN {
             return Err(Error::BufferTooSmall);
@@ -124,7 +135,9 @@ impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
     }
 
     /// `token_key_id` = SHA-256 of the RSASSA-PSS SPKI (RFC 9578 §6.5, §6.1),
-    /// computed once when the key is built. Public data only.
+    /// computed once when the key is built: over the bytes given to
+    /// [`Self::from_spki`], or else over the encoding [`Self::to_spki`]
+    /// writes. Public data only.
     pub const fn key_id(&self) -> &[u8; 32] {
         &self.key_id
     }

@@ -10,7 +10,7 @@
 //! Token                = token_input[98] ‖ authenticator[48]
 //! ```
 //!
-//! The metadata is an [`Extensions`](crate::wire::extensions::Extensions)
+//! The metadata is an [`Extensions`]
 //! list, and its encoding (length prefix included) is the POPRF `info`, as
 //! the RSA `info` of type 0xDA7A ([`crate::tokens::metadata`]) is: the issuer
 //! evaluates with the key tweaked by it, and the token verifies only

@@ -181,6 +181,8 @@ fn each_spelling_is_accepted_and_keyed_by_its_bytes() {
         assert_eq!(key.modulus(), pk.modulus(), "{what}");
         assert_eq!(key.key_id(), &sha256(&bytes), "{what}");
         assert_eq!(key.to_spki_array().as_slice(), spki342.as_slice(), "{what}");
+        // Same modulus, another key id: another key for tokens, so not equal.
+        assert_eq!(key == pk, len == 342, "{what}");
         // The clients of types 0x0002 and 0xDA7A take the same keys.
         assert_eq!(Client::from_token_key(&bytes).unwrap().key_id(), &sha256(&bytes), "{what}");
         let da7a = pat::tokens::metadata::Client::from_token_key(&bytes).unwrap();

@@ -175,9 +175,13 @@ impl PublicKey {
     }
 }
 
+/// Equal keys have the same modulus and the same key id: one key published
+/// in two SPKI spellings (with and without NULL hash parameters) has two key
+/// ids, so tokens of one do not verify under the other, and the two are not
+/// equal.
 impl<const L: usize, const B: usize> PartialEq for RsaPublicKey<L, B> {
     fn eq(&self, other: &Self) -> bool {
-        self.n == other.n
+        self.n == other.n && self.key_id == other.key_id
     }
 }
 

@@ -93,11 +93,20 @@ fn roles_with_real_randomness() {
     assert_eq!(origin.verify(&token, &challenge, &Extensions::EMPTY), Err(Error::Verification));
     let other = TokenChallenge::new(0xDA7B, b"issuer.example", &[], b"origin.example").unwrap();
     assert_eq!(origin.verify(&token, &other, &extensions), Err(Error::ChallengeMismatch));
-    for i in [2, 40, 70, 100, 145] {
+    // A flipped bit (nonce 2..34, challenge digest 34..66, key id 66..98,
+    // authenticator 98..146): the cheap checks refuse the middle fields, the
+    // output comparison the others.
+    for (i, expected) in [
+        (2, Error::Verification),
+        (40, Error::ChallengeMismatch),
+        (70, Error::KeyIdMismatch),
+        (100, Error::Verification),
+        (145, Error::Verification),
+    ] {
         let mut forged = token_bytes.clone();
         forged[i] ^= 1;
         let forged = Token::decode(&forged).unwrap();
-        assert!(origin.verify(&forged, &challenge, &extensions).is_err(), "byte {i}");
+        assert_eq!(origin.verify(&forged, &challenge, &extensions), Err(expected), "byte {i}");
     }
     assert_eq!(
         Issuer::generate(&mut rng()).unwrap().verify(&token, &challenge, &extensions),
@@ -160,7 +169,14 @@ fn finalize_checks_extensions_state_and_response() {
     // Tampered proof or element.
     let mut tampered = resp;
     tampered.evaluate_proof[90] ^= 4;
-    assert!(client.finalize(&mut state, &extensions, &tampered).is_err());
+    assert_eq!(client.finalize(&mut state, &extensions, &tampered).err(), Some(Error::Verification));
+    // The response to another request of the same client and extensions: its
+    // proof is for another blinded element.
+    let (req_b, _) = client.request(&challenge, extensions, &mut rng()).unwrap();
+    let resp_b = issuer.evaluate(&req_b, &mut rng()).unwrap();
+    assert_eq!(client.finalize(&mut state, &extensions, &resp_b).err(), Some(Error::Verification));
+    // A state made by another issuer's client: refused before any arithmetic.
+    assert_eq!(other.client().finalize(&mut state, &extensions, &resp).err(), Some(Error::KeyIdMismatch));
     let mut tampered = resp;
     tampered.evaluate_msg[0] = 0x04;
     assert_eq!(client.finalize(&mut state, &extensions, &tampered).err(), Some(Error::InvalidElement));
@@ -243,15 +259,33 @@ fn request_response_and_token_parsing() {
     let mut long = bytes[..52].to_vec();
     long.extend_from_slice(&[0, 9, 0, 1, 0, 0]);
     assert_eq!(TokenRequest::decode(&long).err(), Some(Error::Truncated));
-    // The largest extensions list: one extension of 65531 bytes.
+    // The largest Extensions list the format allows (one extension of 65531
+    // bytes, 65537 encoded) decodes in a request, but it is over the POPRF
+    // info limit of 65535 bytes: the client refuses to make it, and the
+    // issuer to evaluate it.
     let mut big = vec![0u8; 65537];
     let mut w = ExtensionsWriter::new(&mut big);
     w.push(9, &vec![0xab; 65531]).unwrap();
     let big_ext = w.finish().unwrap();
-    let (big_req, _) = client.request(&challenge(), big_ext, &mut rng()).unwrap();
+    assert_eq!(client.request(&challenge(), big_ext, &mut rng()).err(), Some(Error::InvalidLength(Field::Info)));
+    let big_req = TokenRequest {
+        truncated_token_key_id: req.truncated_token_key_id,
+        blinded_msg: req.blinded_msg,
+        extensions: big_ext,
+    };
     let big_bytes = encode(&big_req);
     assert_eq!(big_bytes.len(), PublicMetadataP384::REQUEST_LEN.max());
     assert_eq!(TokenRequest::decode(&big_bytes).unwrap(), big_req);
+    assert_eq!(issuer.evaluate(&big_req, &mut rng()).err(), Some(Error::InvalidLength(Field::Info)));
+    // The largest usable list: 65535 bytes encoded, 65529 bytes of data.
+    let mut w = ExtensionsWriter::new(&mut big);
+    w.push(9, &vec![0xab; 65529]).unwrap();
+    let usable = w.finish().unwrap();
+    assert_eq!(usable.as_bytes().len(), 65535);
+    let (usable_req, mut usable_state) = client.request(&challenge(), usable, &mut rng()).unwrap();
+    let usable_resp = issuer.evaluate(&usable_req, &mut rng()).unwrap();
+    let usable_token = client.finalize(&mut usable_state, &usable, &usable_resp).unwrap();
+    issuer.verify(&usable_token, &challenge(), &usable).unwrap();
     // Responses are exactly 145 bytes; a non-canonical proof scalar is refused.
     assert_eq!(TokenResponse::decode(&[0; 144]).err(), Some(Error::Truncated));
     assert_eq!(TokenResponse::decode(&[0; 146]).err(), Some(Error::TrailingBytes));
@@ -267,7 +301,11 @@ fn request_response_and_token_parsing() {
     long.push(0);
     assert_eq!(Token::decode(&long).err(), Some(Error::TrailingBytes));
     assert_eq!(Token::decode(&tb).unwrap(), token);
-    // A token key of the wrong length or off the curve.
+    // A token key of the wrong length (the uncompressed 97-byte form
+    // included) or off the curve.
+    for len in [0, 48, 50, 97] {
+        assert_eq!(Client::from_token_key(&vec![2u8; len]).err(), Some(Error::InvalidLength(Field::Key)), "{len}");
+    }
     assert_eq!(Client::from_token_key(&issuer.token_key()[..48]).err(), Some(Error::InvalidLength(Field::Key)));
     assert_eq!(Client::from_token_key(&[0u8; 49]).err(), Some(Error::InvalidElement));
 }

@@ -541,8 +541,85 @@ fn ristretto_bad_elements() -> Vec<([u8; 32], &'static str)> {
     v
 }
 
+/// POPRF (mode 0x02): a two-element batch, then every way its proof, its
+/// elements, its info or its lengths can be wrong.
+fn negative_poprf<S: Suite>() {
+    use pat::crypto::voprf::poprf::{self, TweakedKey};
+    let kp = poprf::derive_key_pair::<S>(&[0xa3; 32], b"test key").unwrap();
+    let (sk, pk) = (kp.secret_key(), kp.public_key());
+    let info: &[u8] = b"public metadata";
+    let inputs: [&[u8]; 2] = [b"first input", b"second input"];
+    let mut rng = TestRng::new(11);
+    let mut blinds = Vec::new();
+    let mut blinded = Vec::new();
+    for input in inputs {
+        let (b, e, _) = poprf::blind::<S, _>(input, info, pk, &mut rng).unwrap();
+        blinds.push(b);
+        blinded.push(e);
+    }
+    let tweaked = TweakedKey::new(pk, info).unwrap();
+    let mut ev = [S::ElementBytes::ZERO; 2];
+    let proof = poprf::blind_evaluate(sk, &blinded, info, &mut ev, &mut rng).unwrap();
+    let evaluated: Vec<Element<S>> = ev.iter().map(|e| Element::from_bytes(e).unwrap()).collect();
+    let fin = |t: &TweakedKey<S>, ev: &[Element<S>], proof: &Proof<S>, info: &[u8]| {
+        let mut out = vec![S::Output::ZERO; 2];
+        poprf::finalize(t, &inputs, &blinds, &blinded, ev, proof, info, &mut out).map(|()| out)
+    };
+    let outputs = fin(&tweaked, &evaluated, &proof, info).unwrap();
+    for (out, input) in outputs.iter().zip(inputs) {
+        poprf::verify_output(sk, input, info, out).unwrap();
+        assert_eq!(poprf::verify_output(sk, input, b"", out), Err(Error::Verification));
+    }
+    // The VOPRF mode's output for the same key and input differs.
+    assert_ne!(voprf::evaluate(sk, inputs[0]).unwrap(), outputs[0]);
+
+    // Tampered c and s (a middle byte of each half keeps the scalar canonical).
+    let bytes = proof.to_bytes();
+    for half in 0..2 {
+        let mut t = bytes;
+        t.as_mut()[half * S::NS + S::NS / 2] ^= 0x01;
+        let tampered = Proof::<S>::from_bytes(&t).unwrap();
+        assert_eq!(fin(&tweaked, &evaluated, &tampered, info), Err(Error::Verification), "half {half}");
+    }
+    // Swapped evaluated elements; the proof of another batch; the untweaked
+    // key; the tweak of another info (checked with the right info).
+    let swapped = [evaluated[1], evaluated[0]];
+    assert_eq!(fin(&tweaked, &swapped, &proof, info), Err(Error::Verification));
+    let mut ev2 = [S::ElementBytes::ZERO; 2];
+    let other_batch = [blinded[1], blinded[0]];
+    let other_proof = poprf::blind_evaluate(sk, &other_batch, info, &mut ev2, &mut rng).unwrap();
+    assert_eq!(fin(&tweaked, &evaluated, &other_proof, info), Err(Error::Verification));
+    let untweaked = TweakedKey::from_bytes(pk.as_bytes()).unwrap();
+    assert_eq!(fin(&untweaked, &evaluated, &proof, info), Err(Error::Verification));
+    let other = TweakedKey::new(pk, b"other").unwrap();
+    assert_eq!(fin(&other, &evaluated, &proof, info), Err(Error::Verification));
+    // Right tweak and proof, but the output framed with another info: the
+    // outputs differ from the honest ones.
+    assert_ne!(fin(&tweaked, &evaluated, &proof, b"other").unwrap(), outputs);
+
+    // Lengths: batches, an info or an input over 65535 bytes.
+    let batch = Err(Error::InvalidLength(Field::Batch));
+    let mut three = [S::ElementBytes::ZERO; 3];
+    assert_eq!(poprf::blind_evaluate(sk, &blinded, info, &mut three, &mut rng).map(|_| ()), batch);
+    assert_eq!(poprf::blind_evaluate(sk, &[], info, &mut [], &mut rng).map(|_| ()), batch);
+    let mut out1 = vec![S::Output::ZERO; 1];
+    assert_eq!(poprf::finalize(&tweaked, &inputs, &blinds, &blinded, &evaluated, &proof, info, &mut out1), batch);
+    let long = vec![0u8; 65536];
+    let info_len = Err(Error::InvalidLength(Field::Info));
+    assert_eq!(poprf::blind::<S, _>(b"x", &long, pk, &mut rng).map(|_| ()), info_len);
+    assert_eq!(poprf::blind_evaluate(sk, &blinded, &long, &mut ev2, &mut rng).map(|_| ()), info_len);
+    assert_eq!(fin(&tweaked, &evaluated, &proof, &long).map(|_| ()), info_len);
+    assert_eq!(poprf::evaluate(sk, b"x", &long).map(|_| ()), info_len);
+    let message = Err(Error::InvalidLength(Field::Message));
+    assert_eq!(poprf::blind::<S, _>(&long, info, pk, &mut rng).map(|_| ()), message);
+    assert_eq!(poprf::evaluate(sk, &long, info).map(|_| ()), message);
+    // The largest info works.
+    assert!(poprf::evaluate(sk, b"x", &long[..65535]).is_ok());
+}
+
 #[test]
 fn p384_negative() {
+    negative_poprf::<P384Sha384>();
     negative_proofs::<P384Sha384>();
     negative_lengths::<P384Sha384>();
     let n = hex("ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973");
@@ -556,6 +633,7 @@ fn p384_negative() {
 
 #[test]
 fn ristretto255_negative() {
+    negative_poprf::<Ristretto255Sha512>();
     negative_proofs::<Ristretto255Sha512>();
     negative_lengths::<Ristretto255Sha512>();
     let l = hex("edd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010");

@@ -1,8 +1,8 @@
 //! Client states as bytes: a client can keep a pending request across a
 //! sleep or a reset, and finalize it with the issuer's response afterwards.
 //!
-//! Every client state (the `RequestState` of types 0x0001, 0x0002, 0x0005
-//! and 0xDA7A, the type 0x0003 `ClientState`, the amortized and the generic
+//! Every client state (the `RequestState` of types 0x0001, 0x0002, 0x0005,
+//! 0xDA7A and 0xDA7B, the type 0x0003 `ClientState`, the amortized and the generic
 //! `BatchState`) has an `export` that returns a fixed-size encoding in an
 //! [`ExportedState`], and an `import` that takes the bytes and the client
 //! (or clients) the state was made with. The encoding is this crate's own;
@@ -19,6 +19,8 @@
 //!                      ‖ request_blind[48] ‖ encoding[1]              453
 //!   0x0005   secrets = blind[32] ‖ blinded_element[32]                164
 //!   0xDA7A   secrets = inv_mont[256] ‖ extensions_digest[32]          388
+//!   0xDA7B   secrets = blind[48] ‖ blinded_element[49]
+//!                      ‖ extensions_digest[32]                        229
 //!
 //! amortized  = token_type[2] ‖ token_key_id[32] ‖ count[2] ‖ entry × N
 //!   entry    = nonce[32] ‖ challenge_digest[32] ‖ blind ‖ blinded_element
@@ -36,7 +38,7 @@
 //! keeps in memory, so that export needs no key. `enc` and `secret` are the
 //! HPKE values the type 0x0003 response is decrypted with, and `encoding`
 //! is the request blind's [`BlindKeyEncoding`] (0 minimal, 1 fixed).
-//! `extensions_digest` is the SHA-256 of the 0xDA7A request's `Extensions`
+//! `extensions_digest` is the SHA-256 of the 0xDA7A or 0xDA7B request's `Extensions`
 //! encoding: the extensions stay with the caller, and finalize checks it
 //! gets the same ones. A
 //! generic batch keeps each type 0x0002 entry's blinded message, since its

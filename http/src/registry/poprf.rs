@@ -21,7 +21,7 @@ use pat::wire::extensions::Extensions;
 use pat::wire::token_type::TokenKind;
 use zeroize::Zeroizing;
 
-use super::{Family, Issue, IssuerKey, IssuerKeys, Pending, Presented, Refusal, UNPROCESSABLE, Verifier, Verify, bad};
+use super::{Family, INTERNAL, Issue, IssuerKey, IssuerKeys, Pending, Presented, Refusal, Verifier, Verify, bad};
 use crate::{BoxError, hex, rng};
 
 /// The type-0xDA7B family.
@@ -147,9 +147,12 @@ impl IssuerKeys for Vec<poprf::Issuer> {
         }
         let slot = (request.slot)(KIND.code(), decoded.truncated_token_key_id)
             .map_err(|Refusal(_, text)| bad_request(text))?;
-        let issuer = self.get(slot).ok_or(UNPROCESSABLE)?;
-        let response =
-            issuer.evaluate(&decoded, &mut rng()).map_err(|_| bad_request("token request cannot be processed"))?;
+        let issuer = self.get(slot).ok_or(INTERNAL)?;
+        let response = issuer.evaluate(&decoded, &mut rng()).map_err(|e| match e {
+            // The generator failed: the server's fault, not the request's.
+            pat::Error::Rng(_) => INTERNAL,
+            _ => bad_request("token request cannot be processed"),
+        })?;
         super::encoded(&response)
     }
 }

@@ -228,7 +228,8 @@ pub fn finalize<S: Suite>(
 pub fn evaluate<S: Suite>(key: &SecretKey<S>, input: &[u8], info: &[u8]) -> Result<S::Output> {
     let ctx = Context::<S>::new(Mode::Poprf);
     len2(input.len(), Field::Message)?;
-    let (_t, t_inv) = tweak_secret(key, info)?;
+    let (t, t_inv) = tweak_secret(key, info)?;
+    drop(t); // wiped: only the inverse is needed
     let (mut n, mut e) = S::hash_mul(&[input], &ctx.with_prefix(b"HashToGroup-"), &t_inv)?;
     let result = finalize_hash::<S>(input, Some(info), &e);
     e.zeroize();
@@ -243,4 +244,41 @@ pub fn verify_output<S: Suite>(key: &SecretKey<S>, input: &[u8], info: &[u8], ou
     let mut ok = output_ct_eq::<S>(&expected, output);
     crate::ct::declassify(&mut ok); // the verification verdict: the token is accepted or not
     if bool::from(ok) { Ok(()) } else { Err(Error::Verification) }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::crypto::voprf::P384Sha384;
+
+    /// An `info` whose hash is minus the key: t = 0 is refused everywhere
+    /// (the RFC's InverseError), and the tweaked public key is the identity.
+    #[test]
+    fn a_key_tweaked_to_zero_is_refused() {
+        let info = b"some info";
+        let m = info_scalar::<P384Sha384>(info).unwrap();
+        let key = SecretKey::<P384Sha384>(<P384Sha384 as Suite>::Scalar::default() - m);
+        let pair = KeyPair::from_secret_key(key).unwrap();
+        let sk = pair.secret_key();
+        assert_eq!(evaluate(sk, b"input", info).err(), Some(Error::InvalidScalar));
+        assert_eq!(TweakedKey::new(pair.public_key(), info).err(), Some(Error::InvalidElement));
+        let (_, blinded) = blind_input::<P384Sha384>(b"input", Blind::new(m).unwrap()).unwrap();
+        let mut out = [[0u8; 49]];
+        let mut rng = rand_core::UnwrapErr(crate::OsRng);
+        assert_eq!(blind_evaluate(sk, &[blinded], info, &mut out, &mut rng).err(), Some(Error::InvalidScalar));
+        // Any other info works with that key.
+        assert!(evaluate(sk, b"input", b"other").is_ok());
+    }
+
+    /// An `info` of 65536 bytes is over the limit of its 2-byte length.
+    #[test]
+    fn info_over_65535_bytes_is_refused() {
+        let pair = derive_key_pair::<P384Sha384>(&[1; 32], b"k").unwrap();
+        let long = [0u8; 65536];
+        assert_eq!(evaluate(pair.secret_key(), b"x", &long).err(), Some(Error::InvalidLength(Field::Info)));
+        assert_eq!(TweakedKey::new(pair.public_key(), &long).err(), Some(Error::InvalidLength(Field::Info)));
+        assert!(evaluate(pair.secret_key(), b"x", &long[..65535]).is_ok());
+    }
 }

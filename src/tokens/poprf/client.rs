@@ -158,9 +158,17 @@ impl Client {
     }
 
     /// Builds a request for `challenge` carrying `extensions`, with a fresh
-    /// nonce and blind. The extensions are not checked against the key here:
-    /// the tweaked key (RFC 9497 §3.3.3 `Blind`) is computed at
-    /// [`Client::finalize`], from the extensions it finalizes with.
+    /// nonce and blind (RFC 9497 §3.3.3 `Blind`, which also computes the
+    /// tweaked key and fails if it is the identity; [`Client::finalize`]
+    /// computes it again from the extensions it finalizes with, so the
+    /// exported state does not carry it).
+    ///
+    /// Errors: [`Error::WrongTokenType`] for a challenge of another type;
+    /// [`Error::InvalidLength`]`(Field::Info)` for an extensions encoding
+    /// over 65535 bytes (the POPRF's `info` limit: the largest usable list is
+    /// 65535 bytes with its length prefix, one extension of at most 65529
+    /// bytes of data, although the Extensions format allows 65537);
+    /// [`Error::InvalidElement`] for an identity tweaked key; [`Error::Rng`].
     pub fn request<'e, R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         challenge: &TokenChallenge<'_>,
@@ -168,6 +176,7 @@ impl Client {
         rng: &mut R,
     ) -> Result<(TokenRequest<'e>, RequestState)> {
         let input = self.input(challenge, &random_nonce(rng)?)?;
+        TweakedKey::new(&self.key, extensions.as_bytes())?;
         let blinded = poprf::blind_input_random(input.as_bytes(), rng)?;
         Ok(self.request_for(input, extensions, blinded))
     }
@@ -175,8 +184,13 @@ impl Client {
     /// Verifies the issuer's proof against the key tweaked by `extensions`,
     /// unblinds and returns the token (draft §5.3). `extensions` must be
     /// those of the request ([`Error::ExtensionsMismatch`] otherwise, checked
-    /// first). A proof that does not verify is [`Error::Verification`] and
-    /// leaves the state usable; success spends it.
+    /// first, after [`Error::StateSpent`] and [`Error::KeyIdMismatch`] for a
+    /// state made for another key). A proof that does not verify is
+    /// [`Error::Verification`] and leaves the state usable; success spends
+    /// it. Other errors: [`Error::InvalidElement`] or
+    /// [`Error::InvalidScalar`] for a response that does not decode,
+    /// [`Error::InvalidLength`]`(Field::Info)` for extensions over 65535
+    /// bytes.
     pub fn finalize(
         &self,
         state: &mut RequestState,
@@ -185,6 +199,9 @@ impl Client {
     ) -> Result<Token> {
         if state.spent {
             return Err(Error::StateSpent);
+        }
+        if state.input.token_key_id() != &self.key_id {
+            return Err(Error::KeyIdMismatch);
         }
         if !bool::from(state.extensions_digest.ct_eq(&extensions_digest(extensions))) {
             return Err(Error::ExtensionsMismatch);

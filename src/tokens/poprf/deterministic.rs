@@ -21,6 +21,7 @@ pub fn request_with<'e>(
     blind: &<S as Suite>::ScalarBytes,
 ) -> Result<(TokenRequest<'e>, RequestState)> {
     let input = client.input(challenge, nonce)?;
+    poprf::TweakedKey::new(client.public_key(), extensions.as_bytes())?;
     let blinded = poprf::blind_input(input.as_bytes(), Blind::from_bytes(blind)?)?;
     Ok(client.request_for(input, extensions, blinded))
 }

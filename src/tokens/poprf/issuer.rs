@@ -34,7 +34,9 @@ impl core::fmt::Debug for Issuer {
 }
 
 impl Issuer {
-    /// An issuer with the given key pair.
+    /// An issuer with the given key pair. The draft (§5.5) forbids using
+    /// the key in another protocol: do not give the key of a type 0x0001
+    /// issuer here.
     pub fn new(key: KeyPair<S>) -> Self {
         let key_id = key_id_of(key.public_key().as_bytes());
         Self { key, key_id }
@@ -76,6 +78,9 @@ impl Issuer {
     /// ([`Error::KeyIdMismatch`]) and the blinded element
     /// ([`Error::InvalidElement`]), then returns `t⁻¹·B` with a fresh DLEQ
     /// proof, where `t` is the key tweaked by the request's extensions.
+    /// Other errors: [`Error::InvalidLength`]`(Field::Info)` for extensions
+    /// over 65535 bytes, [`Error::InvalidScalar`] if `t` is zero (extensions
+    /// whose hash is minus the key), [`Error::Rng`].
     pub fn evaluate<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         request: &TokenRequest<'_>,
@@ -106,8 +111,9 @@ impl Issuer {
     /// (draft §5.4): its type, key id and challenge digest, then recomputes
     /// the POPRF output under `extensions` and compares it in constant time.
     /// A wrong authenticator, or extensions other than the issued ones, is
-    /// [`Error::Verification`]. Whether the extensions are acceptable is the
-    /// caller's policy.
+    /// [`Error::Verification`]; extensions over 65535 bytes are
+    /// [`Error::InvalidLength`]`(Field::Info)`. Whether the extensions are
+    /// acceptable is the caller's policy.
     pub fn verify(&self, token: &Token, challenge: &TokenChallenge<'_>, extensions: &Extensions<'_>) -> Result<()> {
         let input = token.input();
         if input.kind() != TokenKind::PublicMetadataP384 {

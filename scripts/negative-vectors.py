@@ -14,6 +14,7 @@ import hashlib
 import json
 import pathlib
 import struct
+import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 vec = root / "tests" / "vectors" / "pat-go" / "tokens"
@@ -553,6 +554,92 @@ add("arc_presentation_state", "m1 = 2^256 - 1", pstate(0, 2, credential=with_sca
     "InvalidScalar")
 bad_elements("arc_presentation_state", pst, 32, "U", which=[3])
 bad_elements("arc_presentation_state", pst, 131, "generatorT", which=[0, 1, 3, 6])
+
+# --- Type 0xDA7B (draft-ietf-privacypass-public-metadata-issuance §5) ----------
+# pat's own vector (tests/vectors/pat/, case 2, three extensions, one of them
+# without data): ExtendedTokenRequest = type ‖ key id ‖ blinded_msg[49] ‖
+# Extensions (here 00 2b | c174 001a <26 bytes> | ecf3 0000 | ecf3 0005 <5 bytes>),
+# TokenResponse = evaluate_msg[49] ‖ c[48] ‖ s[48]. The evaluate and finalize
+# kinds run with that case's key, nonce, blind and extensions
+# (tests/negative.rs).
+pv = json.load(open(root / "tests" / "vectors" / "pat" / "type-da7b-issuance-test-vectors.json"))[2]
+pv_req, pv_resp, pv_ext = (h(pv[k]) for k in ["token_request", "token_response", "extensions"])
+assert pv_req[52:] == pv_ext and len(pv_ext) == 45 and len(pv_resp) == 145
+DA7B = 0xDA7B
+pv_head = pv_req[:52]
+# One cut inside or after each field: type, key id, blinded_msg, the
+# extensions' length prefix, each entry's header and data.
+truncations("type_da7b_request", pv_req, [0, 1, 2, 3, 27, 51, 53, 56, 58, 84, 86, 92, len(pv_req) - 1])
+trailing("type_da7b_request", pv_req)
+retyped("type_da7b_request", pv_req, DA7B, [DA7A, 0x0001, 0x0005])
+add("type_da7b_request", "extensions length one past the end", pv_head + b"\x00\x2c" + pv_ext[2:], "Truncated")
+add("type_da7b_request", "extensions length 0xffff over 43 bytes", pv_head + b"\xff\xff" + pv_ext[2:], "Truncated")
+add("type_da7b_request", "extensions length one short (the last entry past the list)", pv_head + b"\x00\x2a" + pv_ext[2:],
+    "InvalidLength(Extension)")
+add("type_da7b_request", "entry data length past the list", pv_head + b"\x00\x07\x00\x01\x00\x04\x01\x02\x03",
+    "InvalidLength(Extension)")
+add("type_da7b_request", "unsorted types 0xecf3, 0xc174", pv_head + ext_list([(0xECF3, b""), (0xC174, b"x")]),
+    "UnsortedExtensions")
+add("type_da7b_request", "unsorted third entry", pv_head + ext_list([(1, b""), (3, b"a"), (2, b"")]),
+    "UnsortedExtensions")
+add("type_da7b_request", "trailing byte after an empty list", pv_head + b"\x00\x00\x00", "TrailingBytes")
+add("type_da7b_request", "no extensions at all (the type 0x0001 layout)", pv_head, "Truncated")
+
+# The 0xDA7B token (Nk = 48) as a Token, and with its extensions in an
+# Authorization header.
+pv_tok = h(pv["token"])
+add("token", "type 0xDA7B token cut by one byte", pv_tok[:-1], "Truncated")
+add("token", "type 0xDA7B token with a trailing byte", pv_tok + b"\0", "TrailingBytes")
+add("token", "type 0xDA7A with a 48-byte authenticator", struct.pack(">H", DA7A) + pv_tok[2:], "Truncated")
+tok_b, ext_b = b64(pv_tok), b64(pv_ext)
+auth("type 0xDA7B: extensions cut by one byte", f'PrivateToken token="{tok_b}", extensions="{b64(pv_ext[:-1])}"',
+     "Truncated")
+auth("type 0xDA7B: unsorted extensions",
+     f'PrivateToken token="{tok_b}", extensions="{b64(ext_list([(0xECF3, b""), (0xC174, b"x")]))}"',
+     "UnsortedExtensions")
+auth("type 0xDA7B: token cut in base64", f'PrivateToken token="{tok_b[:-3]}", extensions="{ext_b}"', "InvalidBase64")
+
+# TokenResponse of 0xDA7B: the type 0x0001 layout.
+truncations("type_da7b_response", pv_resp, [0, 1, 48, 49, 97, len(pv_resp) - 1])
+trailing("type_da7b_response", pv_resp)
+add("type_da7b_response", "an element's worth of trailing bytes", pv_resp + pv_resp[:49], "TrailingBytes")
+add("type_da7b_response", "the extensions appended", pv_resp + pv_ext, "TrailingBytes")
+
+# Crypto checks on parsed messages, with the case's key: the key id is
+# checked first, then the element.
+pv_prefix = pv_req[:3]
+for what, element in [("identity / all-zero element", bytes(49)), ("all-0xff element", b"\xff" * 49),
+                      ("uncompressed-point tag 0x04", b"\x04" + pv_req[4:52]), ("tag 0x05", b"\x05" + pv_req[4:52]),
+                      ("x coordinate above the field prime", b"\x02" + b"\xff" * 48)]:
+    add("type_da7b_evaluate", what, pv_prefix + element + pv_ext, "InvalidElement")
+add("type_da7b_evaluate", "truncated key id of another key", pv_req[:2] + bytes([pv_req[2] ^ 0xFF]) + pv_req[3:],
+    "KeyIdMismatch")
+add("type_da7b_evaluate", "another key's id and a bad element", pv_req[:2] + bytes([pv_req[2] ^ 0xFF]) + bytes(49)
+    + pv_ext, "KeyIdMismatch")
+
+for start, size, where in [(0, 49, "evaluated element"), (49, 48, "proof c"), (97, 48, "proof s")]:
+    flipped = bytearray(pv_resp)
+    flipped[start + size // 2] ^= 0x01
+    add("type_da7b_finalize", f"one bit flipped in the {where}", bytes(flipped),
+        "InvalidElement|Verification" if start == 0 else "Verification")
+P384_ORDER = h("ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973")
+add("type_da7b_finalize", "proof c equal to the group order", pv_resp[:49] + P384_ORDER + pv_resp[97:], "InvalidScalar")
+add("type_da7b_finalize", "proof s equal to the group order", pv_resp[:97] + P384_ORDER, "InvalidScalar")
+add("type_da7b_finalize", "proof of all-0xff scalars", pv_resp[:49] + b"\xff" * 96, "InvalidScalar")
+add("type_da7b_finalize", "identity / all-zero evaluated element", bytes(49) + pv_resp[49:], "InvalidElement")
+# The issuer's response to the same request under other extensions (none):
+# a well-formed response with a valid proof for another tweaked key, which
+# the client, finalizing with the request's extensions, must refuse. Computed
+# with tools/poprf_da7b.py (RFC 9497 in Python, not pat).
+sys.dont_write_bytecode = True  # no __pycache__ in tools/
+sys.path.insert(0, str(root / "tools"))
+import poprf_da7b  # noqa: E402
+
+_blinded = poprf_da7b.deserialize_element(pv_req[3:52])
+[_evaluated], _proof = poprf_da7b.blind_evaluate(poprf_da7b.deserialize_scalar(h(pv["skS"])), [_blinded], b"\x00\x00",
+                                                 poprf_da7b.deserialize_scalar(h(pv["proof_random_scalar"])))
+add("type_da7b_finalize", "the response under empty extensions", poprf_da7b.serialize_element(_evaluated) + _proof,
+    "Verification")
 
 out.parent.mkdir(parents=True, exist_ok=True)
 with open(out, "w") as f:

@@ -24,7 +24,7 @@ use pat::crypto::voprf::{ByteArray, KeyPair, Suite};
 use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
 use pat::tokens::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse};
 use pat::tokens::private::{self, PrivateTokenType};
-use pat::tokens::{arc, metadata, public, rate_limited};
+use pat::tokens::{arc, metadata, poprf, public, rate_limited};
 use pat::wire::auth;
 use pat::wire::codec::Decode;
 use pat::wire::extensions::{EXTENSIONS_MAX_LEN, Extensions};
@@ -69,6 +69,35 @@ fn rsa_issuer() -> (public::Issuer, public::Client, Value) {
     let issuer = public::Issuer::new(SecretKey::from_pkcs8_pem(&pem).unwrap());
     let client = public::Client::new(issuer.public_key().clone());
     (issuer, client, case)
+}
+
+/// Issuer, client and case 2 of pat's type 0xDA7B file (three extensions).
+fn poprf_parties() -> (poprf::Issuer, poprf::Client, Value) {
+    let case = load("pat/type-da7b-issuance-test-vectors.json")[2].clone();
+    let sk = <<pat::crypto::voprf::P384Sha384 as Suite>::ScalarBytes>::from_slice(&field(&case, "skS")).unwrap();
+    let issuer =
+        poprf::Issuer::new(KeyPair::from_secret_key(pat::crypto::voprf::SecretKey::from_bytes(&sk).unwrap()).unwrap());
+    let client = issuer.client();
+    (issuer, client, case)
+}
+
+fn poprf_evaluate(bytes: &[u8]) -> pat::Result<()> {
+    let (issuer, _, _) = poprf_parties();
+    issuer.evaluate(&poprf::TokenRequest::decode(bytes)?, &mut UnwrapErr(OsRng)).map(drop)
+}
+
+/// Finalizes a response with the case's request state and extensions.
+fn poprf_finalize(bytes: &[u8]) -> pat::Result<()> {
+    let (_, client, case) = poprf_parties();
+    let challenge_bytes = field(&case, "token_challenge");
+    let challenge = TokenChallenge::decode(&challenge_bytes).unwrap();
+    let extensions_bytes = field(&case, "extensions");
+    let extensions = Extensions::decode(&extensions_bytes).unwrap();
+    let blind = <<pat::crypto::voprf::P384Sha384 as Suite>::ScalarBytes>::from_slice(&field(&case, "blind")).unwrap();
+    let nonce: [u8; 32] = field(&case, "nonce").try_into().unwrap();
+    let (_, mut state) =
+        pat::hazmat::tokens::poprf::request_with(&client, &challenge, extensions, &nonce, &blind).unwrap();
+    client.finalize(&mut state, &extensions, &poprf::TokenResponse::decode(bytes)?).map(drop)
 }
 
 /// An `Authorization` value with extensions, parsed, its token and its
@@ -133,6 +162,10 @@ fn check(kind: &str, bytes: &[u8], case: &Value) -> pat::Result<()> {
         "inner_request" => InnerTokenRequest::decode(bytes).map(drop),
         "type_da7a_request" => metadata::TokenRequest::decode(bytes).map(drop),
         "type_da7a_response" => metadata::TokenResponse::decode(bytes).map(drop),
+        "type_da7b_request" => poprf::TokenRequest::decode(bytes).map(drop),
+        "type_da7b_response" => poprf::TokenResponse::decode(bytes).map(drop),
+        "type_da7b_evaluate" => poprf_evaluate(bytes),
+        "type_da7b_finalize" => poprf_finalize(bytes),
         "extensions" => Extensions::decode(bytes).map(drop),
         "authorization_extensions" => authorization_extensions(bytes),
         "arc_challenge" => arc::ArcChallenge::decode(bytes).map(drop),
@@ -189,5 +222,5 @@ fn every_malformed_message_is_refused_with_its_error() {
     }
     assert!(valid.keys().all(|k| k.starts_with("arc_")), "{valid:?}");
     assert_eq!(valid.values().sum::<usize>(), 15, "the committed file has 15 valid ARC messages");
-    assert_eq!(cases.len(), 503, "the committed file has 503 cases");
+    assert_eq!(cases.len(), 560, "the committed file has 560 cases");
 }

@@ -22,6 +22,7 @@ mod amortized;
 mod arc;
 mod batched;
 mod metadata;
+mod poprf;
 mod private;
 mod token;
 mod type2;
@@ -59,6 +60,11 @@ pub enum Kind {
     /// Type 0xDA7A issuance with extensions (privacypass-ts
     /// `pub_verif_with_metadata_v3.json`).
     TypeDa7a,
+    /// Type 0xDA7B issuance with extensions, POPRF(P-384): pat's own schema
+    /// (no other implementation publishes vectors of this type), the type-1
+    /// fields plus `extensions`, `proof_random_scalar`, `token_key_id` and
+    /// the key's `seed`.
+    TypeDa7b,
     /// ARC(P-256), draft-ietf-privacypass-arc-crypto-01's
     /// `allVectors.json`: an object keyed by suite, six groups (cases) each.
     Arc,
@@ -66,7 +72,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in command-line order.
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::Token,
         Kind::Type1,
         Kind::Type2,
@@ -80,6 +86,7 @@ impl Kind {
         Kind::Type3AnonOriginId,
         Kind::Pbrsa,
         Kind::TypeDa7a,
+        Kind::TypeDa7b,
         Kind::Arc,
     ];
 
@@ -99,6 +106,7 @@ impl Kind {
             Kind::Type3AnonOriginId => "type3-anon-origin-id",
             Kind::Pbrsa => "pbrsa",
             Kind::TypeDa7a => "type-da7a",
+            Kind::TypeDa7b => "type-da7b",
             Kind::Arc => "arc",
         }
     }
@@ -159,6 +167,7 @@ impl Kind {
                 Some("0002") => Some(Kind::Type2),
                 Some("0005") => Some(Kind::Type5),
                 Some("da7a" | "DA7A") => Some(Kind::TypeDa7a),
+                Some("da7b" | "DA7B") => Some(Kind::TypeDa7b),
                 _ => None,
             }
         } else {
@@ -277,6 +286,7 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
             Kind::Batched => batched::verify(&case)?,
             Kind::Pbrsa => metadata::verify_pbrsa(&case)?,
             Kind::TypeDa7a => metadata::verify_type_da7a(&case)?,
+            Kind::TypeDa7b => poprf::verify(&case)?,
             Kind::Arc => return arc::verify(file),
         };
         report.record(i, outcome);
@@ -320,6 +330,7 @@ pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
         Kind::Batched => batched::generate(count)?,
         Kind::Pbrsa => metadata::generate_pbrsa(count)?,
         Kind::TypeDa7a => metadata::generate_type_da7a(count)?,
+        Kind::TypeDa7b => poprf::generate(count)?,
         Kind::Arc => return arc::generate(),
     };
     Ok(Value::Array(cases))

@@ -59,6 +59,12 @@ const METADATA: &[(&str, Kind, usize)] = &[
     ("privacypass-ts/auth_scheme_token_with_extensions_v1.json", Kind::Token, 5),
 ];
 
+/// pat's own vectors of the types no other implementation publishes any for:
+/// type 0xDA7B, written by `pat vectors generate --kind type-da7b` and
+/// checked outside the library by `tools/poprf_da7b.py` (see
+/// `tests/vectors/pat/README.md`).
+const PAT: &[(&str, Kind, usize)] = &[("pat/type-da7b-issuance-test-vectors.json", Kind::TypeDa7b, 5)];
+
 /// ARC(P-256): draft-ietf-privacypass-arc-crypto-01's vectors, one case per
 /// group (see `tests/vectors/arc/README.md`).
 const ARC: &[(&str, Kind, usize)] = &[("arc/draft-ietf-privacypass-arc-crypto-01.json", Kind::Arc, 6)];
@@ -97,6 +103,54 @@ fn metadata_files_fail_on_an_altered_field() {
         let report = vectors::verify(Kind::detect(&file).unwrap(), &file).unwrap();
         assert_eq!(report.failed(), 1, "{path} {field}");
     }
+}
+
+#[test]
+fn pat_files_pass_with_exact_counts() {
+    pass_with_exact_counts(PAT);
+}
+
+/// Every field of every case of the type 0xDA7B file, altered in its last
+/// digit (for `extensions`, the last data byte, or the empty list's length),
+/// fails that case; the key's seed is optional; a field that is not of the
+/// schema is an error naming it.
+#[test]
+fn type_da7b_file_fails_on_an_altered_field() {
+    use pat::wire::codec::Decode as _;
+    const PATH: &str = "pat/type-da7b-issuance-test-vectors.json";
+    let file = load(PATH);
+    let cases = file.as_array().unwrap();
+    let mut extension_counts = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        let fields = case.as_object().unwrap();
+        assert_eq!(fields.len(), 12, "case {i}");
+        for field in fields.keys() {
+            let mut altered = case.clone();
+            let value = altered[field].as_str().unwrap().to_owned();
+            let flipped = if value.ends_with('0') { "1" } else { "0" };
+            altered[field] = format!("{}{flipped}", &value[..value.len() - 1]).into();
+            let report = vectors::verify(Kind::TypeDa7b, &serde_json::json!([altered])).unwrap();
+            assert_eq!((report.passed, report.failed()), (0, 1), "case {i} {field}");
+        }
+        let mut without_seed = case.clone();
+        without_seed.as_object_mut().unwrap().remove("seed");
+        assert!(vectors::verify(Kind::TypeDa7b, &serde_json::json!([without_seed])).unwrap().ok(), "case {i}");
+        let ext = pat_vectors::decode_hex(case["extensions"].as_str().unwrap()).unwrap();
+        extension_counts.push(pat::wire::extensions::Extensions::decode(&ext).unwrap().len());
+    }
+    // Empty extensions, one, and several (a repeated type among them).
+    assert_eq!(extension_counts, [0, 1, 3, 2, 5]);
+    for field in ["proof_random_scalar", "token_key_id", "blind"] {
+        let mut bad = file.clone();
+        bad[3].as_object_mut().unwrap().remove(field);
+        match vectors::verify(Kind::TypeDa7b, &bad) {
+            Err(VectorError::Field { case: 3, field: f, .. }) => assert_eq!(f, field),
+            other => panic!("{field}: {other:?}"),
+        }
+    }
+    let mut bad = file.clone();
+    bad[1]["blind"] = "00".repeat(47).into();
+    assert!(matches!(vectors::verify(Kind::TypeDa7b, &bad), Err(VectorError::Field { case: 1, .. })));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //!
 //! [`request_with`] takes the token nonce and the POPRF blind as arguments,
 //! and [`evaluate_with_nonce`] the issuer's proof nonce, so that the type's
-//! vectors (`pat vectors generate --kind da7b`) can be reproduced. They exist
+//! vectors (`pat vectors generate --kind type-da7b`) can be reproduced. They exist
 //! for tests only.
 //!
 //! **Never use them to request or issue real tokens.** With a blind it can

@@ -27,7 +27,7 @@
 //! issuer ([`Origin`] is an alias), checking with [`Issuer::verify`].
 //!
 //! No peer implements this type (November 2026); its vectors are pat's own
-//! (`pat vectors generate --kind da7b`), checked against an independent
+//! (`pat vectors generate --kind type-da7b`), checked against an independent
 //! computation in `tools/`.
 
 use sha2::{Digest, Sha256};

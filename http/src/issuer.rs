@@ -14,10 +14,13 @@
 //! read and dropped first, so that the client reads the answer), 400 for a body that is not the media
 //! type's message at all (shorter than a token type, a generic batch whose
 //! framing does not parse), 422 for a request the issuer cannot process: a
-//! token type it does not serve, a blinded message of the wrong size or not a
-//! group element, a truncated key id no key has, a batch over [`MAX_BATCH`];
-//! 206 for a generic batch with some entries absent, 400 when none could be
-//! issued.
+//! token type it does not serve (in a generic batch, an entry of a type other
+//! than 0x0001, 0x0002 and 0x0005: draft §6.2), a blinded message of the
+//! wrong size or not a group element, a truncated key id no key has, a batch
+//! over [`MAX_BATCH`]; 206 for a generic batch with some entries absent, 400
+//! when none could be issued. Section numbers are those of
+//! draft-ietf-privacypass-batched-tokens-07 and -08; the table in
+//! `pat::tokens::batched` says what each section asks and what is served.
 //!
 //! Type 0xDA7A (public metadata, draft-ietf-privacypass-public-metadata-issuance
 //! §5): an ExtendedTokenRequest on `application/private-token-request`. The
@@ -524,7 +527,13 @@ fn evaluate(loaded: &Loaded, policy: &ExtensionsPolicy, kind: Kind, body: &[u8],
             })
         }
         Kind::Generic => {
-            let request = GenericBatchTokenRequest::decode(body).map_err(|_| MALFORMED)?;
+            // Draft §6.2: an entry whose token type the issuer cannot take is
+            // 422, like a single request of such a type. The entries have no
+            // length of their own, so nothing after it can be read either.
+            let request = GenericBatchTokenRequest::decode(body).map_err(|e| match e {
+                pat::Error::UnknownTokenType(_) => UNSERVED,
+                _ => MALFORMED,
+            })?;
             if request.len() > MAX_BATCH {
                 return Err(TOO_MANY);
             }

@@ -1,12 +1,16 @@
 //! Amortized batched issuance of privately verifiable tokens (types 0x0001
-//! and 0x0005; draft-ietf-privacypass-batched-tokens, "Amortized Privately
-//! Verifiable Token Batch Issuance").
+//! and 0x0005; draft-ietf-privacypass-batched-tokens §5, "Amortized Privately
+//! Verifiable Token Batch Issuance"; section numbers of -07 and -08, which
+//! are the same on the wire).
 //!
 //! ```text
 //! AmortizedBatchTokenRequest  = token_type ‖ truncated_token_key_id ‖
-//!                               varint(Nr·Ne) ‖ blinded_msg[Ne] × Nr
-//! AmortizedBatchTokenResponse = varint(Nr·Ne) ‖ evaluated_msg[Ne] × Nr ‖ proof[2·Ns]
+//!                               varint(Nr·Ne) ‖ blinded_msg[Ne] × Nr              (§5.1)
+//! AmortizedBatchTokenResponse = varint(Nr·Ne) ‖ evaluated_msg[Ne] × Nr ‖ proof[2·Ns] (§5.2)
 //! ```
+//!
+//! The finalization is §5.3. What each section asks and what pat does, for
+//! this family and the generic one, is tabled in [`crate::tokens::batched`].
 //!
 //! All Nr tokens share one key and one challenge; the issuer answers with one
 //! batched DLEQ proof. Storage is the caller's: the client keeps its secrets in

@@ -1,5 +1,5 @@
-//! The amortized batch messages: AmortizedBatchTokenRequest and
-//! AmortizedBatchTokenResponse, parsed without copying, and their lengths.
+//! The amortized batch messages (draft §5.1, §5.2): AmortizedBatchTokenRequest
+//! and AmortizedBatchTokenResponse, parsed without copying, and their lengths.
 
 use core::fmt;
 use core::marker::PhantomData;

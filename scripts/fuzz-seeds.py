@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes the committed fuzz seed corpus (fuzz/corpus/<target>/seed-*) from the
 vector files in tests/vectors/. Re-run after adding vector files; the output is
-deterministic."""
-import base64, hashlib, json, pathlib, struct
+deterministic. The seeds of the type 0xDA7B targets are the messages of the
+fixed issuer and client those targets use (pat::fuzzing's poprf.rs): the last
+step has `cargo test --test fuzz_corpus` write them."""
+import base64, hashlib, json, os, pathlib, struct, subprocess
 
 root = pathlib.Path(__file__).resolve().parent.parent
 vec = root / "tests" / "vectors" / "pat-go" / "tokens"
@@ -36,6 +38,21 @@ for name in ["private/type1-issuance-test-vectors.json", "private/type5-issuance
         seeds["token"].append(bytes.fromhex(case["token"]))
         seeds["challenge"].append(bytes.fromhex(case["token_challenge"]))
 seeds["www_authenticate"].append(b'Basic realm="x, y", PrivateToken challenge=AAEC, token-key=AwQF, Bearer abc==')
+# Extension negotiation (draft-ietf-privacypass-auth-scheme-extensions-03 §4):
+# an ExtensionSet (type 2 required, type 1 optional) and a suggested
+# Extensions list on a type-0xDA7A challenge; the set alone without a key;
+# and a set whose is_required byte is out of range.
+b64p = lambda b: base64.urlsafe_b64encode(b).decode()
+da7a = challenge(0xDA7A, b"issuer.example", bytes(32), b"origin.example")
+ext_set = struct.pack(">H", 6) + b"\x01\x00\x02" + b"\x00\x00\x01"
+ext_list = struct.pack(">H", 8) + struct.pack(">HH", 2, 4) + b"\x00\x02US"
+bad_set = struct.pack(">H", 3) + b"\x02\x00\x01"
+seeds["www_authenticate"] += [
+    (f'PrivateToken challenge="{b64p(da7a)}", token-key="{b64p(bytes(range(40)))}", max-age="10", '
+     f'extension-set="{b64p(ext_set)}", extensions="{b64p(ext_list)}"').encode(),
+    f'PrivateToken challenge="{b64p(da7a)}", extension-set="{b64p(ext_set)}"'.encode(),
+    f'PrivateToken challenge="{b64p(da7a)}", extension-set="{b64p(bad_set)}"'.encode(),
+]
 # Type 3: the origin-encryption vector's EncapKey, its InnerTokenRequest
 # (rebuilt from the file's fields, padded as the draft says) and a TokenRequest
 # around its ciphertext (the signature is arbitrary: the parser does not check it).
@@ -71,6 +88,14 @@ for name in ["type2/type2-issuance-test-vectors.json", "type2/type2-issuance-tes
         pem = bytes.fromhex(case["skS"]).decode()
         body = "".join(l for l in pem.splitlines() if l and not l.startswith("-----"))
         seeds["rsa_pkcs8"].append(base64.b64decode(body))
+# The first type-2 key again with NULL parameters in both SHA-384 identifiers:
+# OpenSSL's 346-byte spelling, which from_spki takes since issue 33
+# (tests/spki_null_params.rs checks this seed).
+pks = bytes.fromhex(json.load(open(vec / "type2/type2-issuance-test-vectors.json"))[0]["pkS"])
+sha384_null = bytes.fromhex("300d06096086480165030402020500")
+pss_params = (bytes.fromhex("3034a00f") + sha384_null + bytes.fromhex("a11c301a06092a864886f70d010108")
+              + sha384_null + bytes.fromhex("a203020130"))
+seeds["rsa_spki"].append(bytes.fromhex("30820156304106092a864886f70d01010a") + pss_params + pks[4 + 2 + pks[5]:])
 for target, name in [("type1_request", "private/type1-issuance-test-vectors.json"),
                      ("type5_request", "private/type5-issuance-test-vectors.json"),
                      ("type2_request", "type2/type2-issuance-test-vectors.json")]:
@@ -207,3 +232,9 @@ for target, items in seeds.items():
     for item in items:
         (d / ("seed-" + hashlib.sha256(item).hexdigest()[:16])).write_bytes(item)
     print(f"{target}: {len(items)} seeds")
+
+# Type 0xDA7B (no published vectors): tests/fuzz_corpus.rs's
+# type_da7b_seeds_are_committed writes them from pat::fuzzing::type_da7b_seeds.
+subprocess.run(["cargo", "test", "-q", "--locked", "--all-features", "--test", "fuzz_corpus", "--",
+                "type_da7b_seeds_are_committed", "--nocapture"],
+               cwd=root, env={**os.environ, "PAT_WRITE_FUZZ_SEEDS": "1"}, check=True)

@@ -18,7 +18,7 @@
 //! | [`deploy`] | issuer directory, key sets with validity windows, replay protection | everything below |
 //! | [`tokens`] | one module per token family, with the roles `Client`, `Issuer`, `Origin`, `Attester` and its `Token` (the table in [`tokens`]) | crypto, wire |
 //! | [`crypto`] | the primitives: VOPRF, blind RSA, key blinding, type 0x0003's HPKE pieces, ARC | wire |
-//! | [`wire`] | codec, challenge, token, the registry of token types, extensions, HTTP auth headers | – |
+//! | [`wire`] | codec, challenge, token, the registry of token types, extensions and extension sets, HTTP auth headers | – |
 //! | crate-wide | [`error`], randomness, secret wrappers; [`self_test`] (power-on known answers, above `tokens`) | – |
 //!
 //! The `hazmat` module (feature `hazmat`) holds every entry point that takes

@@ -226,7 +226,7 @@
  * names with a port, one origin; `pat::wire::auth::PRACTICAL_WWW_AUTHENTICATE_LEN`)
  * and any token key of the implemented types.
  */
-#define PAT_CHALLENGE_BUFFER_SIZE 899
+#define PAT_CHALLENGE_BUFFER_SIZE 903
 
 /**
  * The most keys `pat_directory_select` reads from one directory.
@@ -235,9 +235,10 @@
 
 /**
  * The longest token key of the implemented types (the RSA-2048 SPKI of
- * types 0x0002 and 0x0003): a `pat_directory_select` key buffer.
+ * types 0x0002 and 0x0003 as OpenSSL writes it, with NULL hash parameters;
+ * RFC 9578's form is 342 bytes): a `pat_directory_select` key buffer.
  */
-#define PAT_TOKEN_KEY_MAX_LEN 342
+#define PAT_TOKEN_KEY_MAX_LEN 346
 
 /**
  * A buffer that holds `pat_error_message`'s text of any status code.
@@ -291,7 +292,8 @@
 
 /**
  * Another token type than expected; the detail is `found + 0x10000 × e`
- * (`e`: 1 = 0x0001, 2 = 0x0002, 3 = 0x0003, 4 = 0x0005, 5 = 0xDA7A, 6 = 0xE5AC).
+ * (`e`: 1 = 0x0001, 2 = 0x0002, 3 = 0x0003, 4 = 0x0005, 5 = 0xDA7A, 6 = 0xE5AC,
+ * 7 = another type, 8 = 0xDA7B).
  */
 #define PAT_E_WRONG_TOKEN_TYPE 9
 
@@ -444,6 +446,11 @@
  * A token was to be recorded as spent until a time already past: refused.
  */
 #define PAT_E_REPLAY_WINDOW_EXPIRED 39
+
+/**
+ * A partially blind RSA (type 0xDA7A) signing key whose primes are not safe primes.
+ */
+#define PAT_E_NOT_SAFE_PRIME 40
 
 /**
  * A NULL pointer where a buffer of non-zero length or a required output was expected.
@@ -605,6 +612,11 @@
  * Detail: the public `info` of a partially oblivious PRF (type 0xDA7B's extensions).
  */
 #define PAT_FIELD_INFO 28
+
+/**
+ * Detail: an `ExtensionSet`, or the `extension-set` parameter of a challenge.
+ */
+#define PAT_FIELD_EXTENSION_SET 29
 
 /**
  * Detail of `PAT_E_RNG`: the callback failed with a code outside 1 to 0x7FFFFC.

@@ -96,6 +96,8 @@ pub const PAT_E_PRESENTATION_LIMIT_REACHED: i32 = 37;
 pub const PAT_E_SELF_TEST: i32 = 38;
 /// A token was to be recorded as spent until a time already past: refused.
 pub const PAT_E_REPLAY_WINDOW_EXPIRED: i32 = 39;
+/// A partially blind RSA (type 0xDA7A) signing key whose primes are not safe primes.
+pub const PAT_E_NOT_SAFE_PRIME: i32 = 40;
 
 /// A NULL pointer where a buffer of non-zero length or a required output was expected.
 pub const PAT_E_NULL_POINTER: i32 = 100;
@@ -232,6 +234,7 @@ const _: () = {
     assert!(kind(Error::PresentationLimitReached) == PAT_E_PRESENTATION_LIMIT_REACHED);
     assert!(kind(Error::SelfTest(SelfTestKind::PrivateP384Request)) == PAT_E_SELF_TEST);
     assert!(kind(Error::ReplayWindowExpired) == PAT_E_REPLAY_WINDOW_EXPIRED);
+    assert!(kind(Error::NotSafePrime) == PAT_E_NOT_SAFE_PRIME);
 
     const FIELDS: [(Field, u32); 29] = [
         (Field::IssuerName, PAT_FIELD_ISSUER_NAME),

@@ -90,12 +90,13 @@ pub const PAT_TYPE3_AUTHORIZATION_SIZE: usize = 494;
 /// `WWW-Authenticate` challenge whose names are of practical length (host
 /// names with a port, one origin; `pat::wire::auth::PRACTICAL_WWW_AUTHENTICATE_LEN`)
 /// and any token key of the implemented types.
-pub const PAT_CHALLENGE_BUFFER_SIZE: usize = 899;
+pub const PAT_CHALLENGE_BUFFER_SIZE: usize = 903;
 /// The most keys `pat_directory_select` reads from one directory.
 pub const PAT_DIRECTORY_MAX_KEYS: usize = 16;
 /// The longest token key of the implemented types (the RSA-2048 SPKI of
-/// types 0x0002 and 0x0003): a `pat_directory_select` key buffer.
-pub const PAT_TOKEN_KEY_MAX_LEN: usize = 342;
+/// types 0x0002 and 0x0003 as OpenSSL writes it, with NULL hash parameters;
+/// RFC 9578's form is 342 bytes): a `pat_directory_select` key buffer.
+pub const PAT_TOKEN_KEY_MAX_LEN: usize = 346;
 /// A buffer that holds `pat_error_message`'s text of any status code.
 pub const PAT_ERROR_MESSAGE_SIZE: usize = 128;
 

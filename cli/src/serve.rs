@@ -9,10 +9,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
+use pat::wire::extension_set::ExtensionEntry;
 use pat_http::metrics::Metrics;
 use pat_http::pool::{Pool, PoolConfig};
 use pat_http::server::Limits;
-use pat_http::{BoxError, client, issuer, keys, origin, replay, server, tls, unix_now};
+use pat_http::{BoxError, client, issuer, keys, negotiation, origin, replay, server, tls, unix_now};
 
 #[derive(Subcommand)]
 pub(crate) enum IssuerCommand {
@@ -218,17 +219,16 @@ fn parse_extension(s: &str) -> Result<(u16, Vec<u8>), String> {
 }
 
 /// The Extensions list of `--extension` values, sorted by type (stable).
-fn encode_extensions(mut list: Vec<(u16, Vec<u8>)>) -> Result<Vec<u8>, BoxError> {
-    list.sort_by_key(|(t, _)| *t);
-    let len = 2 + list.iter().map(|(_, d)| 4 + d.len()).sum::<usize>();
-    let mut buf = vec![0u8; len];
-    let mut w = pat::wire::extensions::ExtensionsWriter::new(&mut buf);
-    for (t, d) in &list {
-        w.push(*t, d)?;
-    }
-    let n = w.finish()?.as_bytes().len();
-    buf.truncate(n);
-    Ok(buf)
+fn encode_extensions(list: Vec<(u16, Vec<u8>)>) -> Result<Vec<u8>, BoxError> {
+    negotiation::encode_list(list)
+}
+
+/// The extension-set entries of `--require-extension` and
+/// `--optional-extension`: the required types first, each list in the
+/// order given.
+fn extension_set(required: &[u16], optional: &[u16]) -> Vec<ExtensionEntry> {
+    let required = required.iter().map(|&t| ExtensionEntry::required(t));
+    required.chain(optional.iter().map(|&t| ExtensionEntry::optional(t))).collect()
 }
 
 #[derive(Args)]
@@ -272,6 +272,23 @@ pub(crate) struct OriginServe {
     /// (decimal or 0x hex, comma-separated; default: any).
     #[arg(long, value_delimiter = ',', value_parser = parse_token_type)]
     allowed_extensions: Option<Vec<u16>>,
+    /// Types 0xDA7A and 0xDA7B: an extension type every token must carry,
+    /// announced as required in the challenge's extension-set parameter
+    /// (draft-ietf-privacypass-auth-scheme-extensions-03 §4); a token
+    /// without it gets 401 and a fresh challenge. Decimal or 0x hex;
+    /// comma-separated or repeated.
+    #[arg(long = "require-extension", value_delimiter = ',', value_parser = parse_token_type)]
+    require_extensions: Vec<u16>,
+    /// Types 0xDA7A and 0xDA7B: an extension type announced as optional in
+    /// the challenge's extension-set (clients may send it; nothing is
+    /// enforced). Comma-separated or repeated.
+    #[arg(long = "optional-extension", value_delimiter = ',', value_parser = parse_token_type)]
+    optional_extensions: Vec<u16>,
+    /// Types 0xDA7A and 0xDA7B: an extension value offered to clients in the
+    /// challenge's extensions parameter, TYPE:HEXDATA (repeatable; sorted by
+    /// type). Clients use it only if they choose to.
+    #[arg(long = "suggest-extension", value_parser = parse_extension)]
+    suggest_extensions: Vec<(u16, Vec<u8>)>,
     /// Replay store in Redis (redis://HOST:PORT); in memory when omitted.
     #[arg(long)]
     redis: Option<String>,
@@ -325,9 +342,16 @@ pub(crate) struct Fetch {
     #[arg(long)]
     ca_cert: Option<PathBuf>,
     /// Types 0xDA7A and 0xDA7B: an extension of the token, TYPE:HEXDATA (repeatable;
-    /// sorted by type; none: the empty list).
+    /// sorted by type; none: the empty list). When the challenge carries an
+    /// extension-set, only the types it lists are sent, and every required
+    /// type needs a value.
     #[arg(long = "extension", value_parser = parse_extension)]
     extensions: Vec<(u16, Vec<u8>)>,
+    /// When the challenge requires an extension type no --extension gives,
+    /// send the value the origin suggests in its challenge (off: such a
+    /// challenge is an error; an origin's value can single a client out).
+    #[arg(long)]
+    use_origin_extensions: bool,
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, BoxError> {
@@ -428,11 +452,15 @@ fn origin_serve(args: OriginServe) -> Result<ExitCode, BoxError> {
         _ => None,
     };
     let issuer_url = args.issuer_url.unwrap_or_else(|| format!("https://{}", args.issuer));
+    let suggested_extensions =
+        if args.suggest_extensions.is_empty() { None } else { Some(encode_extensions(args.suggest_extensions)?) };
     let config = origin::OriginConfig {
         issuer_name: args.issuer,
         issuer_url,
         token_type: args.token_type,
         extensions: args.allowed_extensions,
+        extension_set: extension_set(&args.require_extensions, &args.optional_extensions),
+        suggested_extensions,
         origin_info: args.origin_info,
         max_age: args.max_age,
         clock_skew: args.clock_skew,
@@ -477,7 +505,13 @@ pub(crate) fn fetch(args: Fetch) -> ExitCode {
             Err(e) => return exit(Err(e)),
         }
     };
-    let config = client::FetchConfig { url: args.url, issuer_url: args.issuer_url, ca_cert: args.ca_cert, extensions };
+    let config = client::FetchConfig {
+        url: args.url,
+        issuer_url: args.issuer_url,
+        ca_cert: args.ca_cert,
+        extensions,
+        use_origin_extensions: args.use_origin_extensions,
+    };
     exit(runtime().and_then(|rt| {
         rt.block_on(async {
             let status = client::fetch(&config, &mut |line| eprintln!("{line}")).await?;
@@ -491,7 +525,9 @@ pub(crate) fn fetch(args: Fetch) -> ExitCode {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use super::{encode_extensions, parse_extension, parse_token_type};
+    use pat::wire::extension_set::ExtensionEntry;
+
+    use super::{encode_extensions, extension_set, parse_extension, parse_token_type};
 
     #[test]
     fn types_are_decimal_or_hex() {
@@ -512,5 +548,14 @@ mod tests {
         assert!(parse_extension("2:zz").is_err());
         let list = vec![(2, vec![0xaa]), (1, vec![]), (2, vec![0xbb])];
         assert_eq!(encode_extensions(list).unwrap(), [0, 14, 0, 1, 0, 0, 0, 2, 0, 1, 0xaa, 0, 2, 0, 1, 0xbb]);
+    }
+
+    #[test]
+    fn the_extension_set_lists_required_types_first() {
+        assert_eq!(extension_set(&[], &[]), []);
+        assert_eq!(
+            extension_set(&[0xDA7A, 2], &[1]),
+            [ExtensionEntry::required(0xDA7A), ExtensionEntry::required(2), ExtensionEntry::optional(1)]
+        );
     }
 }

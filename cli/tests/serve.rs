@@ -128,6 +128,74 @@ fn type_da7b_issued_and_redeemed_as_processes() {
 }
 
 #[test]
+fn an_origin_requiring_an_extension_and_pat_fetch_as_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("issuer");
+    let state = state.to_str().unwrap();
+    let addr = free_port();
+    let (_issuer, issuer_url) =
+        serve(&["issuer", "serve", "--listen", &addr, "--name", &addr, "--state", state, "--token-types", "0xDA7B"]);
+    let (_origin, origin_url) = serve(&[
+        "origin",
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--issuer",
+        &addr,
+        "--issuer-url",
+        &issuer_url,
+        "--token-type",
+        "0xDA7B",
+        "--issuer-state",
+        state,
+        "--require-extension",
+        "2",
+        "--optional-extension",
+        "1",
+        "--suggest-extension",
+        "2:0002434e",
+    ]);
+    let url = format!("{origin_url}/page");
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_pat"))
+            .args(["fetch", &url, "--issuer-url", &issuer_url])
+            .args(extra)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    // Without a value of the required type: a clear error, exit 1.
+    let (code, out, err) = run(&[]);
+    assert_eq!((code, out.as_str()), (Some(1), ""), "{err}");
+    assert!(err.contains("the origin requires extension types 2"), "{err}");
+    assert!(err.contains("--use-origin-extensions"), "{err}");
+    // With one, or with the origin's suggestion: 200.
+    let (code, out, err) = run(&["--extension", "2:0002555a", "--extension", "7:00"]);
+    assert_eq!((code, out.as_str()), (Some(0), "status 200\n"), "{err}");
+    assert!(err.contains("extension types 7 are not in the origin's extension-set"), "{err}");
+    let (code, out, err) = run(&["--use-origin-extensions"]);
+    assert_eq!((code, out.as_str()), (Some(0), "status 200\n"), "{err}");
+
+    // An origin whose tokens carry no extensions cannot require one.
+    let out = Command::new(env!("CARGO_BIN_EXE_pat"))
+        .args(["origin", "serve", "--listen", "127.0.0.1:0", "--issuer", &addr, "--issuer-url", &issuer_url])
+        .args(["--token-type", "2", "--require-extension", "2"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("tokens of type 2 carry no extensions"), "{err}");
+    // The flags are in the help.
+    let help = Command::new(env!("CARGO_BIN_EXE_pat")).args(["origin", "serve", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    for flag in ["--require-extension", "--optional-extension", "--suggest-extension"] {
+        assert!(help.contains(flag), "{flag}: {help}");
+    }
+    let help = Command::new(env!("CARGO_BIN_EXE_pat")).args(["fetch", "--help"]).output().unwrap();
+    assert!(String::from_utf8(help.stdout).unwrap().contains("--use-origin-extensions"));
+}
+
+#[test]
 fn fetch_of_an_unprotected_or_unreachable_url() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("issuer");

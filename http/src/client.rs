@@ -16,6 +16,14 @@
 //! default) and the retry sends them beside the token:
 //! `Authorization: PrivateToken token="...", extensions="..."`.
 //!
+//! When the challenge negotiates extensions
+//! (draft-ietf-privacypass-auth-scheme-extensions-03 §4: an
+//! `extension-set`, perhaps with the origin's suggested `extensions`), the
+//! client sends the extension types the set lists, and must have a value for
+//! every required one: its own, or the origin's with
+//! [`FetchConfig::use_origin_extensions`]; else it stops before asking the
+//! issuer ([`crate::negotiation::choose`]).
+//!
 //! The request and its finalization are the type's family's (the crate's
 //! registry of served types); this module does the HTTP around them.
 
@@ -26,6 +34,7 @@ use axum::http::header;
 use pat::deploy::directory::IssuerDirectory;
 use pat::wire::challenge::TokenChallenge;
 use pat::wire::codec::Decode;
+use pat::wire::extension_set::ExtensionSet;
 use pat::wire::extensions::Extensions;
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject as _;
@@ -55,6 +64,11 @@ pub struct FetchConfig {
     /// The encoded Extensions list (length prefix included) a type-0xDA7A
     /// token is requested with; `None` is the empty list.
     pub extensions: Option<Vec<u8>>,
+    /// Whether a required extension type the client has no value for may
+    /// take the value the origin suggests in its challenge's `extensions`
+    /// parameter (draft-ietf-privacypass-auth-scheme-extensions-03 §4). Off
+    /// by default: a value the origin chooses can tell clients apart.
+    pub use_origin_extensions: bool,
 }
 
 /// An HTTP client with rustls (ring), the system's roots and `ca_cert`.
@@ -185,8 +199,10 @@ pub async fn fetch(config: &FetchConfig, log: &mut dyn FnMut(&str)) -> Result<u1
         Some(bytes) => Extensions::decode(bytes).map_err(|e| format!("the extensions: {e}"))?,
         None => Extensions::EMPTY,
     };
+    let issuer_url = config.issuer_url.as_deref();
     let authorization =
-        authorize_with_extensions(&http, first.headers(), config.issuer_url.as_deref(), &extensions, log).await?;
+        authorize_negotiated(&http, first.headers(), issuer_url, &extensions, config.use_origin_extensions, log)
+            .await?;
     let last = http.get(&config.url).header(header::AUTHORIZATION, authorization).send().await?;
     log(&format!("GET {} with a token: {}", config.url, last.status().as_u16()));
     Ok(last.status().as_u16())
@@ -206,7 +222,9 @@ pub async fn authorize(
 
 /// [`authorize`], with the Extensions a type-0xDA7A token is requested with
 /// (ignored for the other types); the `Authorization` value then carries
-/// them (`extensions="..."`).
+/// them (`extensions="..."`). A challenge that negotiates extensions is
+/// answered as [`authorize_negotiated`] does, without the origin's
+/// suggested values.
 pub async fn authorize_with_extensions(
     http: &reqwest::Client,
     headers: &header::HeaderMap,
@@ -214,13 +232,47 @@ pub async fn authorize_with_extensions(
     extensions: &Extensions<'_>,
     log: &mut dyn FnMut(&str),
 ) -> Result<String, BoxError> {
+    authorize_negotiated(http, headers, issuer_url, extensions, false, log).await
+}
+
+/// [`authorize_with_extensions`], answering the challenge's extension
+/// negotiation (draft-ietf-privacypass-auth-scheme-extensions-03 §4): with
+/// an `extension-set`, the token carries the types of `extensions` the set
+/// lists, and a required type `extensions` lacks takes the origin's
+/// suggested value if `use_origin_extensions`, else it is an error before
+/// the issuer is asked ([`crate::negotiation::choose`]). So is a required
+/// type on a token type that carries no extensions.
+pub async fn authorize_negotiated(
+    http: &reqwest::Client,
+    headers: &header::HeaderMap,
+    issuer_url: Option<&str>,
+    extensions: &Extensions<'_>,
+    use_origin_extensions: bool,
+    log: &mut dyn FnMut(&str),
+) -> Result<String, BoxError> {
     let values: Vec<String> =
         headers.get_all(header::WWW_AUTHENTICATE).iter().filter_map(|v| v.to_str().ok().map(str::to_owned)).collect();
-    let (challenge_bytes, challenge_key) = pick_challenge(&values)?;
-    let challenge = TokenChallenge::decode(&challenge_bytes)?;
+    let picked = pick_challenge(&values)?;
+    let challenge = TokenChallenge::decode(&picked.challenge)?;
     let token_type = challenge.token_type();
     let issuer_name = core::str::from_utf8(challenge.issuer_name()).map_err(|_| "the issuer name is not UTF-8")?;
     log(&format!("challenge: token type {token_type}, issuer {issuer_name:?}"));
+    let family = registry::family(token_type).ok_or_else(|| format!("token type {token_type} is not supported"))?;
+    let set = picked.extension_set.as_deref().map(ExtensionSet::decode).transpose()?;
+    let suggested = picked.extensions.as_deref().map(Extensions::decode).transpose()?;
+    if let Some(set) = &set {
+        let required: Vec<String> = set.required().map(|t| t.to_string()).collect();
+        log(&format!("extension-set: {} entries, required types [{}]", set.len(), required.join(", ")));
+        if !required.is_empty() && !crate::negotiation::carries_extensions(family) {
+            return Err(format!(
+                "the origin requires extension types [{}], which tokens of type {token_type} do not carry",
+                required.join(", ")
+            )
+            .into());
+        }
+    }
+    let chosen = crate::negotiation::choose(extensions, set.as_ref(), suggested.as_ref(), use_origin_extensions, log)?;
+    let extensions = Extensions::decode(&chosen)?;
     let base = match issuer_url {
         Some(url) => url.to_owned(),
         None => issuer_base_url(issuer_name)?,
@@ -230,7 +282,7 @@ pub async fn authorize_with_extensions(
     let json = get_directory(http, &url).await?;
     let mut scratch = vec![0u8; json.len()];
     let directory = Box::new(IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?);
-    let key = match &challenge_key {
+    let key = match &picked.token_key {
         // The key the origin named, whatever its not-before (the origin
         // asked for it): it only has to be published.
         Some(k) => {
@@ -257,8 +309,7 @@ pub async fn authorize_with_extensions(
         return Err(format!("the directory at {url} came over TLS but names a plain request URI {request_uri}").into());
     }
     log(&format!("key {} from the directory; requesting a token at {request_uri}", hex8(&Sha256::digest(token_key))));
-    let family = registry::family(token_type).ok_or_else(|| format!("token type {token_type} is not supported"))?;
-    let (request, pending) = family.request(token_key, &challenge, extensions, log)?;
+    let (request, pending) = family.request(token_key, &challenge, &extensions, log)?;
     let response = post(http, &request_uri, request).await?;
     pending.finalize(&response)
 }
@@ -267,8 +318,27 @@ fn hex8(bytes: &[u8]) -> String {
     crate::hex(bytes.get(..4).unwrap_or_default())
 }
 
-/// The first challenge of a supported type, with its token key if present.
-fn pick_challenge(values: &[String]) -> Result<(Vec<u8>, Option<Vec<u8>>), BoxError> {
+/// A challenge [`pick_challenge`] chose, its parameters decoded.
+struct Picked {
+    /// The encoded TokenChallenge.
+    challenge: Vec<u8>,
+    /// The `token-key`, if present.
+    token_key: Option<Vec<u8>>,
+    /// The encoded ExtensionSet of `extension-set`, if present.
+    extension_set: Option<Vec<u8>>,
+    /// The encoded Extensions list of the challenge's `extensions`, if present.
+    extensions: Option<Vec<u8>>,
+}
+
+/// A base64url parameter's bytes; `what` names it in the error.
+fn decode_param(value: &pat::wire::auth::ParamValue<'_>, what: &str) -> Result<Vec<u8>, BoxError> {
+    let mut buf = vec![0u8; value.decoded_len_bound()];
+    Ok(value.decode_base64url(&mut buf).map_err(|e| format!("the challenge's {what}: {e}"))?.to_vec())
+}
+
+/// The first challenge of a supported type, with its token key and
+/// extension parameters if present (a malformed one is an error).
+fn pick_challenge(values: &[String]) -> Result<Picked, BoxError> {
     for value in values {
         for challenge in pat::wire::auth::parse_www_authenticate(value).flatten() {
             let mut bytes = vec![0u8; challenge.challenge.decoded_len_bound()];
@@ -278,14 +348,18 @@ fn pick_challenge(values: &[String]) -> Result<(Vec<u8>, Option<Vec<u8>>), BoxEr
                 continue;
             }
             let decoded = decoded.to_vec();
-            let key = match challenge.token_key {
-                Some(k) => {
-                    let mut buf = vec![0u8; k.decoded_len_bound()];
-                    Some(k.decode_base64url(&mut buf)?.to_vec())
-                }
-                None => None,
-            };
-            return Ok((decoded, key));
+            let token_key = challenge.token_key.map(|k| decode_param(&k, "token-key")).transpose()?;
+            let mut set_buf = vec![0u8; challenge.extension_set.map_or(0, |v| v.decoded_len_bound())];
+            let extension_set = challenge
+                .decode_extension_set(&mut set_buf)
+                .map_err(|e| format!("the challenge's extension-set: {e}"))?
+                .map(|s| s.as_bytes().to_vec());
+            let mut ext_buf = vec![0u8; challenge.extensions.map_or(0, |v| v.decoded_len_bound())];
+            let extensions = challenge
+                .decode_extensions(&mut ext_buf)
+                .map_err(|e| format!("the challenge's extensions: {e}"))?
+                .map(|e| e.as_bytes().to_vec());
+            return Ok(Picked { challenge: decoded, token_key, extension_set, extensions });
         }
     }
     Err(format!("no PrivateToken challenge of a supported type ({}) in the 401 response", registry::supported()).into())

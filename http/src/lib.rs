@@ -24,6 +24,7 @@ pub mod issuer;
 pub mod keys;
 pub mod media;
 pub mod metrics;
+pub mod negotiation;
 pub mod origin;
 pub mod pool;
 mod registry;

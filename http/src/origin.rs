@@ -39,6 +39,19 @@
 //! is the empty list), and the token verifies only with the extensions it
 //! was issued for. Which extensions an origin accepts is [`OriginConfig::extensions`].
 //!
+//! # Extension negotiation
+//!
+//! An origin can ask for extensions (draft-ietf-privacypass-auth-scheme-extensions-03
+//! §4): [`OriginConfig::extension_set`] lists the extension types its
+//! challenges announce in `extension-set="…"`, each required or optional,
+//! and [`OriginConfig::suggested_extensions`] a list it offers clients in
+//! `extensions="…"`. A token whose extensions lack a required type is
+//! refused before any cryptography, with 401 and a fresh challenge (metrics
+//! reason `missing_extension`). Only types whose tokens carry extensions
+//! (0xDA7A, 0xDA7B) can announce them; the service refuses to start
+//! otherwise, or when a required type is not among the allowed ones
+//! ([`crate::negotiation`]).
+//!
 //! # Keys
 //!
 //! For types 0x0002 and 0xDA7A the origin reads the issuer directory
@@ -63,6 +76,7 @@ use pat::deploy::replay::Spend;
 use pat::wire::auth;
 use pat::wire::challenge::TokenChallenge;
 use pat::wire::codec::{Decode, Encode};
+use pat::wire::extension_set::ExtensionEntry;
 use pat::wire::extensions::Extensions;
 use pat::wire::token::TokenRef;
 use sha2::{Digest as _, Sha256};
@@ -70,6 +84,7 @@ use sha2::{Digest as _, Sha256};
 use crate::client::MAX_DIRECTORY_KEYS;
 use crate::keys;
 use crate::metrics::{Metrics, type_label};
+use crate::negotiation::Announcement;
 use crate::pool::{Busy, Pool};
 pub use crate::registry::MAX_AUTHORIZATION;
 use crate::registry::{self, Family, Verifier};
@@ -94,6 +109,14 @@ pub struct OriginConfig {
     /// Type 0xDA7A: the extension types a redeemed token's extensions may
     /// have (`None`: any well-formed list).
     pub extensions: Option<Vec<u16>>,
+    /// The extension types the challenge asks for, in its `extension-set`
+    /// parameter (draft-ietf-privacypass-auth-scheme-extensions-03 §4), in
+    /// this order; a token lacking a required one is refused. Empty: no
+    /// `extension-set`. Types 0xDA7A and 0xDA7B only.
+    pub extension_set: Vec<ExtensionEntry>,
+    /// An encoded Extensions list offered to clients in the challenge's
+    /// `extensions` parameter (same section); `None`: no parameter.
+    pub suggested_extensions: Option<Vec<u8>>,
     /// The challenge's origin_info (empty: any origin).
     pub origin_info: String,
     /// `max-age` of the challenge, in seconds: also the length of the time
@@ -128,6 +151,8 @@ pub struct OriginService {
     config: OriginConfig,
     /// The family of `config.token_type`.
     family: &'static dyn Family,
+    /// The challenge's extension negotiation, checked at start.
+    announcement: Announcement,
     keys: RwLock<Arc<Keys>>,
     replay: Arc<Replay>,
     http: reqwest::Client,
@@ -170,10 +195,17 @@ impl OriginService {
         }
         // Checks the names once: every window's challenge has the same ones.
         TokenChallenge::new(config.token_type, config.issuer_name.as_bytes(), &[], config.origin_info.as_bytes())?;
+        let announcement = Announcement::new(
+            family,
+            &config.extension_set,
+            config.suggested_extensions.as_deref(),
+            config.extensions.as_deref(),
+        )?;
         let http = crate::client::http_client(config.ca_cert.as_deref())?;
         let service = Self {
             config,
             family,
+            announcement,
             keys: RwLock::new(Arc::new(Keys::empty())),
             replay,
             http,
@@ -347,14 +379,26 @@ impl OriginService {
         let challenge = self.challenge(&epoch, now / self.window_len()).ok()?;
         let keys = self.current();
         let token_key = keys.set.current(self.config.token_type, now).map(Verifier::token_key);
-        let mut out = vec![0u8; 256 + challenge.len() * 2 + token_key.as_ref().map_or(0, |k| k.len() * 2)];
+        let token_key = token_key.filter(|_| self.config.send_token_key);
         let max_age = Some(self.config.max_age);
-        let value = match token_key {
-            Some(key) if self.config.send_token_key => {
-                auth::write_www_authenticate(&challenge, key, max_age, &mut out).ok()?
-            }
-            _ => auth::write_www_authenticate_without_key(&challenge, max_age, &mut out).ok()?,
-        };
+        let (set, suggested) = (self.announcement.set(), self.announcement.suggested());
+        let len = auth::www_authenticate_with_extensions_len(
+            challenge.len(),
+            token_key.map(<[u8]>::len),
+            max_age,
+            set.map(|s| s.as_bytes().len()),
+            suggested.map(|e| e.as_bytes().len()),
+        );
+        let mut out = vec![0u8; len];
+        let value = auth::write_www_authenticate_with_extensions(
+            &challenge,
+            token_key,
+            max_age,
+            set.as_ref(),
+            suggested.as_ref(),
+            &mut out,
+        )
+        .ok()?;
         HeaderValue::from_str(value).ok()
     }
 
@@ -366,6 +410,10 @@ impl OriginService {
             Ok(presented) => (presented.token, presented.extensions),
             Err(reason) => return Ok(Outcome::Invalid(reason)),
         };
+        // A required extension type missing: refused before any cryptography.
+        if self.announcement.first_missing(&extensions).is_some() {
+            return Ok(Outcome::Invalid(MISSING_EXTENSION));
+        }
         let Ok(parsed) = TokenRef::decode(&token) else { return Ok(Outcome::Invalid("malformed")) };
         if parsed.kind().code() != self.config.token_type {
             return Ok(Outcome::Invalid("wrong_type"));
@@ -418,6 +466,9 @@ impl OriginService {
         }
     }
 }
+
+/// The refusal reason of a token without an extension type the challenge requires.
+const MISSING_EXTENSION: &str = "missing_extension";
 
 enum Failure {
     Internal(BoxError),
@@ -491,7 +542,11 @@ async fn protected(State(service): State<Arc<OriginService>>, headers: HeaderMap
             let text = match other {
                 Some(Outcome::Invalid(reason)) => {
                     metrics.refuse_redemption(reason);
-                    if reason == "replayed" { "token already spent\n" } else { "token not valid\n" }
+                    match reason {
+                        "replayed" => "token already spent\n",
+                        MISSING_EXTENSION => "token lacks an extension the challenge requires\n",
+                        _ => "token not valid\n",
+                    }
                 }
                 _ => "token required\n",
             };

@@ -399,6 +399,8 @@ async fn an_issuer_with_many_keys_starts_and_publishes_them_all() {
         issuer_url: format!("http://{addr}"),
         token_type: 5,
         extensions: None,
+        extension_set: Vec::new(),
+        suggested_extensions: None,
         origin_info: String::new(),
         max_age: 60,
         clock_skew: 60,
@@ -416,6 +418,7 @@ async fn an_issuer_with_many_keys_starts_and_publishes_them_all() {
             issuer_url: Some(format!("http://{addr}")),
             ca_cert: None,
             extensions: None,
+            use_origin_extensions: false,
         },
         &mut |_| {},
     )

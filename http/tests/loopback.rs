@@ -30,6 +30,7 @@ async fn every_type_is_issued_redeemed_once_and_refused_when_replayed() {
                 issuer_url: Some(d.issuer_url.clone()),
                 ca_cert: None,
                 extensions: None,
+                use_origin_extensions: false,
             },
             &mut |_| {},
         )
@@ -407,8 +408,12 @@ async fn metadata_tokens_are_issued_and_redeemed_with_their_extensions() {
     let ext =
         extensions_of(&[(1, &[0, 0, 0, 0, 0, 0, 0x0e, 0x10, 0, 0, 0, 0, 0x64, 0xa5, 0xbd, 0xb0]), (2, b"\x00\x02US")]);
     for extensions in [None, Some(ext.clone())] {
-        let config =
-            client::FetchConfig { url: url.clone(), issuer_url: Some(d.issuer_url.clone()), ca_cert: None, extensions };
+        let config = client::FetchConfig {
+            url: url.clone(),
+            issuer_url: Some(d.issuer_url.clone()),
+            extensions,
+            ..Default::default()
+        };
         assert_eq!(client::fetch(&config, &mut |_| {}).await.unwrap(), 200);
     }
 

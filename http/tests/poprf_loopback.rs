@@ -63,6 +63,8 @@ impl Deployment {
             issuer_url: self.issuer_url.clone(),
             token_type: keys::POPRF,
             extensions: allowed,
+            extension_set: Vec::new(),
+            suggested_extensions: None,
             origin_info: String::new(),
             max_age: 60,
             clock_skew: pat::deploy::replay::CLOCK_SKEW_MARGIN,
@@ -141,8 +143,12 @@ async fn poprf_tokens_are_issued_and_redeemed_with_their_extensions() {
     let ext =
         extensions_of(&[(1, &[0, 0, 0, 0, 0, 0, 0x0e, 0x10, 0, 0, 0, 0, 0x64, 0xa5, 0xbd, 0xb0]), (2, b"\x00\x02US")]);
     for extensions in [None, Some(ext.clone())] {
-        let config =
-            client::FetchConfig { url: url.clone(), issuer_url: Some(d.issuer_url.clone()), ca_cert: None, extensions };
+        let config = client::FetchConfig {
+            url: url.clone(),
+            issuer_url: Some(d.issuer_url.clone()),
+            extensions,
+            ..Default::default()
+        };
         assert_eq!(client::fetch(&config, &mut |_| {}).await.unwrap(), 200);
     }
 

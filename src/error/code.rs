@@ -148,7 +148,7 @@ const fn expected_number(expected: u16) -> u32 {
 }
 
 impl Error {
-    /// The variant's stable number, 1 to 39 (see [`Error::code`]).
+    /// The variant's stable number, 1 to 40 (see [`Error::code`]).
     pub const fn kind_code(self) -> u8 {
         match self {
             Error::Truncated => 1,
@@ -190,6 +190,7 @@ impl Error {
             Error::PresentationLimitReached => 37,
             Error::SelfTest(_) => 38,
             Error::ReplayWindowExpired => 39,
+            Error::NotSafePrime => 40,
         }
     }
 
@@ -217,7 +218,7 @@ impl Error {
     ///
     /// ```text
     /// code   = -(kind + 256 × detail)
-    /// kind   = 1 ..= 38, one per variant, in the order Error declares them
+    /// kind   = 1 ..= 40, one per variant (new variants take the next number)
     /// detail = what the variant carries, else 0:
     ///   InvalidLength, InvalidValue, MissingParameter, DuplicateParameter
     ///                        the field's code, Field::code (1 ..= 29)
@@ -325,6 +326,7 @@ impl Error {
             37 => Error::PresentationLimitReached,
             38 => return byte.and_then(SelfTestKind::from_code).map(Error::SelfTest),
             39 => Error::ReplayWindowExpired,
+            40 => Error::NotSafePrime,
             _ => return None,
         };
         // Variants without data carry detail 0.
@@ -362,6 +364,7 @@ mod tests {
             Error::InvalidKey,
             Error::Verification,
             Error::DeriveKeyPair,
+            Error::NotSafePrime,
             Error::CapacityExceeded,
             Error::UnsortedExtensions,
             Error::ExtensionsMismatch,
@@ -409,8 +412,8 @@ mod tests {
         });
         seen.sort_unstable();
         assert!(seen.windows(2).all(|w| w[0] != w[1]), "two errors share a code");
-        // Every kind from 1 to 39 is used.
-        let mut kinds = [false; 40];
+        // Every kind from 1 to 40 is used.
+        let mut kinds = [false; 41];
         seen.iter().for_each(|c| kinds[(-c & 0xFF) as usize] = true);
         assert!(kinds[1..].iter().all(|&k| k) && !kinds[0]);
     }
@@ -420,6 +423,7 @@ mod tests {
         assert_eq!(Error::Truncated.code(), -1);
         assert_eq!(Error::Verification.code(), -25);
         assert_eq!(Error::ReplayWindowExpired.code(), -39);
+        assert_eq!(Error::NotSafePrime.code(), -40);
         assert_eq!(Error::SelfTest(SelfTestKind::PrivateRistretto255Token).code(), -(38 + 256 * 6));
         assert_eq!(Error::InvalidLength(Field::Key).code(), -(4 + 256 * 11));
         assert_eq!(Error::InvalidValue(Field::CredentialContext).code(), -(7 + 256 * 27));
@@ -430,7 +434,7 @@ mod tests {
 
     #[test]
     fn codes_outside_the_mapping_are_refused() {
-        for code in [0, 1, i32::MAX, i32::MIN, -40, -255, -(1 + 256), -(4 + 256 * 30), -(4 + 256 * 300)] {
+        for code in [0, 1, i32::MAX, i32::MIN, -41, -(40 + 256), -255, -(1 + 256), -(4 + 256 * 30), -(4 + 256 * 300)] {
             assert_eq!(Error::from_code(code), None, "{code}");
         }
         // A WrongTokenType with an expected type of its own numbers as 7, which does not decode.

@@ -98,6 +98,14 @@ pub enum Error {
     /// is not invertible modulo p − 1 or q − 1 (a key without safe primes;
     /// [`crate::crypto::blind_rsa::partial`]).
     DeriveKeyPair,
+    /// A partially blind RSA signing key (token type 0xDA7A) has a prime p
+    /// or q that is not a safe prime: (p − 1)/2 or (q − 1)/2 is not prime
+    /// (draft-irtf-cfrg-partially-blind-rsa-01 §4.1). With such a key,
+    /// `DeriveKeyPair` fails for some metadata, and which metadata fail
+    /// tells the small factors of p − 1 and q − 1; the type 0xDA7A issuer
+    /// refuses the key ([`crate::tokens::metadata::Issuer::try_new`],
+    /// [`crate::crypto::blind_rsa::RsaSecretKey::check_safe_primes_vartime`]).
+    NotSafePrime,
     /// The random number generator failed, or its output was rejected too
     /// often (see [`RngCode`] for what the code says).
     Rng(RngCode),
@@ -320,6 +328,10 @@ pub enum Field {
     /// The public `info` of a partially oblivious PRF (RFC 9497 §3.3.3),
     /// at most 65535 bytes: for token type 0xDA7B, the serialized extensions.
     Info,
+    /// An `ExtensionSet` (draft-ietf-privacypass-auth-scheme-extensions-03
+    /// §4): its length, an entry's `is_required` byte, or the
+    /// `extension-set` parameter of `WWW-Authenticate`.
+    ExtensionSet,
 }
 
 impl fmt::Display for Field {
@@ -353,6 +365,7 @@ impl fmt::Display for Field {
             Field::Presentation => "presentation",
             Field::CredentialContext => "credential_context",
             Field::Info => "info",
+            Field::ExtensionSet => "extension-set",
         })
     }
 }
@@ -389,6 +402,9 @@ impl fmt::Display for Error {
             Error::InvalidKey => f.write_str("invalid key"),
             Error::Verification => f.write_str("verification failed"),
             Error::DeriveKeyPair => f.write_str("key derivation failed"),
+            Error::NotSafePrime => {
+                f.write_str("a prime of the RSA key is not a safe prime, as partially blind RSA requires")
+            }
             Error::UnsortedExtensions => f.write_str("extensions are not sorted by type"),
             Error::ExtensionsMismatch => f.write_str("extensions differ from the request's"),
             Error::Rng(code) => write!(f, "random number generator failed (code 0x{:08x})", code.get()),

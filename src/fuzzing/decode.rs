@@ -44,23 +44,57 @@ pub fn token(data: &[u8]) {
 }
 
 /// `WWW-Authenticate`: every PrivateToken challenge that decodes rebuilds into
-/// a header that parses back to the same bytes.
+/// a header that parses back to the same bytes, its extension parameters
+/// (draft-ietf-privacypass-auth-scheme-extensions-03 §4) included, at exactly
+/// the length [`auth::www_authenticate_with_extensions_len`] gives.
 pub fn www_authenticate(data: &[u8]) {
     let Ok(header) = core::str::from_utf8(data) else { return };
     for c in auth::parse_www_authenticate(header).take(8) {
         let Ok(c) = c else { continue };
         let mut cbuf = [0u8; 256];
         let mut kbuf = [0u8; 256];
-        let (Ok(cb), Ok(kb)) = (c.decode_challenge(&mut cbuf), c.decode_token_key(&mut kbuf)) else { continue };
-        let mut out = [0u8; 1024];
-        let Ok(rebuilt) = auth::write_www_authenticate(cb, kb, c.max_age, &mut out) else { continue };
+        let mut sbuf = [0u8; 256];
+        let mut ebuf = [0u8; 256];
+        let Ok(cb) = c.decode_challenge(&mut cbuf) else { continue };
+        let kb = match c.token_key {
+            Some(_) => match c.decode_token_key(&mut kbuf) {
+                Ok(k) => Some(k),
+                Err(_) => continue,
+            },
+            None => None,
+        };
+        let (Ok(set), Ok(ext)) = (c.decode_extension_set(&mut sbuf), c.decode_extensions(&mut ebuf)) else { continue };
+        let len = auth::www_authenticate_with_extensions_len(
+            cb.len(),
+            kb.map(<[u8]>::len),
+            c.max_age,
+            set.map(|s| s.as_bytes().len()),
+            ext.map(|e| e.as_bytes().len()),
+        );
+        let mut out = [0u8; 2048];
+        let Some(out) = out.get_mut(..len) else { panic!("a rebuilt challenge is longer than 2048 bytes") };
+        let rebuilt =
+            match auth::write_www_authenticate_with_extensions(cb, kb, c.max_age, set.as_ref(), ext.as_ref(), out) {
+                Ok(r) => r,
+                Err(e) => panic!("writing into www_authenticate_with_extensions_len bytes failed: {e:?}"),
+            };
+        assert_eq!(rebuilt.len(), len);
+        if let (Some(k), None, None) = (kb, set, ext) {
+            // Without extension parameters it is what the plain builder writes.
+            let mut plain = [0u8; 1024];
+            assert_eq!(auth::write_www_authenticate(cb, k, c.max_age, &mut plain).ok(), Some(rebuilt));
+        }
         let again = auth::parse_www_authenticate(rebuilt).next();
         let Some(Ok(again)) = again else { panic!("rebuilt header does not parse: {rebuilt}") };
         let mut cbuf2 = [0u8; 256];
         let mut kbuf2 = [0u8; 256];
+        let mut sbuf2 = [0u8; 256];
+        let mut ebuf2 = [0u8; 256];
         assert_eq!(again.decode_challenge(&mut cbuf2).ok(), Some(cb));
-        assert_eq!(again.decode_token_key(&mut kbuf2).ok(), Some(kb));
+        assert_eq!(again.token_key.map(|_| again.decode_token_key(&mut kbuf2).ok()), kb.map(Some));
         assert_eq!(again.max_age, c.max_age);
+        assert_eq!(again.decode_extension_set(&mut sbuf2).ok(), Some(set));
+        assert_eq!(again.decode_extensions(&mut ebuf2).ok(), Some(ext));
     }
 }
 
@@ -223,10 +257,31 @@ fn roundtrip<'a, M: Decode<'a> + Encode>(data: &'a [u8]) -> bool {
     true
 }
 
-/// RSASSA-PSS SPKI: what parses re-encodes to the same 342 bytes.
+/// RSASSA-PSS SPKI: what parses is RFC 9578's 342 bytes, which re-encode to
+/// themselves, or a spelling with NULL SHA-384 parameters (RFC 5754 §2; 344
+/// or 346 bytes), which re-encodes to RFC 9578's form around the same
+/// `RSAPublicKey` and parses back to the same modulus (another key: its key
+/// id differs); either way the key id is SHA-256 of the input.
 pub fn rsa_spki(data: &[u8]) {
+    use sha2::{Digest, Sha256};
+
+    /// The subjectPublicKey BIT STRING of an RSA-2048 SPKI, in bytes.
+    const BITS_LEN: usize = 275;
     if let Ok(pk) = PublicKey::from_spki(data) {
-        assert_eq!(&pk.to_spki_array()[..], data);
+        let spki = pk.to_spki_array();
+        assert_eq!(pk.key_id(), &<[u8; 32]>::from(Sha256::digest(data)));
+        match data.len() {
+            342 => assert_eq!(spki.as_slice(), data),
+            344 | 346 => {
+                assert!(data.ends_with(spki.get(spki.len() - BITS_LEN..).unwrap_or_default()));
+                // The same modulus under RFC 9578's spelling, whose key id
+                // differs (so the keys are not equal).
+                let back = PublicKey::from_spki(&spki).ok();
+                assert_eq!(back.as_ref().map(PublicKey::modulus), Some(pk.modulus()));
+                assert_ne!(back.as_ref(), Some(&pk));
+            }
+            len => panic!("a {len}-byte SPKI parsed"),
+        }
     }
 }
 

@@ -125,13 +125,38 @@ export declare class Token {
     serialize(): Bytes;
 }
 
+/**
+ * The encoding of an ExtensionSet (draft-ietf-privacypass-auth-scheme-extensions-03
+ * §4) listing `required` (as required), then `optional`: a challenge's
+ * `extensionSet`.
+ */
+export declare function encodeExtensionSet(required: number[], optional?: number[]): Bytes;
+
 /** One PrivateToken challenge of a WWW-Authenticate value (RFC 9577 §2.1). */
 export declare class WWWAuthenticateHeader {
-    constructor(challenge: TokenChallenge, tokenKey?: Uint8Array, maxAge?: number);
+    constructor(
+        challenge: TokenChallenge,
+        tokenKey?: Uint8Array,
+        maxAge?: number,
+        extensionSet?: Uint8Array,
+        extensions?: Uint8Array,
+    );
     challenge: TokenChallenge;
     /** Absent when the origin left `token-key` out: take it from the issuer directory. */
     tokenKey?: Uint8Array;
     maxAge?: number;
+    /**
+     * The `extension-set` parameter (draft-ietf-privacypass-auth-scheme-extensions-03
+     * §4): the encoded ExtensionSet of the extension types the origin asks
+     * for. Absent when the origin does not negotiate extensions.
+     */
+    extensionSet?: Uint8Array;
+    /** The challenge's `extensions` parameter: an encoded Extensions list the origin suggests. */
+    extensions?: Uint8Array;
+    /** The types `extensionSet` requires, in its order (empty without one). */
+    readonly requiredExtensions: number[];
+    /** The types `extensionSet` lists as optional, in its order. */
+    readonly optionalExtensions: number[];
     /**
      * The well-formed PrivateToken challenges of the value, in order; other
      * schemes are skipped, and a malformed PrivateToken challenge is skipped

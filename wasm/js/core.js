@@ -245,12 +245,52 @@ export class Token {
 
 // ---- HTTP authentication scheme (RFC 9577 §2.1–§2.2) ------------------------
 
-/** One `PrivateToken` challenge of a `WWW-Authenticate` value. */
+/**
+ * The encoding of an ExtensionSet (draft-ietf-privacypass-auth-scheme-extensions-03
+ * §4) listing the extension types `required` as required, then `optional`:
+ * the value of a challenge's `extensionSet`.
+ */
+export function encodeExtensionSet(required, optional = []) {
+    const types = (list, what) => {
+        if (!Array.isArray(list)) throw new TypeError(`${what} must be an array of extension types`);
+        return Uint16Array.from(list, (t) => intArg(t, 0xffff, `${what} item`));
+    };
+    return raw().encodeExtensionSet(types(required, 'required'), types(optional, 'optional'));
+}
+
+/** The types of an encoded ExtensionSet: `{ required, optional }`, arrays of numbers. */
+function extensionSetTypes(bytes) {
+    if (bytes === undefined) return { required: [], optional: [] };
+    return using(raw().decodeExtensionSet(bytesArg(bytes, 'extensionSet')), (p) => ({
+        required: Array.from(p.required),
+        optional: Array.from(p.optional),
+    }));
+}
+
+/**
+ * One `PrivateToken` challenge of a `WWW-Authenticate` value. `extensionSet`
+ * and `extensions` are the extension negotiation of
+ * draft-ietf-privacypass-auth-scheme-extensions-03 §4: the encoded
+ * ExtensionSet of the types the origin asks for, and an encoded Extensions
+ * list it suggests; undefined when absent.
+ */
 export class WWWAuthenticateHeader {
-    constructor(challenge, tokenKey, maxAge) {
+    constructor(challenge, tokenKey, maxAge, extensionSet, extensions) {
         this.challenge = challenge;
         this.tokenKey = tokenKey;
         this.maxAge = maxAge;
+        this.extensionSet = extensionSet;
+        this.extensions = extensions;
+    }
+
+    /** The extension types `extensionSet` requires, in its order (empty without one). */
+    get requiredExtensions() {
+        return extensionSetTypes(this.extensionSet).required;
+    }
+
+    /** The extension types `extensionSet` lists as optional, in its order. */
+    get optionalExtensions() {
+        return extensionSetTypes(this.extensionSet).optional;
     }
 
     /**
@@ -261,16 +301,32 @@ export class WWWAuthenticateHeader {
      */
     static parse(header) {
         return raw().parseWwwAuthenticate(stringArg(header, 'header')).map((h) =>
-            using(h, (h) => new WWWAuthenticateHeader(challengeFrom(h.challenge), h.tokenKey, h.maxAge)),
+            using(
+                h,
+                (h) =>
+                    new WWWAuthenticateHeader(
+                        challengeFrom(h.challenge),
+                        h.tokenKey,
+                        h.maxAge,
+                        h.extensionSet,
+                        h.extensions,
+                    ),
+            ),
         );
     }
 
-    /** `PrivateToken challenge="…", token-key="…", max-age="…"`, padded base64url. */
+    /**
+     * `PrivateToken challenge="…", token-key="…", max-age="…",
+     * extension-set="…", extensions="…"` (each optional one when set),
+     * padded base64url.
+     */
     toString() {
         return raw().writeWwwAuthenticate(
             challengeArg(this.challenge),
             this.tokenKey === undefined ? undefined : bytesArg(this.tokenKey, 'tokenKey'),
             this.maxAge === undefined ? undefined : intArg(this.maxAge, 0xffffffff, 'maxAge'),
+            this.extensionSet === undefined ? undefined : bytesArg(this.extensionSet, 'extensionSet'),
+            this.extensions === undefined ? undefined : bytesArg(this.extensions, 'extensions'),
         );
     }
 }

@@ -1,9 +1,13 @@
 //! The `PrivateToken` HTTP authentication scheme (RFC 9577 §2.1–§2.2):
 //! `WWW-Authenticate` challenges in, `Authorization` credentials out, and a
-//! token's fields (RFC 9577 §2.2).
+//! token's fields (RFC 9577 §2.2). A challenge's extension negotiation
+//! (draft-ietf-privacypass-auth-scheme-extensions-03 §4: `extension-set` and
+//! `extensions`) is read and written too.
 
 use pat::wire::auth;
 use pat::wire::challenge::TokenChallenge;
+use pat::wire::extension_set::ExtensionSet;
+use pat::wire::extensions::Extensions;
 use pat::{Decode, TokenRef};
 use wasm_bindgen::prelude::*;
 
@@ -22,6 +26,14 @@ pub struct ChallengeHeader {
     /// `max-age`, in seconds.
     #[wasm_bindgen(js_name = maxAge)]
     pub max_age: Option<u32>,
+    /// The `extension-set` parameter: the encoded ExtensionSet (checked to
+    /// be one) of the extension types the origin asks for; absent when the
+    /// origin does not negotiate. Read its types with `decodeExtensionSet`.
+    #[wasm_bindgen(js_name = extensionSet)]
+    pub extension_set: Option<Vec<u8>>,
+    /// The challenge's `extensions` parameter: an encoded Extensions list
+    /// (checked to be one) the origin suggests; absent when it has none.
+    pub extensions: Option<Vec<u8>>,
 }
 
 /// The fields of an encoded token (RFC 9577 §2.2).
@@ -80,17 +92,48 @@ fn one_challenge(c: pat::Result<auth::PrivateTokenChallenge<'_>>) -> pat::Result
     let challenge = decode_param(&c.challenge)?;
     TokenChallenge::decode(&challenge)?;
     let token_key = c.token_key.as_ref().map(decode_param).transpose()?;
-    Ok(ChallengeHeader { challenge, token_key, max_age: c.max_age })
+    let extension_set = c.extension_set.as_ref().map(decode_param).transpose()?;
+    if let Some(bytes) = &extension_set {
+        ExtensionSet::decode(bytes)?;
+    }
+    let extensions = c.extensions.as_ref().map(decode_param).transpose()?;
+    if let Some(bytes) = &extensions {
+        Extensions::decode(bytes)?;
+    }
+    Ok(ChallengeHeader { challenge, token_key, max_age: c.max_age, extension_set, extensions })
 }
 
 /// One `PrivateToken` challenge for `WWW-Authenticate`, with or without the
-/// token key.
-pub fn challenge_value(challenge: &[u8], token_key: Option<&[u8]>, max_age: Option<u32>) -> pat::Result<String> {
-    let mut out = vec![0u8; auth::www_authenticate_len(challenge.len(), token_key.map(<[u8]>::len), max_age)];
-    let value = match token_key {
-        Some(key) => auth::write_www_authenticate(challenge, key, max_age, &mut out)?,
-        None => auth::write_www_authenticate_without_key(challenge, max_age, &mut out)?,
-    };
+/// token key, and with the extension parameters given: `extension_set` an
+/// encoded ExtensionSet, `extensions` an encoded Extensions list, each
+/// checked to be one.
+pub fn challenge_value(
+    challenge: &[u8],
+    token_key: Option<&[u8]>,
+    max_age: Option<u32>,
+    extension_set: Option<&[u8]>,
+    extensions: Option<&[u8]>,
+) -> pat::Result<String> {
+    let extension_set = extension_set.map(ExtensionSet::decode).transpose()?;
+    let extensions = extensions.map(Extensions::decode).transpose()?;
+    let mut out = vec![
+        0u8;
+        auth::www_authenticate_with_extensions_len(
+            challenge.len(),
+            token_key.map(<[u8]>::len),
+            max_age,
+            extension_set.map(|s| s.as_bytes().len()),
+            extensions.map(|e| e.as_bytes().len()),
+        )
+    ];
+    let value = auth::write_www_authenticate_with_extensions(
+        challenge,
+        token_key,
+        max_age,
+        extension_set.as_ref(),
+        extensions.as_ref(),
+        &mut out,
+    )?;
     Ok(value.to_owned())
 }
 
@@ -130,14 +173,17 @@ pub fn parse_www_authenticate(value: &str) -> Result<Vec<ChallengeHeader>, JsVal
     challenges(value).map_err(js)
 }
 
-/// [`challenge_value`], for JavaScript.
+/// [`challenge_value`], for JavaScript (the last two arguments may be left out).
 #[wasm_bindgen(js_name = writeWwwAuthenticate)]
 pub fn write_www_authenticate(
     challenge: &[u8],
     token_key: Option<Vec<u8>>,
     max_age: Option<u32>,
+    extension_set: Option<Vec<u8>>,
+    extensions: Option<Vec<u8>>,
 ) -> Result<String, JsValue> {
-    challenge_value(challenge, token_key.as_deref(), max_age).map_err(js)
+    challenge_value(challenge, token_key.as_deref(), max_age, extension_set.as_deref(), extensions.as_deref())
+        .map_err(js)
 }
 
 /// [`authorization_value`], for JavaScript.
@@ -167,16 +213,25 @@ mod tests {
     #[test]
     fn challenge_round_trip_with_and_without_key() {
         let challenge = build(2, b"issuer.example", &[], b"origin.example").unwrap();
-        let one = challenge_value(&challenge, Some(&[1, 2, 3, 4]), Some(60)).unwrap();
-        let two = challenge_value(&challenge, None, None).unwrap();
+        let one = challenge_value(&challenge, Some(&[1, 2, 3, 4]), Some(60), None, None).unwrap();
+        let two = challenge_value(&challenge, None, None, None, None).unwrap();
         let both = format!("Basic realm=\"x\", {one}, {two}");
         let parsed = challenges(&both).unwrap();
         assert_eq!(parsed.len(), 2);
         assert_eq!(
             parsed[0],
-            ChallengeHeader { challenge: challenge.clone(), token_key: Some(vec![1, 2, 3, 4]), max_age: Some(60) }
+            ChallengeHeader {
+                challenge: challenge.clone(),
+                token_key: Some(vec![1, 2, 3, 4]),
+                max_age: Some(60),
+                extension_set: None,
+                extensions: None
+            }
         );
-        assert_eq!(parsed[1], ChallengeHeader { challenge, token_key: None, max_age: None });
+        assert_eq!(
+            parsed[1],
+            ChallengeHeader { challenge, token_key: None, max_age: None, extension_set: None, extensions: None }
+        );
         assert_eq!(challenges("Basic realm=\"x\"").unwrap(), []);
     }
 
@@ -188,7 +243,7 @@ mod tests {
         assert_eq!(challenges("PrivateToken challenge=\"AAAA\""), Err(Error::Truncated));
         assert_eq!(challenges("PrivateToken challenge=\"A\""), Err(Error::InvalidBase64));
         // Beside a good one, skipped: before it, after it, and a broken tail.
-        let good = challenge_value(&build(2, b"issuer.example", &[], b"").unwrap(), None, Some(5)).unwrap();
+        let good = challenge_value(&build(2, b"issuer.example", &[], b"").unwrap(), None, Some(5), None, None).unwrap();
         for value in [
             format!("PrivateToken challenge=\"AAAA\", {good}"),
             format!("{good}, PrivateToken challenge=\"AA\", max-age=\"4294967296\""),
@@ -197,6 +252,58 @@ mod tests {
             let parsed = challenges(&value).unwrap();
             assert_eq!(parsed.len(), 1, "{value}");
             assert_eq!(parsed[0].max_age, Some(5));
+        }
+    }
+
+    #[test]
+    fn challenge_extension_parameters_round_trip() {
+        let challenge = build(0xDA7A, b"issuer.example", &[], b"").unwrap();
+        let set = crate::extension_set::build(&[2], &[1]).unwrap();
+        let suggested = [0, 6, 0, 2, 0, 2, b'U', b'S'];
+        for (s, e) in [(Some(&set[..]), Some(&suggested[..])), (Some(&set[..]), None), (None, Some(&suggested[..]))] {
+            let value = challenge_value(&challenge, Some(&[9; 8]), Some(30), s, e).unwrap();
+            let parsed = challenges(&value).unwrap();
+            assert_eq!(parsed.len(), 1);
+            assert_eq!(parsed[0].extension_set.as_deref(), s, "{value}");
+            assert_eq!(parsed[0].extensions.as_deref(), e, "{value}");
+            let p = &parsed[0];
+            let again = challenge_value(
+                &p.challenge,
+                p.token_key.as_deref(),
+                p.max_age,
+                p.extension_set.as_deref(),
+                p.extensions.as_deref(),
+            )
+            .unwrap();
+            assert_eq!(again, value);
+        }
+        let parsed = challenges(&challenge_value(&challenge, None, None, Some(&set), None).unwrap()).unwrap();
+        let types = crate::extension_set::parts(parsed[0].extension_set.as_ref().unwrap()).unwrap();
+        assert_eq!((types.required, types.optional), (vec![2], vec![1]));
+        // What is written must be well formed.
+        assert_eq!(
+            challenge_value(&challenge, None, None, Some(&[0, 3, 2, 0, 1]), None),
+            Err(Error::InvalidValue(Field::ExtensionSet))
+        );
+        assert_eq!(challenge_value(&challenge, None, None, None, Some(&[0, 1])), Err(Error::Truncated));
+    }
+
+    #[test]
+    fn a_malformed_extension_parameter_is_the_challenge_error() {
+        let challenge = build(0xDA7A, b"issuer.example", &[], b"").unwrap();
+        let good = challenge_value(&challenge, None, None, None, None).unwrap();
+        // is_required = 2, base64url of [0, 3, 2, 0, 1]; a repeated parameter;
+        // a suggested list that is not sorted.
+        for (extra, error) in [
+            (", extension-set=\"AAMCAAE=\"", Error::InvalidValue(Field::ExtensionSet)),
+            (", extension-set=\"AAA=\", extension-set=\"AAA=\"", Error::DuplicateParameter(Field::ExtensionSet)),
+            (", extensions=\"AAgAAgAAAAEAAA==\"", Error::UnsortedExtensions),
+            (", extension-set=\"A\"", Error::InvalidBase64),
+        ] {
+            let value = format!("{good}{extra}");
+            assert_eq!(challenges(&value), Err(error), "{value}");
+            // Beside a good challenge, skipped.
+            assert_eq!(challenges(&format!("{value}, {good}")).unwrap().len(), 1);
         }
     }
 

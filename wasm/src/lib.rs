@@ -31,6 +31,7 @@ pub mod auth;
 pub mod challenge;
 pub mod directory;
 pub mod error;
+pub mod extension_set;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 pub mod private;

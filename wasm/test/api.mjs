@@ -147,6 +147,42 @@ await checks.check('WWW-Authenticate: a bad challenge beside a good one is skipp
     }
 });
 
+await checks.check('WWW-Authenticate: extension-set and extensions round-trip (auth-scheme-extensions-03 §4)', () => {
+    const challenge = TokenChallenge.deserialize(
+        new TsTokenChallenge(0xda7a, 'issuer.example', ctx(), ['origin.example']).serialize(),
+    );
+    const set = pat.encodeExtensionSet([2], [1]);
+    assert.equal(hex(set), '000601000200' + '0001');
+    // Extensions: one entry of type 2 with data "US" (its length prefix 0x0006).
+    const suggested = new Uint8Array([0, 6, 0, 2, 0, 2, 0x55, 0x53]);
+    const written = new WWWAuthenticateHeader(challenge, new Uint8Array([9, 9]), 30, set, suggested).toString();
+    assert.match(written, /, extension-set="AAYBAAIAAAE=", extensions="AAYAAgACVVM="$/);
+    const [h, ...rest] = WWWAuthenticateHeader.parse(written);
+    assert.equal(rest.length, 0);
+    assert.equal(hex(h.extensionSet), hex(set));
+    assert.equal(hex(h.extensions), hex(suggested));
+    assert.deepEqual(h.requiredExtensions, [2]);
+    assert.deepEqual(h.optionalExtensions, [1]);
+    assert.equal(h.toString(), written);
+    // privacypass-ts reads the same challenge and key, ignoring what it does not know.
+    const [theirs] = TsWWWAuthenticateHeader.parse(written);
+    assert.equal(hex(theirs.challenge.serialize()), hex(challenge.serialize()));
+    // Without negotiation: undefined, and no types.
+    const [plain] = WWWAuthenticateHeader.parse(new WWWAuthenticateHeader(challenge).toString());
+    assert.equal(plain.extensionSet, undefined);
+    assert.equal(plain.extensions, undefined);
+    assert.deepEqual(plain.requiredExtensions, []);
+    // Malformed values carry the library's codes, when parsed and when written.
+    const base = new WWWAuthenticateHeader(challenge).toString();
+    throwsPat(() => WWWAuthenticateHeader.parse(`${base}, extension-set="AAMCAAE="`), 'InvalidValue');
+    throwsPat(() => WWWAuthenticateHeader.parse(`${base}, extension-set="AAA=", Extension-Set="AAA="`), 'DuplicateParameter');
+    throwsPat(() => WWWAuthenticateHeader.parse(`${base}, extension-set="AAIBAA=="`), 'InvalidLength');
+    throwsPat(() => WWWAuthenticateHeader.parse(`${base}, extensions="AA"`), 'Truncated');
+    throwsPat(() => new WWWAuthenticateHeader(challenge, undefined, undefined, new Uint8Array([0, 1])).toString(), 'Truncated');
+    assert.throws(() => pat.encodeExtensionSet([0x10000]), RangeError);
+    assert.throws(() => pat.encodeExtensionSet('2'), TypeError);
+});
+
 await checks.check('bytes: Node Buffers are copied, never kept as views of shared memory', () => {
     const theirs = new TsTokenChallenge(1, 'issuer.example', new Uint8Array(0), ['origin.example']);
     const buf = Buffer.from(theirs.serialize());

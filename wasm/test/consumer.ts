@@ -14,6 +14,7 @@ import {
     type Token,
     TokenChallenge,
     WWWAuthenticateHeader,
+    encodeExtensionSet,
     privateVerif,
     publicVerif,
 } from 'pat-wasm';
@@ -70,7 +71,16 @@ const response = new privateVerif.TokenResponse(new Uint8Array(32), new Uint8Arr
 const same: privateVerif.TokenResponse = privateVerif.TokenResponse.deserialize(response.serialize(), 0x0005);
 const rsa: publicVerif.TokenResponse = new publicVerif.TokenResponse(new Uint8Array(256));
 const value: string = new WWWAuthenticateHeader(new TokenChallenge(2, 'issuer.example', new Uint8Array(32)), undefined, 60).toString();
-export const used = [same, rsa, value];
+// A challenge that negotiates extensions (auth-scheme-extensions-03 §4).
+const negotiating = new WWWAuthenticateHeader(
+    new TokenChallenge(2, 'issuer.example', new Uint8Array(32)),
+    undefined,
+    60,
+    encodeExtensionSet([2], [1]),
+);
+const required: number[] = negotiating.requiredExtensions;
+const suggested: Uint8Array | undefined = negotiating.extensions;
+export const used = [same, rsa, value, required, suggested];
 
 // pat-wasm/core: the caller loads the module (a Worker's imported module, or bytes, or a URL).
 export function load(module: WebAssembly.Module): void {

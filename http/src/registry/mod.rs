@@ -135,6 +135,14 @@ pub trait Family: Sync {
         Err(format!("type {}: privately verifiable", name(self.kind().code())).into())
     }
 
+    /// Whether the type's tokens carry Extensions (types 0xDA7A and 0xDA7B):
+    /// its [`Self::presented`] reads the `extensions` parameter of an
+    /// `Authorization` value instead of ignoring it, and its requests carry
+    /// the client's list.
+    fn carries_extensions(&self) -> bool {
+        false
+    }
+
     /// The token (and extensions) an `Authorization` value presents; the
     /// refusal's metrics reason otherwise (`malformed`, `extensions`).
     /// `allowed`: the extension types a token's extensions may have (`None`:

@@ -80,6 +80,10 @@ impl Family for Poprf {
         Some(Verifier::new(KIND, key_id, token_key, issuer))
     }
 
+    fn carries_extensions(&self) -> bool {
+        true
+    }
+
     /// `PrivateToken token="…", extensions="…"`, as for 0xDA7A.
     fn presented(&self, authorization: &str, allowed: Option<&[u16]>) -> Result<Presented, &'static str> {
         super::presented_with_extensions(authorization, allowed)

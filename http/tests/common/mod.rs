@@ -101,6 +101,8 @@ impl Deployment {
             issuer_url: self.issuer_url.clone(),
             token_type,
             extensions: None,
+            extension_set: Vec::new(),
+            suggested_extensions: None,
             origin_info: String::new(),
             max_age: 60,
             clock_skew: pat::deploy::replay::CLOCK_SKEW_MARGIN,

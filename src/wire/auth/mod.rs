@@ -9,6 +9,14 @@
 //!
 //! and a client redeems with `Authorization: PrivateToken token="<base64url Token>"`.
 //!
+//! draft-ietf-privacypass-auth-scheme-extensions-03 adds two optional
+//! challenge parameters (§4): `extension-set`, the base64url
+//! [`ExtensionSet`] of the extension types the origin asks for (each
+//! required or optional), and `extensions`, a base64url
+//! [`Extensions`] list the origin suggests the client may send as it is;
+//! and the `extensions` parameter of `Authorization` (§3), the list the
+//! client sends beside its token. The TokenChallenge itself does not change.
+//!
 //! [`parse_www_authenticate`] walks a `WWW-Authenticate` field value (RFC 9110
 //! §11.6.1: a comma-separated list of challenges, each an auth-scheme and then
 //! either a token68 or a list of auth-params) and yields every `PrivateToken`
@@ -28,6 +36,9 @@ use self::base64url::decode_base64url;
 pub(crate) use self::base64url::{decode_base64url_slice, put_base64url};
 use self::grammar::{Body, Lexer};
 use crate::error::{Error, Field, Result};
+use crate::wire::codec::Decode as _;
+use crate::wire::extension_set::ExtensionSet;
+use crate::wire::extensions::Extensions;
 
 /// The authentication scheme name.
 pub const SCHEME: &str = "PrivateToken";
@@ -35,8 +46,9 @@ pub const SCHEME: &str = "PrivateToken";
 pub use self::base64url::base64url_len;
 pub use self::write::{
     MAX_TOKEN_KEY_LEN, PRACTICAL_WWW_AUTHENTICATE_LEN, authorization_with_extensions_len, write_authorization,
-    write_authorization_with_extensions, write_www_authenticate, write_www_authenticate_with_rate_limit,
-    write_www_authenticate_without_key, www_authenticate_len,
+    write_authorization_with_extensions, write_www_authenticate, write_www_authenticate_with_extensions,
+    write_www_authenticate_with_rate_limit, write_www_authenticate_without_key, www_authenticate_len,
+    www_authenticate_with_extensions_len,
 };
 pub use crate::wire::token_type::authorization_len;
 
@@ -95,6 +107,17 @@ pub struct PrivateTokenChallenge<'a> {
     /// an odd value on another type's challenge is ignored, as RFC 9110
     /// §11.2 asks of parameters a recipient does not use.
     pub rate_limit: Option<ParamValue<'a>>,
+    /// The `extension-set` parameter
+    /// (draft-ietf-privacypass-auth-scheme-extensions-03 §4): the base64url
+    /// [`ExtensionSet`] of the extension types the origin asks for; read it
+    /// with [`PrivateTokenChallenge::decode_extension_set`]. `None` when the
+    /// origin does not negotiate extensions (§5).
+    pub extension_set: Option<ParamValue<'a>>,
+    /// The `extensions` parameter of the challenge (same draft, §4): a
+    /// base64url [`Extensions`] list the origin fills in for the client,
+    /// which may send it as it is or send its own; read it with
+    /// [`PrivateTokenChallenge::decode_extensions`].
+    pub extensions: Option<ParamValue<'a>>,
 }
 
 impl PrivateTokenChallenge<'_> {
@@ -120,14 +143,46 @@ impl PrivateTokenChallenge<'_> {
     pub fn decode_rate_limit(&self) -> Result<Option<u64>> {
         self.rate_limit.map(parse_rate_limit).transpose()
     }
+
+    /// Decodes the `extension-set` parameter into `out` and parses it
+    /// ([`ExtensionSet`]); `None` if the challenge has none. Bad base64url
+    /// is [`Error::InvalidBase64`]; a set that is truncated, not a whole
+    /// number of entries, has an `is_required` byte other than 0 or 1, or
+    /// is followed by more bytes is the error [`ExtensionSet`]'s decoder
+    /// gives ([`Error::Truncated`],
+    /// [`Error::InvalidLength`]`(`[`Field::ExtensionSet`]`)`,
+    /// [`Error::InvalidValue`]`(`[`Field::ExtensionSet`]`)`,
+    /// [`Error::TrailingBytes`]). `out` needs
+    /// [`ParamValue::decoded_len_bound`] bytes at most, and never more than
+    /// [`EXTENSION_SET_MAX_LEN`](crate::wire::extension_set::EXTENSION_SET_MAX_LEN).
+    pub fn decode_extension_set<'o>(&self, out: &'o mut [u8]) -> Result<Option<ExtensionSet<'o>>> {
+        match &self.extension_set {
+            None => Ok(None),
+            Some(v) => ExtensionSet::decode(v.decode_base64url(out)?).map(Some),
+        }
+    }
+
+    /// Decodes the challenge's `extensions` parameter into `out` and parses
+    /// it ([`Extensions`]: sorted by type, nothing after the list); `None`
+    /// if the challenge has none.
+    pub fn decode_extensions<'o>(&self, out: &'o mut [u8]) -> Result<Option<Extensions<'o>>> {
+        match &self.extensions {
+            None => Ok(None),
+            Some(v) => Extensions::decode(v.decode_base64url(out)?).map(Some),
+        }
+    }
 }
 
 /// Iterates over the `PrivateToken` challenges of a `WWW-Authenticate` value.
 ///
 /// A syntax error yields one `Err` and ends the iteration; a `PrivateToken`
-/// challenge missing `challenge`, or repeating a parameter, yields an `Err`
-/// for that challenge and parsing goes on with the next one. `token-key` is
-/// optional (RFC 9577 §2.1).
+/// challenge missing `challenge`, or repeating a parameter it reads
+/// (`challenge`, `token-key`, `max-age`, `rate-limit`, `extension-set`,
+/// `extensions`), yields an `Err` for that challenge and parsing goes on
+/// with the next one. `token-key` is optional (RFC 9577 §2.1), and so are
+/// `extension-set` and `extensions`
+/// (draft-ietf-privacypass-auth-scheme-extensions-03 §4). Other parameters
+/// are ignored (RFC 9110 §11.2).
 pub fn parse_www_authenticate(value: &str) -> WwwAuthenticate<'_> {
     parse_www_authenticate_bytes(value.as_bytes())
 }
@@ -176,6 +231,7 @@ fn private_token_challenge(body: Body<'_>) -> Result<PrivateTokenChallenge<'_>> 
         return Err(Error::MalformedHeader);
     };
     let (mut challenge, mut token_key, mut max_age, mut rate_limit) = (None, None, None, None);
+    let (mut extension_set, mut extensions) = (None, None);
     for param in params {
         let (name, value) = param?;
         let (slot, field) = if name.eq_ignore_ascii_case(b"challenge") {
@@ -186,6 +242,10 @@ fn private_token_challenge(body: Body<'_>) -> Result<PrivateTokenChallenge<'_>> 
             (&mut max_age, Field::MaxAge)
         } else if name.eq_ignore_ascii_case(b"rate-limit") {
             (&mut rate_limit, Field::RateLimit)
+        } else if name.eq_ignore_ascii_case(b"extension-set") {
+            (&mut extension_set, Field::ExtensionSet)
+        } else if name.eq_ignore_ascii_case(b"extensions") {
+            (&mut extensions, Field::Extensions)
         } else {
             continue; // unknown parameters are ignored (RFC 9110 §11.2)
         };
@@ -198,6 +258,8 @@ fn private_token_challenge(body: Body<'_>) -> Result<PrivateTokenChallenge<'_>> 
         token_key,
         max_age: max_age.map(parse_delta_seconds).transpose()?,
         rate_limit,
+        extension_set,
+        extensions,
     })
 }
 
@@ -262,11 +324,10 @@ impl AuthorizationParams<'_> {
     /// ([`crate::wire::extensions::Extensions`]); the empty list when the
     /// parameter is absent. A list that does not fill the decoded bytes
     /// exactly is [`Error::TrailingBytes`].
-    pub fn decode_extensions<'o>(&self, out: &'o mut [u8]) -> Result<crate::wire::extensions::Extensions<'o>> {
-        use crate::wire::codec::Decode as _;
+    pub fn decode_extensions<'o>(&self, out: &'o mut [u8]) -> Result<Extensions<'o>> {
         match &self.extensions {
-            None => Ok(crate::wire::extensions::Extensions::EMPTY),
-            Some(v) => crate::wire::extensions::Extensions::decode(v.decode_base64url(out)?),
+            None => Ok(Extensions::EMPTY),
+            Some(v) => Extensions::decode(v.decode_base64url(out)?),
         }
     }
 }

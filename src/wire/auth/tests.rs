@@ -166,3 +166,237 @@ fn www_authenticate_roundtrip() {
     assert_eq!(write_www_authenticate_without_key(&[1], None, &mut out[..20]), Err(Error::BufferTooSmall));
     assert_eq!(write_www_authenticate(&[1], &[2], Some(0), &mut out[..30]), Err(Error::BufferTooSmall));
 }
+
+// ---- extension negotiation (draft-ietf-privacypass-auth-scheme-extensions-03 §4)
+
+use crate::wire::extension_set::{ExtensionEntry, ExtensionSet, ExtensionSetWriter};
+use crate::wire::extensions::{Extensions, ExtensionsWriter};
+
+fn first(h: &str) -> Result<PrivateTokenChallenge<'_>> {
+    parse_www_authenticate(h).next().unwrap()
+}
+
+fn set_of<'a>(buf: &'a mut [u8], entries: &[ExtensionEntry]) -> ExtensionSet<'a> {
+    let mut w = ExtensionSetWriter::new(buf);
+    for e in entries {
+        w.push(*e).unwrap();
+    }
+    w.finish().unwrap()
+}
+
+fn b64(bytes: &[u8]) -> std::string::String {
+    let mut out = [0u8; 256];
+    let mut w = crate::wire::codec::Writer::new(&mut out);
+    put_base64url(&mut w, bytes).unwrap();
+    let n = w.finish();
+    std::string::String::from_utf8(out[..n].to_vec()).unwrap()
+}
+
+#[test]
+fn challenge_with_extension_parameters_round_trips() {
+    let mut sbuf = [0u8; 32];
+    let set = set_of(&mut sbuf, &[ExtensionEntry::required(2), ExtensionEntry::optional(1)]);
+    let mut ebuf = [0u8; 32];
+    let mut w = ExtensionsWriter::new(&mut ebuf);
+    w.push(2, b"\x00\x02US").unwrap();
+    let suggested = w.finish().unwrap();
+    let challenge = [0xda, 0x7a, 0, 1, b'i', 0, 0, 0];
+    let key = [5u8, 6, 7];
+    for (token_key, max_age, with_set, with_ext) in [
+        (Some(&key[..]), Some(60), true, true),
+        (Some(&key[..]), None, true, false),
+        (None, Some(1), false, true),
+        (None, None, false, false),
+    ] {
+        let (set_arg, ext_arg) = (with_set.then_some(&set), with_ext.then_some(&suggested));
+        let len = www_authenticate_with_extensions_len(
+            challenge.len(),
+            token_key.map(<[u8]>::len),
+            max_age,
+            set_arg.map(|s| s.as_bytes().len()),
+            ext_arg.map(|e| e.as_bytes().len()),
+        );
+        let mut out = std::vec![0u8; len];
+        let h =
+            write_www_authenticate_with_extensions(&challenge, token_key, max_age, set_arg, ext_arg, &mut out).unwrap();
+        assert_eq!(h.len(), len, "{h}");
+        // parse → write → parse: the same parameters, byte for byte.
+        let c = first(h).unwrap();
+        assert_eq!(decode_all(c.challenge).unwrap(), challenge);
+        assert_eq!(c.token_key.map(|k| decode_all(k).unwrap()), token_key.map(<[u8]>::to_vec));
+        assert_eq!(c.max_age, max_age);
+        let (mut sb, mut eb) = ([0u8; 64], [0u8; 64]);
+        let parsed_set = c.decode_extension_set(&mut sb).unwrap();
+        let parsed_ext = c.decode_extensions(&mut eb).unwrap();
+        assert_eq!(parsed_set.as_ref(), set_arg);
+        assert_eq!(parsed_ext.as_ref(), ext_arg);
+        let mut out2 = std::vec![0u8; len];
+        let (mut cb, mut kb) = ([0u8; 64], [0u8; 64]);
+        let key2 = c.token_key.map(|k| k.decode_base64url(&mut kb).unwrap());
+        let again = write_www_authenticate_with_extensions(
+            c.decode_challenge(&mut cb).unwrap(),
+            key2,
+            c.max_age,
+            parsed_set.as_ref(),
+            parsed_ext.as_ref(),
+            &mut out2,
+        )
+        .unwrap();
+        assert_eq!(again, h);
+        assert_eq!(
+            write_www_authenticate_with_extensions(
+                &challenge,
+                token_key,
+                max_age,
+                set_arg,
+                ext_arg,
+                &mut out[..len - 1]
+            ),
+            Err(Error::BufferTooSmall)
+        );
+    }
+    // The exact text, with the parameters in their place.
+    let mut out = [0u8; 128];
+    let h = write_www_authenticate_with_extensions(&[1, 2], Some(&[3]), None, Some(&set), Some(&suggested), &mut out)
+        .unwrap();
+    assert_eq!(
+        h,
+        "PrivateToken challenge=\"AQI=\", token-key=\"Aw==\", extension-set=\"AAYBAAIAAAE=\", \
+         extensions=\"AAgAAgAEAAJVUw==\""
+    );
+    // Without extension parameters, the same as the plain builders.
+    let mut plain = [0u8; 128];
+    let mut ours = [0u8; 128];
+    assert_eq!(
+        write_www_authenticate_with_extensions(&[1], Some(&[2]), Some(9), None, None, &mut ours).unwrap(),
+        write_www_authenticate(&[1], &[2], Some(9), &mut plain).unwrap()
+    );
+}
+
+#[test]
+fn extension_set_parameter_values() {
+    // The empty set, each is_required value, the type boundaries; quoted,
+    // bare, padded, unpadded, any parameter-name case.
+    let cases: [(&[u8], &[ExtensionEntry]); 5] = [
+        (&[0, 0], &[]),
+        (&[0, 3, 0, 0, 1], &[ExtensionEntry::optional(1)]),
+        (&[0, 3, 1, 0, 1], &[ExtensionEntry::required(1)]),
+        (&[0, 6, 1, 0, 0, 0, 0xff, 0xff], &[ExtensionEntry::required(0), ExtensionEntry::optional(0xffff)]),
+        (&[0, 6, 0, 0, 5, 1, 0, 5], &[ExtensionEntry::optional(5), ExtensionEntry::required(5)]),
+    ];
+    for (bytes, entries) in cases {
+        let padded = b64(bytes);
+        let unpadded = padded.trim_end_matches('=');
+        for value in [std::format!("\"{padded}\""), std::format!("\"{unpadded}\""), unpadded.into()] {
+            let h = std::format!("PrivateToken challenge=\"AQ==\", Extension-Set={value}, max-age=1");
+            let c = first(&h).unwrap();
+            let mut buf = [0u8; 16];
+            let set = c.decode_extension_set(&mut buf).unwrap().unwrap();
+            assert_eq!(set.as_bytes(), bytes, "{h}");
+            assert_eq!(set.iter().collect::<Vec<_>>(), entries, "{h}");
+            assert_eq!(c.max_age, Some(1));
+        }
+    }
+    // Absent: None, not the empty set (the origin does not negotiate, §5).
+    let c = first("PrivateToken challenge=\"AQ==\"").unwrap();
+    assert_eq!((c.extension_set, c.extensions), (None, None));
+    assert_eq!(c.decode_extension_set(&mut [0u8; 4]), Ok(None));
+    assert_eq!(c.decode_extensions(&mut [0u8; 4]), Ok(None));
+}
+
+#[test]
+fn malformed_extension_parameters_are_typed_errors() {
+    fn set_error(value: &str) -> Error {
+        let h = std::format!("PrivateToken challenge=\"AQ==\", extension-set={value}");
+        first(&h).unwrap().decode_extension_set(&mut [0u8; 64]).unwrap_err()
+    }
+    fn ext_error(value: &str) -> Error {
+        let h = std::format!("PrivateToken challenge=\"AQ==\", extensions={value}");
+        first(&h).unwrap().decode_extensions(&mut [0u8; 64]).unwrap_err()
+    }
+    // Bad base64url: alphabet, padding, a lone character, non-canonical bits.
+    for bad in ["\"AA*A\"", "\"AAM=A\"", "\"A\"", "\"AAN=\"", "\"AAMBAA+B\""] {
+        assert_eq!(set_error(bad), Error::InvalidBase64, "{bad}");
+        assert_eq!(ext_error(bad), Error::InvalidBase64, "{bad}");
+    }
+    // Truncated: no prefix, a prefix longer than what follows.
+    assert_eq!(set_error(&b64(&[0])), Error::Truncated);
+    assert_eq!(set_error(&b64(&[0, 6, 1, 0, 1])), Error::Truncated);
+    assert_eq!(ext_error(&b64(&[0, 8, 0, 1, 0, 0])), Error::Truncated);
+    // Not a whole number of entries.
+    assert_eq!(set_error(&b64(&[0, 2, 1, 0])), Error::InvalidLength(Field::ExtensionSet));
+    assert_eq!(set_error(&b64(&[0, 4, 1, 0, 1, 0])), Error::InvalidLength(Field::ExtensionSet));
+    // is_required out of range.
+    assert_eq!(set_error(&b64(&[0, 3, 2, 0, 1])), Error::InvalidValue(Field::ExtensionSet));
+    assert_eq!(set_error(&b64(&[0, 3, 0xff, 0, 1])), Error::InvalidValue(Field::ExtensionSet));
+    // Trailing bytes after the structure.
+    assert_eq!(set_error(&b64(&[0, 3, 1, 0, 1, 0])), Error::TrailingBytes);
+    assert_eq!(ext_error(&b64(&[0, 0, 0])), Error::TrailingBytes);
+    // An unsorted Extensions list.
+    assert_eq!(ext_error(&b64(&[0, 8, 0, 2, 0, 0, 0, 1, 0, 0])), Error::UnsortedExtensions);
+    // Too small a buffer.
+    let h = std::format!("PrivateToken challenge=\"AQ==\", extension-set=\"{}\"", b64(&[0, 3, 1, 0, 1]));
+    assert_eq!(first(&h).unwrap().decode_extension_set(&mut [0u8; 4]), Err(Error::BufferTooSmall));
+    // Repeated parameters (any case) make the challenge an error; a good
+    // challenge after it still parses.
+    let set = b64(&[0, 3, 1, 0, 1]);
+    let ext = b64(&[0, 0]);
+    for dup in [
+        std::format!("PrivateToken challenge=\"AQ==\", extension-set=\"{set}\", EXTENSION-SET=\"{set}\""),
+        std::format!("PrivateToken extension-set=\"{set}\", challenge=\"AQ==\", extension-set=\"AAA=\""),
+    ] {
+        assert_eq!(first(&dup), Err(Error::DuplicateParameter(Field::ExtensionSet)), "{dup}");
+        let two = std::format!("{dup}, PrivateToken challenge=\"Ag==\"");
+        let all: Vec<_> = parse_www_authenticate(&two).collect();
+        assert_eq!(all.len(), 2);
+        assert_eq!(decode_all(all[1].as_ref().unwrap().challenge).unwrap(), [2]);
+    }
+    let dup = std::format!("PrivateToken challenge=\"AQ==\", extensions=\"{ext}\", Extensions=\"{ext}\"");
+    assert_eq!(first(&dup), Err(Error::DuplicateParameter(Field::Extensions)));
+    // An extension parameter does not stand in for `challenge`.
+    assert_eq!(
+        first(&std::format!("PrivateToken extension-set=\"{set}\"")),
+        Err(Error::MissingParameter(Field::Challenge))
+    );
+}
+
+#[test]
+fn unknown_parameters_beside_the_extension_ones_are_ignored() {
+    let set = b64(&[0, 3, 1, 0, 2]);
+    // Unknown names, names that only start like ours, and an unknown one
+    // repeated: all ignored; the known ones still read.
+    let h = std::format!(
+        "PrivateToken challenge=\"AQ==\", extension-sets=\"!!\", extension=x, x-extensions=\"\", \
+         extension-set=\"{set}\", future=1, future=2, extensions-ext=y"
+    );
+    let c = first(&h).unwrap();
+    let mut buf = [0u8; 8];
+    let parsed = c.decode_extension_set(&mut buf).unwrap().unwrap();
+    assert_eq!(parsed.required().collect::<Vec<_>>(), [2]);
+    assert_eq!(c.extensions, None);
+    // Another scheme's `extension-set` is not ours.
+    let h = std::format!("Other extension-set=\"!!\", PrivateToken challenge=\"AQ==\", extension-set=\"{set}\"");
+    let found: Vec<_> = parse_www_authenticate(&h).collect::<Result<_>>().unwrap();
+    assert_eq!(found.len(), 1);
+    assert!(found[0].extension_set.is_some());
+}
+
+#[test]
+fn the_challenge_extensions_parameter_reads_every_list() {
+    let mut ebuf = [0u8; 32];
+    let mut w = ExtensionsWriter::new(&mut ebuf);
+    w.push(1, b"").unwrap();
+    w.push(1, b"x").unwrap();
+    w.push(0xffff, b"yz").unwrap();
+    let list = w.finish().unwrap();
+    for bytes in [&[0u8, 0][..], list.as_bytes()] {
+        let h = std::format!("PrivateToken challenge=\"AQ==\", extensions=\"{}\"", b64(bytes));
+        let mut buf = [0u8; 32];
+        let parsed = first(&h).unwrap().decode_extensions(&mut buf).unwrap().unwrap();
+        assert_eq!(parsed.as_bytes(), bytes);
+    }
+    assert_eq!(
+        first("PrivateToken challenge=\"AQ==\", extensions=\"AAA=\"").unwrap().decode_extensions(&mut [0u8; 4]),
+        Ok(Some(Extensions::EMPTY))
+    );
+}

@@ -1,12 +1,14 @@
 //! The builders of `PrivateToken` header values (RFC 9577 §2.1–§2.2 and
-//! draft-ietf-privacypass-auth-scheme-extensions §3), writing into caller
-//! buffers, and the sizes of what they write.
+//! draft-ietf-privacypass-auth-scheme-extensions-03 §3–§4), writing into
+//! caller buffers, and the sizes of what they write.
 
 use super::SCHEME;
 use super::base64url::{base64url_len, put_base64url};
 use crate::error::{Error, Result};
 use crate::wire::challenge::PRACTICAL_CHALLENGE_LEN;
 use crate::wire::codec::Writer;
+use crate::wire::extension_set::ExtensionSet;
+use crate::wire::extensions::Extensions;
 use crate::wire::token_type::authorization_len;
 
 // ---- sizes of the values the builders write --------------------------------
@@ -39,16 +41,43 @@ pub const fn www_authenticate_len(challenge_len: usize, token_key_len: Option<us
     len
 }
 
+/// `, extension-set="` and the closing `"`.
+const EXTENSION_SET_PARAM_OVERHEAD: usize = 18;
+
+/// The length of the challenge that [`write_www_authenticate_with_extensions`]
+/// writes: [`www_authenticate_len`] for the same challenge, key and
+/// `max-age`, plus `, extension-set="…"` for an encoded ExtensionSet of
+/// `extension_set_len` bytes and `, extensions="…"` for an encoded
+/// Extensions list of `extensions_len` bytes, each when present
+/// (draft-ietf-privacypass-auth-scheme-extensions-03 §4).
+pub const fn www_authenticate_with_extensions_len(
+    challenge_len: usize,
+    token_key_len: Option<usize>,
+    max_age: Option<u32>,
+    extension_set_len: Option<usize>,
+    extensions_len: Option<usize>,
+) -> usize {
+    let mut len = www_authenticate_len(challenge_len, token_key_len, max_age);
+    if let Some(n) = extension_set_len {
+        len = len.saturating_add(EXTENSION_SET_PARAM_OVERHEAD).saturating_add(base64url_len(n));
+    }
+    if let Some(n) = extensions_len {
+        len = len.saturating_add(EXTENSIONS_PARAM_OVERHEAD).saturating_add(base64url_len(n));
+    }
+    len
+}
+
 /// The longest token key of the token types this crate implements: the
-/// 342-byte RSA-2048 SPKI of types 0x0002 and 0x0003 (a type 0x0001 key is 49
-/// bytes, a type 0x0005 key 32).
+/// RSA-2048 SPKI of types 0x0002, 0x0003 and 0xDA7A as OpenSSL writes it,
+/// with NULL hash parameters, 346 bytes (RFC 9578's own form is 342; a type
+/// 0x0001 or 0xDA7B key is 49 bytes, a type 0x0005 key 32).
 /// (`crypto::blind_rsa` checks at build time that it is its
-/// `PublicKey::SPKI_LEN`.)
-pub const MAX_TOKEN_KEY_LEN: usize = 342;
+/// `PublicKey::SPKI_LEN` plus the two NULLs.)
+pub const MAX_TOKEN_KEY_LEN: usize = 346;
 
 /// A practical bound on one `PrivateToken` challenge in a
 /// `WWW-Authenticate` value, to size the buffer of
-/// [`write_www_authenticate`] or of a received header: 1,261 bytes.
+/// [`write_www_authenticate`] or of a received header: 1,269 bytes.
 ///
 /// It covers a TokenChallenge of up to [`PRACTICAL_CHALLENGE_LEN`] bytes (an
 /// issuer name and one origin name of up to
@@ -80,7 +109,7 @@ pub const fn authorization_with_extensions_len(token_len: usize, extensions_len:
 /// carries a list that does not parse.
 pub fn write_authorization_with_extensions<'o>(
     token: &[u8],
-    extensions: &crate::wire::extensions::Extensions<'_>,
+    extensions: &Extensions<'_>,
     out: &'o mut [u8],
 ) -> Result<&'o str> {
     let extensions = extensions.as_bytes();
@@ -105,7 +134,7 @@ pub fn write_www_authenticate<'o>(
     max_age: Option<u32>,
     out: &'o mut [u8],
 ) -> Result<&'o str> {
-    write_challenge(challenge, Some(token_key), max_age, None, out)
+    write_challenge(challenge, Some(token_key), max_age, None, Negotiation::default(), out)
 }
 
 /// Writes an ARC challenge (type 0xE5AC): as [`write_www_authenticate`] (or
@@ -119,7 +148,7 @@ pub fn write_www_authenticate_with_rate_limit<'o>(
     rate_limit: u64,
     out: &'o mut [u8],
 ) -> Result<&'o str> {
-    write_challenge(challenge, token_key, max_age, Some(rate_limit), out)
+    write_challenge(challenge, token_key, max_age, Some(rate_limit), Negotiation::default(), out)
 }
 
 /// Writes one `PrivateToken` challenge without the `token-key` parameter,
@@ -131,7 +160,35 @@ pub fn write_www_authenticate_without_key<'o>(
     max_age: Option<u32>,
     out: &'o mut [u8],
 ) -> Result<&'o str> {
-    write_challenge(challenge, None, max_age, None, out)
+    write_challenge(challenge, None, max_age, None, Negotiation::default(), out)
+}
+
+/// Writes one `PrivateToken` challenge that negotiates extensions
+/// (draft-ietf-privacypass-auth-scheme-extensions-03 §4): as
+/// [`write_www_authenticate`] (or without the key when `token_key` is
+/// `None`), followed by `extension-set="…"`, the extension types the
+/// origin asks for, and `extensions="…"`, a list it fills in for the
+/// client, each when given. Both are validated structures written as
+/// padded base64url in quotes, as the draft asks (§3, §4); the
+/// TokenChallenge is unchanged. [`www_authenticate_with_extensions_len`]
+/// gives the length.
+pub fn write_www_authenticate_with_extensions<'o>(
+    challenge: &[u8],
+    token_key: Option<&[u8]>,
+    max_age: Option<u32>,
+    extension_set: Option<&ExtensionSet<'_>>,
+    extensions: Option<&Extensions<'_>>,
+    out: &'o mut [u8],
+) -> Result<&'o str> {
+    let negotiation = Negotiation { extension_set, extensions };
+    write_challenge(challenge, token_key, max_age, None, negotiation, out)
+}
+
+/// The parameters of a challenge that negotiates extensions (none by default).
+#[derive(Clone, Copy, Default)]
+struct Negotiation<'a> {
+    extension_set: Option<&'a ExtensionSet<'a>>,
+    extensions: Option<&'a Extensions<'a>>,
 }
 
 fn write_challenge<'o>(
@@ -139,6 +196,7 @@ fn write_challenge<'o>(
     token_key: Option<&[u8]>,
     max_age: Option<u32>,
     rate_limit: Option<u64>,
+    negotiation: Negotiation<'_>,
     out: &'o mut [u8],
 ) -> Result<&'o str> {
     let mut w = Writer::new(out);
@@ -160,6 +218,16 @@ fn write_challenge<'o>(
         // A bare number, as the draft's JSON number reads.
         w.put(b", rate-limit=")?;
         w.decimal(limit)?;
+    }
+    if let Some(set) = negotiation.extension_set {
+        w.put(b", extension-set=\"")?;
+        put_base64url(&mut w, set.as_bytes())?;
+        w.put(b"\"")?;
+    }
+    if let Some(list) = negotiation.extensions {
+        w.put(b", extensions=\"")?;
+        put_base64url(&mut w, list.as_bytes())?;
+        w.put(b"\"")?;
     }
     let n = w.finish();
     ascii_str(out, n)

@@ -5,7 +5,9 @@
 //! A key file is `type55930-<id>.pem`, the RSA key as PKCS#8 PEM, whose
 //! primes are safe primes (draft-irtf-cfrg-partially-blind-rsa §4.1), made
 //! with `SecretKey::generate_safe` (seconds), or any such key put in the
-//! folder. The issuer answers 400 to every refusal of a request (§5.1).
+//! folder. Loading checks the primes (`metadata::Issuer::try_new`) and
+//! refuses a key without safe primes. The issuer answers 400 to every
+//! refusal of a request (§5.1).
 //! The client sends the token with its Extensions, `Authorization:
 //! PrivateToken token="…", extensions="…"`
 //! (draft-ietf-privacypass-auth-scheme-extensions §3; an absent
@@ -34,14 +36,18 @@ pub struct Metadata;
 
 const KIND: TokenKind = TokenKind::PublicMetadataRsa2048;
 
-/// A type-0xDA7A issuer for `secret`, refused if a key pair cannot be
-/// derived from it (a key whose primes are not safe primes fails for most
-/// metadata; this catches many such keys at load instead of per request).
+/// A type-0xDA7A issuer for `secret`, refused unless its primes are safe
+/// primes: with other primes some metadata fail to derive a key pair, and
+/// which ones fail tells the small factors of p − 1 and q − 1 to clients.
 fn issuer_key(secret: blind_rsa::SecretKey) -> Result<IssuerKey, BoxError> {
-    let issuer = metadata::Issuer::new(secret);
-    issuer
-        .derive(&Extensions::EMPTY)
-        .map_err(|e| format!("type 0xDA7A: the RSA key does not derive key pairs (not safe primes?): {e}"))?;
+    let issuer = metadata::Issuer::try_new(secret).map_err(|e| match e {
+        pat::Error::NotSafePrime => format!(
+            "type 0xDA7A: key refused: {e} ((p − 1)/2 or (q − 1)/2 is not prime; \
+             draft-irtf-cfrg-partially-blind-rsa §4.1); make the key with `SecretKey::generate_safe`, \
+             or let `pat issuer rotate` make one"
+        ),
+        e => format!("type 0xDA7A: key refused: {e}"),
+    })?;
     let (key_id, token_key) = (*issuer.key_id(), issuer.token_key().to_vec());
     Ok(IssuerKey::new(KIND, key_id, token_key, issuer))
 }
@@ -88,6 +94,10 @@ impl Family for Metadata {
         let public_key = from_spki(token_key)?;
         let key_id = *public_key.key_id();
         Ok(Verifier::new(KIND, key_id, token_key.to_vec(), metadata::Origin::new(public_key)))
+    }
+
+    fn carries_extensions(&self) -> bool {
+        true
     }
 
     /// `PrivateToken token="…", extensions="…"`, bounded by the server's
@@ -162,5 +172,38 @@ impl IssuerKeys for Vec<metadata::Issuer> {
         let issuer = self.get(slot).ok_or(UNPROCESSABLE)?;
         let response = issuer.evaluate(&decoded).map_err(|_| bad_request("token request cannot be processed"))?;
         encoded(&response)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use std::path::Path;
+
+    use super::{Family, Metadata};
+
+    /// The PEM `skS` (hex in the file) of the first case of a vector file.
+    fn vector_pem(file: &str) -> Vec<u8> {
+        let path = format!("{}/../tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+        let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let hex = cases[0]["skS"].as_str().unwrap();
+        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+    }
+
+    /// A key whose primes are safe primes loads; pat-go's type-2 key (prime
+    /// p and q, but (p − 1)/2 and (q − 1)/2 composite) is refused, with a
+    /// message naming the file and the reason.
+    #[test]
+    fn loading_refuses_a_key_without_safe_primes() {
+        let path = Path::new("type55930-test.pem");
+        let safe = vector_pem("privacypass-ts/pub_verif_with_metadata_v3.json");
+        assert!(Metadata.load(path, &safe).is_ok());
+        let ordinary = vector_pem("pat-go/tokens/type2/type2-issuance-test-vectors.json");
+        let err = Metadata.load(path, &ordinary).err().unwrap().to_string();
+        assert!(err.starts_with("type55930-test.pem: type 0xDA7A: key refused: "), "{err}");
+        assert!(err.contains("not a safe prime"), "{err}");
+        // The same key is a fine type-2 key.
+        assert!(super::super::blind_rsa::BlindRsa.load(Path::new("type2-test.pem"), &ordinary).is_ok());
     }
 }

@@ -39,8 +39,11 @@
 //!   The EMSA-PSS encoding and the final verification are constant time in the
 //!   message and the signature.
 //! - DER parsing branches on tags and lengths (and on the public modulus).
-//!   The only variable-time arithmetic is the blinded inversion above
-//!   (`vartime_inv`: batched divsteps on 62-bit words).
+//!   The only variable-time arithmetic on the protocol path is the blinded
+//!   inversion above (`vartime_inv`: batched divsteps on 62-bit words).
+//!   Outside it, the safe-prime check of a partially blind RSA key
+//!   (`RsaSecretKey::check_safe_primes_vartime`, `primality`) branches on
+//!   the primes; it runs once when a type 0xDA7A issuer loads its key.
 //!
 //! No function here allocates, panics or uses `unsafe`.
 
@@ -56,6 +59,7 @@ pub use keygen::{PKCS8_MAX_LEN, PKCS8_PEM_MAX_LEN};
 mod key;
 mod monty;
 pub mod partial;
+mod primality;
 mod pss;
 mod uint;
 mod vartime_inv;

@@ -26,12 +26,27 @@
 //! # Keys
 //!
 //! The draft requires the signer's primes to be safe primes (p = 2p′ + 1
-//! with p′ prime): then every derived e′ (odd, below 2^(λ−2) where λ is the
-//! bit length of p, hence below p′ and q′) is invertible modulo p − 1 and
-//! q − 1. `RsaSecretKey::generate_safe`
-//! (feature `keygen`) makes such a key. A parsed key is not checked for safe
-//! primes (that costs several exponentiations); with ordinary primes most
-//! derivations fail with [`Error::DeriveKeyPair`].
+//! with p′ prime, §4.1): then every derived e′ (odd, below 2^(λ−2) where λ
+//! is the bit length of p, hence below p′ and q′) is invertible modulo
+//! p − 1 and q − 1. `RsaSecretKey::generate_safe` (feature `keygen`) makes
+//! such a key. With ordinary primes some derivations fail with
+//! [`Error::DeriveKeyPair`], and which metadata fail tells the small
+//! factors of p − 1 and q − 1 to whoever chooses the metadata.
+//!
+//! Parsing a key does not check for safe primes: the RSA key types serve
+//! type 0x0002 too, whose keys have ordinary primes.
+//! [`RsaSecretKey::check_safe_primes_vartime`] checks (with a Baillie–PSW
+//! test of (p − 1)/2 and (q − 1)/2, see `primality`), and the type 0xDA7A
+//! issuer runs it on every key it is given
+//! ([`crate::tokens::metadata::Issuer::try_new`]). The derivations here
+//! ([`RsaDerivedSecretKey`], [`RsaOwnedDerivedSecretKey`]) take any key, so
+//! that known-answer tests can use theirs.
+//!
+//! A derived signing key comes in two forms: [`RsaDerivedSecretKey`]
+//! borrows the signer's key and signs on its own; [`RsaOwnedDerivedSecretKey`]
+//! holds only the derived exponents (fixed size, no borrow), so that an
+//! issuer can keep derivations in its own struct, and takes the signer's
+//! key again to sign.
 //!
 //! # Constant time
 //!
@@ -51,8 +66,13 @@
 //!   the check modulo n at half its cost).
 //! - The client's inversion of r is the blinded variable-time one of type
 //!   0x0002 (see `blind_core`).
+//! - The safe-prime check [`RsaSecretKey::check_safe_primes_vartime`] is
+//!   variable time in the primes: it runs once when a key is loaded, never
+//!   per request.
 //!
 //! No function here allocates, panics or uses `unsafe`.
+
+use core::marker::PhantomData;
 
 use crypto_bigint::{Odd, Uint};
 use hkdf::HkdfExtract;
@@ -63,7 +83,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 use super::uint::{self, Sizes};
 use super::{
     PreparedMessage, RsaBlindingState, RsaPublicKey, RsaSecretKey, SALT_LEN, Variant, blind_encoded, encode_parts, key,
-    monty, pss,
+    monty, primality, pss,
 };
 use crate::error::{Error, Field, Result};
 
@@ -282,23 +302,18 @@ impl<'k, 'i, const L: usize, const H: usize, const B: usize> RsaDerivedPublicKey
 }
 
 /// The signing key (n, e′, d′) derived for one metadata string
-/// (`DeriveKeyPair`): the signer's primes with the CRT exponents
-/// d′ mod (p − 1) and d′ mod (q − 1). It does not keep `info`: signing
-/// needs only the exponents; it keeps the SHA-256 of `info` to tell which
-/// metadata it is for ([`Self::is_for`]).
+/// (`DeriveKeyPair`), borrowing the signer's key: the derived exponents of
+/// [`RsaOwnedDerivedSecretKey`] (e′ and the CRT exponents d′ mod (p − 1),
+/// d′ mod (q − 1), and the SHA-256 of `info` to tell which metadata it is
+/// for, [`Self::is_for`]) with the key they were derived from.
 ///
 /// Deriving costs two constant-time inversions (a fraction of one
 /// signature); an issuer that signs for few distinct metadata strings can
-/// keep the derived keys. Not `Copy`, zeroized on drop, `Debug` shows only
-/// the public key.
+/// keep the derived keys ([`Self::into_owned`] drops the borrow). Not
+/// `Copy`, zeroized on drop, `Debug` shows only the public key.
 pub struct RsaDerivedSecretKey<'k, const L: usize, const H: usize, const B: usize> {
     key: &'k RsaSecretKey<L, H, B>,
-    e: Uint<H>,
-    d_p: Uint<H>,
-    d_q: Uint<H>,
-    /// SHA-256 of the `info` it was derived for (public), so that a cached
-    /// key is not used for other metadata ([`Self::is_for`]).
-    info_digest: [u8; 32],
+    owned: RsaOwnedDerivedSecretKey<L, H, B>,
 }
 
 /// An RSA-2048 derived secret key (token type 0xDA7A).
@@ -311,26 +326,108 @@ impl<const L: usize, const H: usize, const B: usize> core::fmt::Debug for RsaDer
     }
 }
 
-impl<const L: usize, const H: usize, const B: usize> Drop for RsaDerivedSecretKey<'_, L, H, B> {
-    fn drop(&mut self) {
-        self.d_p.zeroize();
-        self.d_q.zeroize();
-    }
-}
-
+/// The derived exponents wipe themselves on drop.
 impl<const L: usize, const H: usize, const B: usize> ZeroizeOnDrop for RsaDerivedSecretKey<'_, L, H, B> {}
 
 impl<'k, const L: usize, const H: usize, const B: usize> RsaDerivedSecretKey<'k, L, H, B> {
     /// `DeriveKeyPair(sk, info)` (draft §4.7): e′ = `DerivePublicKey(pk,
     /// info)`, then d′ mod (p − 1) = e′⁻¹ mod (p − 1) and the same for q, in
     /// constant time. [`Error::DeriveKeyPair`] if e′ is not invertible
-    /// modulo p − 1 or q − 1 (impossible with safe primes).
+    /// modulo p − 1 or q − 1 (impossible with safe primes). The key is not
+    /// checked for safe primes (see the module docs).
     pub fn new(key: &'k RsaSecretKey<L, H, B>, info: &[u8]) -> Result<Self> {
+        Ok(Self { key, owned: RsaOwnedDerivedSecretKey::new(key, info)? })
+    }
+
+    /// Whether this key was derived for `info` (compares SHA-256 digests).
+    pub fn is_for(&self, info: &[u8]) -> bool {
+        self.owned.is_for(info)
+    }
+
+    /// The signer's key this key was derived from.
+    pub const fn base(&self) -> &'k RsaSecretKey<L, H, B> {
+        self.key
+    }
+
+    /// The derived exponents without the borrow of the signer's key, to
+    /// keep (sign with [`RsaOwnedDerivedSecretKey::blind_sign`]).
+    pub fn into_owned(self) -> RsaOwnedDerivedSecretKey<L, H, B> {
+        self.owned
+    }
+
+    /// `BlindSign` (draft §4.3): `s = m^d′ mod n` with CRT for
+    /// `m = OS2IP(blinded_msg)`, then the fault check s^e′ = m (modulo p and
+    /// q) before anything is returned. Constant time in the key and the message.
+    /// Errors as [`super::blind_sign`].
+    pub fn blind_sign(&self, blinded_msg: &[u8]) -> Result<[u8; B]> {
+        // Its check of the modulus passes: the exponents came from `key`.
+        self.owned.blind_sign(self.key, blinded_msg)
+    }
+}
+
+/// The exponents of one `DeriveKeyPair` (e′, d′ mod (p − 1) and
+/// d′ mod (q − 1)) without a borrow of the signer's key, which signing
+/// takes again: the form an issuer can keep in its own struct, for example
+/// a small cache of the metadata it signs most.
+///
+/// It remembers the SHA-256 of the signer's modulus and of `info`, so that
+/// it signs only with the key it came from ([`Error::KeyIdMismatch`]) and a
+/// cache can tell which metadata it is for ([`Self::is_for`]). Fixed size
+/// (three half-size integers and two 32-byte digests), no allocation. Not
+/// `Copy` or `Clone`, zeroized on drop, and `Debug` shows only the type
+/// name.
+///
+/// Use the alias [`OwnedDerivedSecretKey`] for RSA-2048.
+pub struct RsaOwnedDerivedSecretKey<const L: usize, const H: usize, const B: usize> {
+    /// e′, public (it depends only on n and `info`).
+    e: Uint<H>,
+    d_p: Uint<H>,
+    d_q: Uint<H>,
+    /// SHA-256 of the `info` it was derived for (public), so that a cached
+    /// key is not used for other metadata ([`Self::is_for`]).
+    info_digest: [u8; 32],
+    /// SHA-256 of the signer's modulus n (public), so that it signs only
+    /// with that key ([`Self::is_from`]).
+    modulus_digest: [u8; 32],
+    /// The key size it belongs to (`L`, `B` are the modulus's limbs and bytes).
+    sizes: PhantomData<([(); L], [(); B])>,
+}
+
+/// An RSA-2048 owned derived secret key (token type 0xDA7A).
+pub type OwnedDerivedSecretKey =
+    RsaOwnedDerivedSecretKey<{ crypto_bigint::U2048::LIMBS }, { crypto_bigint::U1024::LIMBS }, 256>;
+
+impl<const L: usize, const H: usize, const B: usize> core::fmt::Debug for RsaOwnedDerivedSecretKey<L, H, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RsaOwnedDerivedSecretKey").finish_non_exhaustive()
+    }
+}
+
+impl<const L: usize, const H: usize, const B: usize> Drop for RsaOwnedDerivedSecretKey<L, H, B> {
+    fn drop(&mut self) {
+        self.d_p.zeroize();
+        self.d_q.zeroize();
+    }
+}
+
+impl<const L: usize, const H: usize, const B: usize> ZeroizeOnDrop for RsaOwnedDerivedSecretKey<L, H, B> {}
+
+impl<const L: usize, const H: usize, const B: usize> RsaOwnedDerivedSecretKey<L, H, B> {
+    /// `DeriveKeyPair(sk, info)` (draft §4.7), as [`RsaDerivedSecretKey::new`]
+    /// (same errors, same constant-time inversions), keeping no borrow of `key`.
+    pub fn new(key: &RsaSecretKey<L, H, B>, info: &[u8]) -> Result<Self> {
         info_len(info)?;
         let e = derive_exponent::<L, H, B>(key.public_key(), info)?;
         // The inverses are written straight into the key, which wipes them on
         // drop, on the error path too.
-        let mut derived = Self { key, e, d_p: Uint::ZERO, d_q: Uint::ZERO, info_digest: Sha256::digest(info).into() };
+        let mut derived = Self {
+            e,
+            d_p: Uint::ZERO,
+            d_q: Uint::ZERO,
+            info_digest: Sha256::digest(info).into(),
+            modulus_digest: Sha256::digest(key.public_key().modulus()).into(),
+            sizes: PhantomData,
+        };
         let ok_p = invert_mod_minus_one::<H, L>(&e, key.p.modulus().as_ref(), &mut derived.d_p);
         let ok_q = invert_mod_minus_one::<H, L>(&e, key.q.modulus().as_ref(), &mut derived.d_q);
         let mut ok = key::choice(ok_p) & key::choice(ok_q);
@@ -347,25 +444,30 @@ impl<'k, const L: usize, const H: usize, const B: usize> RsaDerivedSecretKey<'k,
         digest == self.info_digest
     }
 
-    /// The signer's key this key was derived from.
-    pub const fn base(&self) -> &'k RsaSecretKey<L, H, B> {
-        self.key
+    /// Whether this key was derived from the signer's key whose public key
+    /// is `key` (compares SHA-256 digests of the modulus, so the spelling of
+    /// the SPKI the public key was read from does not matter).
+    pub fn is_from(&self, key: &RsaPublicKey<L, B>) -> bool {
+        let digest: [u8; 32] = Sha256::digest(key.modulus()).into();
+        digest == self.modulus_digest
     }
 
-    /// `BlindSign` (draft §4.3): `s = m^d′ mod n` with CRT for
-    /// `m = OS2IP(blinded_msg)`, then the fault check s^e′ = m (modulo p and
-    /// q) before anything is returned. Constant time in the key and the message.
-    /// Errors as [`super::blind_sign`].
-    pub fn blind_sign(&self, blinded_msg: &[u8]) -> Result<[u8; B]> {
+    /// `BlindSign` (draft §4.3) with the signer's key `key`, which must be
+    /// the key this one was derived from ([`Error::KeyIdMismatch`]
+    /// otherwise): as [`RsaDerivedSecretKey::blind_sign`].
+    pub fn blind_sign(&self, key: &RsaSecretKey<L, H, B>, blinded_msg: &[u8]) -> Result<[u8; B]> {
+        if !self.is_from(key.public_key()) {
+            return Err(Error::KeyIdMismatch);
+        }
         if blinded_msg.len() != B {
             return Err(Error::InvalidLength(Field::Message));
         }
-        let pk = self.key.public_key();
+        let pk = key.public_key();
         let m = pk.integer(blinded_msg).ok_or(Error::InvalidValue(Field::Message))?;
-        let mut s = self.key.rsasp1_crt_with(&m, &self.d_p, &self.d_q);
+        let mut s = key.rsasp1_crt_with(&m, &self.d_p, &self.d_q);
         crate::ct::declassify(&mut s); // the blind signature is sent to the client
         // s^e′ = m, checked modulo p and q: half the cost of the check modulo n.
-        let mut check = self.key.crt_power_matches(&s, &m, &self.e);
+        let mut check = key.crt_power_matches(&s, &m, &self.e);
         crate::ct::declassify(&mut check); // verdict only: a fault in the signature aborts
         if !bool::from(check) {
             return Err(Error::Verification);
@@ -436,6 +538,26 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     pub fn derive(&self, info: &[u8]) -> Result<RsaDerivedSecretKey<'_, L, H, B>> {
         RsaDerivedSecretKey::new(self, info)
     }
+
+    /// Checks that p and q are safe primes, as the signer's key of partially
+    /// blind RSA must have (draft-irtf-cfrg-partially-blind-rsa-01 §4.1):
+    /// that (p − 1)/2 and (q − 1)/2 are prime, by the Baillie–PSW test
+    /// (Miller–Rabin to base 2 and a Lucas test; no composite is known to
+    /// pass both). [`Error::NotSafePrime`] otherwise.
+    ///
+    /// Variable time in p and q: run it when a key is loaded (the type
+    /// 0xDA7A issuer does, [`crate::tokens::metadata::Issuer::try_new`]),
+    /// never per request.
+    pub fn check_safe_primes_vartime(&self) -> Result<()> {
+        for prime in [&self.p, &self.q] {
+            // p is odd, so (p − 1)/2 is p shifted right by one bit.
+            let half = prime.modulus().as_ref().wrapping_shr_vartime(1);
+            if !primality::is_probable_prime_vartime(&half) {
+                return Err(Error::NotSafePrime);
+            }
+        }
+        Ok(())
+    }
 }
 
 impl<const L: usize, const B: usize> RsaPublicKey<L, B> {
@@ -476,17 +598,17 @@ mod crt_tests {
             let mut bytes = [0u8; 256];
             bytes[1..].fill(0x5a);
             let m = pk.integer(&bytes).unwrap();
-            let s = sk.rsasp1_crt_with(&m, &derived.d_p, &derived.d_q);
-            assert_eq!(pow_public(pk, &derived.e, &s), m);
-            assert!(bool::from(sk.crt_power_matches(&s, &m, &derived.e)));
+            let s = sk.rsasp1_crt_with(&m, &derived.owned.d_p, &derived.owned.d_q);
+            assert_eq!(pow_public(pk, &derived.owned.e, &s), m);
+            assert!(bool::from(sk.crt_power_matches(&s, &m, &derived.owned.e)));
             for wrong in [s.wrapping_add(&Uint::ONE), s.wrapping_sub(&Uint::ONE), s ^ Uint::ONE.shl_vartime(700)] {
-                assert_ne!(pow_public(pk, &derived.e, &wrong), m);
-                assert!(!bool::from(sk.crt_power_matches(&wrong, &m, &derived.e)));
+                assert_ne!(pow_public(pk, &derived.owned.e, &wrong), m);
+                assert!(!bool::from(sk.crt_power_matches(&wrong, &m, &derived.owned.e)));
             }
             // A signature correct modulo q only (the Bellcore fault) fails.
             let q = sk.q.modulus().as_ref().resize::<{ crypto_bigint::U2048::LIMBS }>();
             let faulty = s.add_mod(&q, pk.params().modulus().as_nz_ref());
-            assert!(!bool::from(sk.crt_power_matches(&faulty, &m, &derived.e)));
+            assert!(!bool::from(sk.crt_power_matches(&faulty, &m, &derived.owned.e)));
         }
     }
 

@@ -19,15 +19,18 @@
 //!
 //! The token key is the issuer's RSA-2048 public key in the RSASSA-PSS SPKI
 //! encoding, as for type 0x0002, and token_key_id its SHA-256. The key's
-//! primes must be safe primes
-//! (`SecretKey::generate_safe`, feature `keygen`).
+//! primes must be safe primes (`SecretKey::generate_safe`, feature
+//! `keygen`); the issuer checks when it is built ([`Issuer::try_new`]
+//! refuses any other key with [`crate::Error::NotSafePrime`]).
 //!
 //! Costs: the derived exponent e′ has 1024 bits instead of 17, so the
 //! client's blinding and its verification in finalize, the issuer's fault
 //! check and the origin's verification are each a full 1024-bit-exponent
 //! power modulo n (about twice an RSA-2048 signature). The issuer also
 //! inverts e′ modulo p − 1 and q − 1 for every request
-//! ([`Issuer::derive`] does it once for a metadata value that repeats).
+//! ([`Issuer::derive`] and [`Issuer::derive_owned`] do it once for a
+//! metadata value that repeats), and checks its key's primes once, when it
+//! is built (two probable-prime tests of 1023-bit integers).
 
 use crate::crypto::blind_rsa::{MODULUS_LEN, Variant};
 use crate::wire::token::Token as WireToken;

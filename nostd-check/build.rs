@@ -189,6 +189,46 @@ fn main() {
         .unwrap();
     }
     code += "];\n";
+    // Type 0xDA7B: pat's own vectors (no published ones exist; a separate
+    // program, tools/poprf_da7b.py, recomputes them), and its primitive's,
+    // RFC 9497's POPRF vectors for P384-SHA384 (Appendix A.4.3), the batches
+    // of one.
+    writeln!(code, "/// pat/type-da7b-issuance-test-vectors.json").unwrap();
+    code += "pub const TYPE_DA7B: &[PoprfTokenCase] = &[\n";
+    for case in load(&vectors, "pat/type-da7b-issuance-test-vectors.json").iter().take(PER_FILE) {
+        let f = |n: &str| bytes(&hex(case, n));
+        writeln!(
+            code,
+            "    PoprfTokenCase {{ sk: {:?}, pk: {:?}, challenge: {}, extensions: {}, nonce: {:?}, blind: {:?}, proof_nonce: {:?}, request: {}, response: {}, token: {} }},",
+            hex(case, "skS"), hex(case, "pkS"), f("token_challenge"), f("extensions"), hex(case, "nonce"), hex(case, "blind"),
+            hex(case, "proof_random_scalar"), f("token_request"), f("token_response"), f("token")
+        )
+        .unwrap();
+    }
+    code += "];\n";
+    writeln!(code, "/// rfc/rfc9497-voprf.json: A.4.3 (POPRF, P384-SHA384), batches of one").unwrap();
+    let rfc_file = vectors.join("rfc/rfc9497-voprf.json");
+    println!("cargo:rerun-if-changed={}", rfc_file.display());
+    let rfc: Value = serde_json::from_str(&std::fs::read_to_string(&rfc_file).unwrap()).unwrap();
+    let suite = rfc["suites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["suite"] == "P384-SHA384" && s["mode"] == 2)
+        .expect("the P384-SHA384 POPRF suite");
+    code += "pub const POPRF_P384: &[PoprfCase] = &[\n";
+    for v in suite["vectors"].as_array().unwrap().iter().filter(|v| v["batch_size"] == 1) {
+        let one = |n: &str| format!("{:?}", hex_list(v, n)[0]);
+        writeln!(
+            code,
+            "    PoprfCase {{ seed: {}, key_info: {}, sk: {:?}, pk: {:?}, input: {}, info: {}, blind: {}, blinded: {}, evaluated: {}, proof: {:?}, proof_nonce: {:?}, output: {} }},",
+            bytes(&hex(suite, "seed")), bytes(&hex(suite, "key_info")), hex(suite, "skSm"), hex(suite, "pkSm"),
+            bytes(&hex_list(v, "input")[0]), bytes(&hex(v, "info")), one("blind"), one("blinded_element"),
+            one("evaluation_element"), hex(v, "proof"), hex(v, "proof_random_scalar"), one("output")
+        )
+        .unwrap();
+    }
+    code += "];\n";
     // ARC (draft-ietf-privacypass-arc-crypto-01): the draft's one suite, its
     // six groups drawn in order from the TestDRNG, each field concatenated in
     // the order the API encodes it (tests/arc.rs maps every field).

@@ -233,8 +233,10 @@ for target, items in seeds.items():
         (d / ("seed-" + hashlib.sha256(item).hexdigest()[:16])).write_bytes(item)
     print(f"{target}: {len(items)} seeds")
 
-# Type 0xDA7B (no published vectors): tests/fuzz_corpus.rs's
-# type_da7b_seeds_are_committed writes them from pat::fuzzing::type_da7b_seeds.
+# Type 0xDA7B: the seeds are the messages of the fixed issuer and client the
+# targets use (the vector file's cases each have their own key), which
+# tests/fuzz_corpus.rs's type_da7b_seeds_are_committed writes from
+# pat::fuzzing::type_da7b_seeds.
 subprocess.run(["cargo", "test", "-q", "--locked", "--all-features", "--test", "fuzz_corpus", "--",
                 "type_da7b_seeds_are_committed", "--nocapture"],
                cwd=root, env={**os.environ, "PAT_WRITE_FUZZ_SEEDS": "1"}, check=True)

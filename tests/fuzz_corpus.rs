@@ -37,3 +37,57 @@ fn replay_seed_corpus() {
     targets.sort();
     assert_eq!(names, targets);
 }
+
+/// The seeds of the 0xDA7B targets are the messages of the fixed issuer and
+/// client their checks use (`pat::fuzzing::type_da7b_seeds`), so they are
+/// written from Rust rather than by `scripts/fuzz-seeds.py`'s Python, under
+/// the same names (`seed-` and the first 16
+/// hex digits of the input's SHA-256). This test fails when one is missing,
+/// or a `seed-` file is not one of them; with `PAT_WRITE_FUZZ_SEEDS=1` it
+/// writes them instead (`scripts/fuzz-seeds.py` runs it so).
+#[test]
+fn type_da7b_seeds_are_committed() {
+    use sha2::Digest as _;
+    use std::collections::BTreeMap;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    let mut seeds: BTreeMap<&str, Vec<(String, Vec<u8>)>> = BTreeMap::new();
+    pat::fuzzing::type_da7b_seeds(&mut |target, input| {
+        let digest = sha2::Sha256::digest(input);
+        let name = format!("seed-{}", digest[..8].iter().map(|b| format!("{b:02x}")).collect::<String>());
+        seeds.entry(target).or_default().push((name, input.to_vec()));
+    });
+    let write = std::env::var_os("PAT_WRITE_FUZZ_SEEDS").is_some_and(|v| v == "1");
+    for (target, items) in &seeds {
+        let dir = root.join(target);
+        let committed: Vec<String> = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .filter(|n| n.starts_with("seed-"))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        if write {
+            std::fs::create_dir_all(&dir).unwrap();
+            for old in &committed {
+                std::fs::remove_file(dir.join(old)).unwrap();
+            }
+            for (name, input) in items {
+                std::fs::write(dir.join(name), input).unwrap();
+            }
+            println!("{target}: {} seeds", items.len());
+            continue;
+        }
+        for (name, input) in items {
+            let path = dir.join(name);
+            assert_eq!(
+                std::fs::read(&path).ok().as_ref(),
+                Some(input),
+                "{} is missing or differs (PAT_WRITE_FUZZ_SEEDS=1 cargo test --test fuzz_corpus writes it)",
+                path.display()
+            );
+        }
+        for name in &committed {
+            assert!(items.iter().any(|(n, _)| n == name), "{target}/{name} is not a seed of pat::fuzzing");
+        }
+    }
+}

@@ -14,8 +14,8 @@ use pat::wire::token::{TokenInput, TokenRef};
 use pat::wire::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
 
 use crate::demo::{
-    AmortizedFixture, ArcFixture, BATCH, BATCH_WIRE, BatchedFixture, MetadataFixture, ORIGIN, PrivateFixture,
-    PublicFixture, RateLimitedFixture, Result, rng,
+    AmortizedFixture, ArcFixture, BATCH, BATCH_WIRE, BatchedFixture, MetadataFixture, ORIGIN, PoprfFixture,
+    PrivateFixture, PublicFixture, RateLimitedFixture, Result, rng,
 };
 use pat_cli::cycles::{self, Config, Counter, Measurement};
 
@@ -79,6 +79,10 @@ const OPERATIONS: &[&str] = &[
     "typeda7a/IssuerEvaluateDerived",
     "typeda7a/ClientFinalize",
     "typeda7a/OriginVerify",
+    "typeda7b/ClientRequest",
+    "typeda7b/IssuerEvaluate",
+    "typeda7b/ClientFinalize",
+    "typeda7b/OriginVerify",
     "arc/ServerKeygen",
     "arc/ClientRequest",
     "arc/IssuerRespond",
@@ -189,6 +193,25 @@ fn metadata(r: &mut Runner<'_>) -> Result<()> {
         |(response, mut state)| f.client.finalize(&mut state, &f.extensions, &response),
     )?;
     r.op("typeda7a/OriginVerify", || Ok(()), |()| f.origin.verify(&f.token, &f.challenge, &f.extensions))
+}
+
+/// Type 0xDA7B: evaluate tweaks the key by the request's extensions (a hash
+/// to a scalar and an inversion) and proves; the origin is the issuer, whose
+/// verification recomputes the POPRF output under the extensions.
+fn poprf(r: &mut Runner<'_>) -> Result<()> {
+    if !r.wants_group("typeda7b/") {
+        return Ok(());
+    }
+    let f = PoprfFixture::new(ORIGIN)?;
+    let parsed = f.request()?;
+    r.op("typeda7b/ClientRequest", || Ok(()), |()| f.client.request(&f.challenge, f.extensions, &mut rng()))?;
+    r.op("typeda7b/IssuerEvaluate", || Ok(()), |()| f.issuer.evaluate(&parsed, &mut rng()))?;
+    r.op(
+        "typeda7b/ClientFinalize",
+        || f.exchange(),
+        |(response, mut state)| f.client.finalize(&mut state, &f.extensions, &response),
+    )?;
+    r.op("typeda7b/OriginVerify", || Ok(()), |()| f.issuer.verify(&f.token, &f.challenge, &f.extensions))
 }
 
 fn amortized<T: PrivateTokenType>(r: &mut Runner<'_>, names: [&'static str; 4]) -> Result<()> {
@@ -337,6 +360,7 @@ fn run_all(r: &mut Runner<'_>) -> Result<()> {
     batched(r)?;
     rate_limited(r)?;
     metadata(r)?;
+    poprf(r)?;
     arc(r)?;
     parse(r)
 }

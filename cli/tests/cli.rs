@@ -184,6 +184,13 @@ fn verify_opaque_name_files() {
     verify_files("tests/vectors/opaque-names", &files);
 }
 
+/// pat's own type 0xDA7B file through the command line, detected by its
+/// fields.
+#[test]
+fn verify_pat_files() {
+    verify_files("tests/vectors/pat", &[("type-da7b-issuance-test-vectors.json", 5)]);
+}
+
 /// An absurd `--count` is refused with a message, before any allocation
 /// (it used to reserve the capacity: a panic for 2^64 − 1, an abort for 10^11).
 #[test]
@@ -224,6 +231,32 @@ fn demo_runs() {
         ),
         "{out}"
     );
+    // Type 0xDA7B: the type 0x0001 request with the fixture's 32-byte
+    // extensions list (2 + 1 + 49 + 32), the type 0x0001 response and token.
+    let row = out.lines().find(|l| l.starts_with("0xda7b POPRF(P-384, SHA-384)")).unwrap_or_else(|| panic!("{out}"));
+    let fields: Vec<&str> = row["0xda7b POPRF(P-384, SHA-384)".len()..].split_whitespace().collect();
+    assert_eq!(fields.len(), 7, "{row}");
+    assert_eq!(fields[..3], ["84", "145", "146"], "{row}");
+    for t in &fields[3..] {
+        assert!(t.parse::<f64>().unwrap() > 0.0, "{row}");
+    }
+}
+
+#[test]
+fn bench_da7b_rows() {
+    let (code, out, err) =
+        pat(&["bench", "--warmup", "0", "--iters", "1", "--filter", "typeda7b/", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = rows.as_array().unwrap().iter().map(|r| r["operation"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["typeda7b/ClientRequest", "typeda7b/IssuerEvaluate", "typeda7b/ClientFinalize", "typeda7b/OriginVerify"]
+    );
+    for r in rows.as_array().unwrap() {
+        assert!(r["mean"].as_f64().unwrap() > 0.0, "{r}");
+        assert_eq!(r["allocations_per_op"].as_f64(), Some(0.0), "{r}");
+    }
 }
 
 #[test]

@@ -32,10 +32,10 @@ use pat::crypto::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
 use pat::crypto::blind_rsa::{self, SecretKey as RsaSecretKey};
 use pat::crypto::key_blinding::{ecdsa_p384 as ecdsa, ed25519};
 use pat::crypto::rate_limited::encap::EncapSecretKey;
-use pat::crypto::voprf::{ByteArray, KeyPair, SecretKey as VoprfSecretKey, Suite};
+use pat::crypto::voprf::{ByteArray, KeyPair, P384Sha384, SecretKey as VoprfSecretKey, Suite};
 use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
 use pat::tokens::private::{self, PrivateTokenType};
-use pat::tokens::{batched, metadata, public, rate_limited as t3};
+use pat::tokens::{batched, metadata, poprf, public, rate_limited as t3};
 use pat::wire::codec::{Decode, Encode};
 use pat::wire::extensions::ExtensionsWriter;
 use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
@@ -233,7 +233,12 @@ fn rsa_safe_key(poisoned: bool) -> RsaSecretKey {
 /// primitive directly: `DerivedSecretKey` for raw metadata, and the
 /// randomized variants.
 fn metadata_roles(role: Role) {
-    let issuer = metadata::Issuer::new(rsa_safe_key(role.issuer()));
+    // The safe-prime check of `new` is variable time on the primes by
+    // design (once per key load, before any request): poison afterwards.
+    let issuer = metadata::Issuer::new(rsa_safe_key(false));
+    if role.issuer() {
+        issuer.ctgrind_poison();
+    }
     let client = metadata::Client::from_token_key(&issuer.token_key()).unwrap();
     let origin = metadata::Origin::new(issuer.public_key().clone());
     let mut crng = rng(role.client());
@@ -270,6 +275,71 @@ fn metadata_roles(role: Role) {
         public(&input);
         pk_derived.verify(variant, &input, &sig).unwrap();
     }
+}
+
+/// Type 0xDA7B (POPRF(P-384, SHA-384), the extensions as `info`): the
+/// client's request (nonce and blind from its generator) and finalize (the
+/// proof against the key tweaked by the extensions, unblinding with the
+/// blind);
+/// the issuer's evaluation (the tweaked key t = skS + m, t⁻¹, t⁻¹·B and the
+/// proof, whose nonce comes from its generator) and its verification of the
+/// token (t⁻¹·HashToGroup(input), the comparison), a forged token refused.
+/// Then the primitive directly: a batch of two with raw `info`, and
+/// `evaluate`/`verify_output`. The issuer's skS is poisoned after parsing
+/// (and after pkS was derived from it); t and t⁻¹ derive from it.
+fn poprf_roles(role: Role) {
+    let issuer = poprf::Issuer::new(voprf_key::<P384Sha384>(role.issuer()));
+    let client = poprf::Client::from_token_key(issuer.token_key()).unwrap();
+    let (mut crng, mut irng) = (rng(role.client()), rng(role.issuer()));
+    let ch = challenge(0xDA7B);
+    let mut buf = [0u8; 64];
+    let mut w = ExtensionsWriter::new(&mut buf);
+    w.push(1, &[1, 2, 3]).unwrap();
+    w.push(2, b"\x02US").unwrap();
+    let extensions = w.finish().unwrap();
+    for _ in 0..2 {
+        let (req, mut state) = client.request(&ch, extensions, &mut crng).unwrap();
+        let req_bytes = wire(&req);
+        let req = poprf::TokenRequest::decode(&req_bytes).unwrap();
+        let resp = issuer.evaluate(&req, &mut irng).unwrap();
+        let resp = poprf::TokenResponse::decode(&wire(&resp)).unwrap();
+        let token = client.finalize(&mut state, &req.extensions, &resp).unwrap();
+        let token = poprf::Token::decode(&wire(&token)).unwrap();
+        issuer.verify(&token, &ch, &req.extensions).unwrap();
+        // A forged authenticator: the rejection path of the same comparison.
+        let mut forged = wire(&token);
+        *forged.last_mut().unwrap() ^= 1;
+        let forged = poprf::Token::decode(&forged).unwrap();
+        assert!(issuer.verify(&forged, &ch, &req.extensions).is_err());
+    }
+    // The primitive: a batch of two under raw `info`, then the server's
+    // direct evaluation and its check.
+    use pat::crypto::voprf::{Element, poprf as p};
+    let info: &[u8] = b"metadata";
+    let key = voprf_key::<P384Sha384>(role.issuer());
+    let pk = key.public_key();
+    let inputs: [&[u8]; 2] = [b"input one", b"input two"];
+    let (b0, e0, tweaked) = p::blind::<P384Sha384, _>(inputs[0], info, pk, &mut crng).unwrap();
+    let (b1, e1, _) = p::blind::<P384Sha384, _>(inputs[1], info, pk, &mut crng).unwrap();
+    let blinded = [e0, e1].map(|e| Element::<P384Sha384>::from_bytes(e.as_bytes()).unwrap());
+    let mut evaluated = [<<P384Sha384 as Suite>::ElementBytes as ByteArray>::ZERO; 2];
+    let proof = p::blind_evaluate(key.secret_key(), &blinded, info, &mut evaluated, &mut irng).unwrap();
+    public(&evaluated);
+    let proof = pat::crypto::voprf::Proof::<P384Sha384>::from_bytes(&wire_bytes(&proof.to_bytes())).unwrap();
+    let evaluated = evaluated.map(|e| Element::<P384Sha384>::from_bytes(&e).unwrap());
+    let mut outputs = [<<P384Sha384 as Suite>::Output as ByteArray>::ZERO; 2];
+    p::finalize(&tweaked, &inputs, &[b0, b1], &blinded, &evaluated, &proof, info, &mut outputs).unwrap();
+    let direct = p::evaluate(key.secret_key(), inputs[0], info).unwrap();
+    let _ = black_box(direct);
+    public(&outputs);
+    p::verify_output(key.secret_key(), inputs[1], info, &outputs[1]).unwrap();
+}
+
+/// A proof's bytes, sent to the client: public from then on.
+fn wire_bytes<A: ByteArray>(bytes: &A) -> A {
+    let copy = *bytes;
+    public(copy.as_ref());
+    copy
 }
 
 /// Poisons an ARC (P-256) server key's four scalars x0, x1, x2, xb. The
@@ -556,6 +626,8 @@ const CASES: &[(&str, fn())] = &[
     ("type2-issuer", || public_roles(Role::Issuer)),
     ("typeda7a-client", || metadata_roles(Role::Client)),
     ("typeda7a-issuer", || metadata_roles(Role::Issuer)),
+    ("typeda7b-client", || poprf_roles(Role::Client)),
+    ("typeda7b-issuer", || poprf_roles(Role::Issuer)),
     ("arc-client-request", || drop(arc_issuance(true, false))),
     ("arc-client-present", || arc_presentations(Role::Client)),
     ("arc-client-present-counter", arc_present_counter),

@@ -76,6 +76,40 @@ pub struct MetadataCase {
     pub token: &'static [u8],
 }
 
+/// One batch-of-one vector of RFC 9497 Appendix A.4.3 (POPRF, P384-SHA384),
+/// the primitive of type 0xDA7B: the key's seed and info, the key pair, and
+/// every value of the exchange.
+pub struct PoprfCase {
+    pub seed: &'static [u8],
+    pub key_info: &'static [u8],
+    pub sk: [u8; 48],
+    pub pk: [u8; 49],
+    pub input: &'static [u8],
+    pub info: &'static [u8],
+    pub blind: [u8; 48],
+    pub blinded: [u8; 49],
+    pub evaluated: [u8; 49],
+    pub proof: [u8; 96],
+    pub proof_nonce: [u8; 48],
+    pub output: [u8; 48],
+}
+
+/// One case of pat's type 0xDA7B file (`tests/vectors/pat/`): the issuer
+/// key, the challenge, the extensions (the POPRF `info`), the client's nonce
+/// and blind, the issuer's proof nonce and the three messages.
+pub struct PoprfTokenCase {
+    pub sk: [u8; 48],
+    pub pk: [u8; 49],
+    pub challenge: &'static [u8],
+    pub extensions: &'static [u8],
+    pub nonce: [u8; 32],
+    pub blind: [u8; 48],
+    pub proof_nonce: [u8; 48],
+    pub request: &'static [u8],
+    pub response: &'static [u8],
+    pub token: &'static [u8],
+}
+
 /// One presentation of the ARC vectors: its context, its nonce, and the
 /// presentation's bytes (U ‖ U′ commitment ‖ m1 commitment ‖ tag ‖ nonce
 /// commitment ‖ proof, the proof starting with the range proof's D).
@@ -122,8 +156,8 @@ pub mod vectors {
     //! Generated from the JSON vector files.
     #![allow(missing_docs)]
     use super::{
-        AmortizedCase, ArcCase, ArcPresentation, BatchEntry, BatchedCase, MetadataCase, PbrsaCase, PrivateCase,
-        PublicCase,
+        AmortizedCase, ArcCase, ArcPresentation, BatchEntry, BatchedCase, MetadataCase, PbrsaCase, PoprfCase,
+        PoprfTokenCase, PrivateCase, PublicCase,
     };
     include!(concat!(env!("OUT_DIR"), "/vectors.rs"));
 }

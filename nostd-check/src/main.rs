@@ -25,8 +25,8 @@ use pat::wire::token::{TokenInput, TokenRef};
 use pat::wire::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
 
 use pat_nostd_check::{
-    AmortizedCase, ArcCase, BatchedCase, MetadataCase, PbrsaCase, PrivateCase, PublicCase, TestRng, check, clock,
-    hprintln, platform, same, vectors,
+    AmortizedCase, ArcCase, BatchedCase, MetadataCase, PbrsaCase, PoprfCase, PoprfTokenCase, PrivateCase, PublicCase,
+    TestRng, check, clock, hprintln, platform, same, vectors,
 };
 
 const PAINT: u32 = 0xCCCC_CCCC;
@@ -222,6 +222,67 @@ fn metadata_case(case: &MetadataCase) -> Result<(), Error> {
     let (_, state) = measure("type_da7a/client_request", || client.request(&challenge, extensions, &mut rng))?;
     drop(state);
     Ok(())
+}
+
+/// POPRF(P-384, SHA-384), the primitive of type 0xDA7B, on RFC 9497's
+/// known answers (A.4.3): the key pair derived from the seed, the blinded
+/// element for the given blind, the evaluation and proof for the given proof
+/// nonce, the finalized output, and the server's direct evaluation and check.
+fn poprf_case(case: &PoprfCase) -> Result<(), Error> {
+    use pat::crypto::voprf::{Element, P384Sha384, Proof, poprf as p};
+    use pat::hazmat::crypto::voprf::{poprf_blind_evaluate_with_nonce, poprf_blind_with};
+    type S = P384Sha384;
+    let key = p::derive_key_pair::<S>(case.seed, case.key_info)?;
+    check(*key.secret_key().to_bytes() == case.sk && key.public_key().as_bytes() == &case.pk)?;
+    let (blind, blinded, tweaked) = poprf_blind_with::<S>(case.input, case.info, key.public_key(), &case.blind)?;
+    check(blinded.as_bytes() == &case.blinded)?;
+    let mut evaluated = [[0u8; 49]];
+    let proof =
+        poprf_blind_evaluate_with_nonce(key.secret_key(), &[blinded], case.info, &mut evaluated, &case.proof_nonce)?;
+    let [evaluated] = evaluated;
+    check(evaluated == case.evaluated && proof.to_bytes() == case.proof)?;
+    let evaluated = Element::<S>::from_bytes(&case.evaluated)?;
+    let proof = Proof::<S>::from_bytes(&case.proof)?;
+    let mut output = [[0u8; 48]];
+    p::finalize(&tweaked, &[case.input], &[blind], &[blinded], &[evaluated], &proof, case.info, &mut output)?;
+    let [output] = output;
+    check(output == case.output && p::evaluate(key.secret_key(), case.input, case.info)? == case.output)?;
+    p::verify_output(key.secret_key(), case.input, case.info, &case.output)
+}
+
+/// Type 0xDA7B through the roles on pat's known answers: request (given
+/// nonce and blind), the issuer's evaluation (given proof nonce), the
+/// client's finalize and the issuer's verification (a forged token
+/// refused); then a random request through the same steps.
+fn poprf_token_case(case: &PoprfTokenCase) -> Result<(), Error> {
+    use pat::crypto::voprf::SecretKey as VoprfSecretKey;
+    use pat::tokens::poprf::{Client, Issuer, Token};
+    use pat::wire::extensions::Extensions;
+    let issuer = Issuer::new(KeyPair::from_secret_key(VoprfSecretKey::from_bytes(&case.sk)?)?);
+    check(issuer.token_key() == &case.pk)?;
+    let challenge = TokenChallenge::decode(case.challenge)?;
+    let extensions = Extensions::decode(case.extensions)?;
+    let client = measure("type_da7b/client_key_parse", || Client::from_token_key(&case.pk))?;
+    let (request, mut state) =
+        pat::hazmat::tokens::poprf::request_with(&client, &challenge, extensions, &case.nonce, &case.blind)?;
+    same(&request, case.request)?;
+    let response = measure("type_da7b/issuer_evaluate", || {
+        pat::hazmat::tokens::poprf::evaluate_with_nonce(&issuer, &request, &case.proof_nonce)
+    })?;
+    same(&response, case.response)?;
+    let token = measure("type_da7b/client_finalize", || client.finalize(&mut state, &extensions, &response))?;
+    same(&token, case.token)?;
+    measure("type_da7b/issuer_verify", || issuer.verify(&token, &challenge, &extensions))?;
+    let mut forged = [0u8; 146];
+    let n = token.encode(&mut forged)?;
+    let last = forged.get_mut(n - 1).ok_or(Error::BufferTooSmall)?;
+    *last ^= 1;
+    check(issuer.verify(&Token::decode(&forged)?, &challenge, &extensions) == Err(Error::Verification))?;
+    let mut rng = TestRng::new(0x2545_f491_4f6c_da7b);
+    let (request, mut state) =
+        measure("type_da7b/client_request", || client.request(&challenge, extensions, &mut rng))?;
+    let token = client.finalize(&mut state, &extensions, &issuer.evaluate(&request, &mut rng)?)?;
+    issuer.verify(&token, &challenge, &extensions)
 }
 
 /// ARC (P-256) on the draft's vectors, every value drawn in the draft's
@@ -520,6 +581,8 @@ fn main() -> ! {
     run("type2", vectors::TYPE2, public_case, &mut totals);
     run("pbrsa", vectors::PBRSA, pbrsa_case, &mut totals);
     run("type-da7a", vectors::TYPE_DA7A, metadata_case, &mut totals);
+    run("poprf-p384", vectors::POPRF_P384, poprf_case, &mut totals);
+    run("type-da7b", vectors::TYPE_DA7B, poprf_token_case, &mut totals);
     run("arc", vectors::ARC, arc_case, &mut totals);
     run("batched", vectors::BATCHED, batched_case, &mut totals);
     let pem = vectors::TYPE2.first().map_or("", |c| c.sk_pem);

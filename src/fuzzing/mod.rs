@@ -12,12 +12,15 @@
 // messages from fuzzer-chosen fields and checks encode → decode. This file
 // keeps the target table and the helper both use. `metadata.rs` holds the
 // parser targets of token type 0xDA7A, whose messages need 64 KiB buffers,
-// and `arc.rs` those of ARC (token type 0xE5AC), its states and its keys.
+// `poprf.rs` those of token type 0xDA7B (each message also through the role
+// that receives it, played by a fixed issuer and client), and `arc.rs` those
+// of ARC (token type 0xE5AC), its states and its keys.
 
 mod arc;
 mod decode;
 mod encode;
 mod metadata;
+mod poprf;
 
 use crate::wire::codec::Encode;
 
@@ -29,12 +32,13 @@ pub use decode::{
 };
 pub use encode::{ROUNDTRIP_MESSAGES, encode_roundtrip};
 pub use metadata::{authorization_extensions, extensions, type_da7a_request};
+pub use poprf::{type_da7b_request, type_da7b_response, type_da7b_seeds, type_da7b_state, type_da7b_token};
 
 /// A property check over arbitrary input.
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by name, for corpus replay.
-pub const TARGETS: [(&str, Check); 27] = [
+pub const TARGETS: [(&str, Check); 31] = [
     ("challenge", challenge),
     ("token", token),
     ("www_authenticate", www_authenticate),
@@ -56,6 +60,10 @@ pub const TARGETS: [(&str, Check); 27] = [
     ("extensions", extensions),
     ("type_da7a_request", type_da7a_request),
     ("authorization_extensions", authorization_extensions),
+    ("type_da7b_request", type_da7b_request),
+    ("type_da7b_response", type_da7b_response),
+    ("type_da7b_token", type_da7b_token),
+    ("type_da7b_state", type_da7b_state),
     ("arc_challenge", arc_challenge),
     ("arc_token_request", arc_token_request),
     ("arc_credential_response", arc_credential_response),

@@ -4,14 +4,15 @@
 //!
 //! One file per token family, each with its fixture and its row of the
 //! table: [`private`] (types 1 and 5), [`amortized`], [`public`] (type 2),
-//! [`metadata`] (type 0xDA7A), [`arc`] (type 0xE5AC), [`rate_limited`]
-//! (type 3) and [`batched`] (the generic batch). This module holds what they
+//! [`metadata`] (type 0xDA7A), [`poprf`] (type 0xDA7B), [`arc`] (type
+//! 0xE5AC), [`rate_limited`] (type 3) and [`batched`] (the generic batch). This module holds what they
 //! share, the table and [`demo`], the entry point of `pat demo`.
 
 mod amortized;
 mod arc;
 mod batched;
 mod metadata;
+mod poprf;
 mod private;
 mod public;
 mod rate_limited;
@@ -28,13 +29,15 @@ use pat::wire::token_type::TokenKind;
 pub(crate) use self::amortized::{AmortizedFixture, BATCH};
 pub(crate) use self::arc::ArcFixture;
 pub(crate) use self::batched::BatchedFixture;
+use self::metadata::METADATA_EXTENSIONS;
 pub(crate) use self::metadata::MetadataFixture;
+pub(crate) use self::poprf::PoprfFixture;
 pub(crate) use self::private::PrivateFixture;
 pub(crate) use self::public::PublicFixture;
 pub(crate) use self::rate_limited::RateLimitedFixture;
 use self::{
-    amortized::amortized_row, arc::arc_row, batched::batched_row, metadata::metadata_row, private::private_row,
-    public::public_row, rate_limited::rate_limited_row,
+    amortized::amortized_row, arc::arc_row, batched::batched_row, metadata::metadata_row, poprf::poprf_row,
+    private::private_row, public::public_row, rate_limited::rate_limited_row,
 };
 
 pub(crate) type Result<T> = core::result::Result<T, pat::Error>;
@@ -147,6 +150,7 @@ fn run_demo() -> Result<()> {
         amortized_row::<pat::wire::token_type::PrivateRistretto255>(ORIGIN)?,
         batched_row()?,
         metadata_row(ORIGIN)?,
+        poprf_row(ORIGIN)?,
     ];
     let (arc, arc_line) = arc_row(ORIGIN)?;
     let (t3_row, attester_times) = rate_limited_row()?;

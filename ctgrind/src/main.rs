@@ -278,9 +278,9 @@ fn metadata_roles(role: Role) {
 }
 
 /// Type 0xDA7B (POPRF(P-384, SHA-384), the extensions as `info`): the
-/// client's request (nonce and blind from its generator) and finalize (the
-/// proof against the key tweaked by the extensions, unblinding with the
-/// blind);
+/// client's request (nonce and blind from its generator), its state export
+/// and import, and finalize (the proof against the key tweaked by the
+/// extensions, unblinding with the blind);
 /// the issuer's evaluation (the tweaked key t = skS + m, t⁻¹, t⁻¹·B and the
 /// proof, whose nonce comes from its generator) and its verification of the
 /// token (t⁻¹·HashToGroup(input), the comparison), a forged token refused.
@@ -303,9 +303,15 @@ fn poprf_roles(role: Role) {
         let req = poprf::TokenRequest::decode(&req_bytes).unwrap();
         let resp = issuer.evaluate(&req, &mut irng).unwrap();
         let resp = poprf::TokenResponse::decode(&wire(&resp)).unwrap();
-        let token = client.finalize(&mut state, &req.extensions, &resp).unwrap();
+        // The state exported (the blind in bytes, still secret) and imported
+        // again: the import parses the blind without branching on it.
+        let exported = state.export().unwrap();
+        let mut imported = poprf::RequestState::import(&client, exported.as_bytes()).unwrap();
+        let token = client.finalize(&mut imported, &req.extensions, &resp).unwrap();
         let token = poprf::Token::decode(&wire(&token)).unwrap();
         issuer.verify(&token, &ch, &req.extensions).unwrap();
+        let again = client.finalize(&mut state, &req.extensions, &resp).unwrap();
+        assert!(wire(&again) == wire(&token));
         // A forged authenticator: the rejection path of the same comparison.
         let mut forged = wire(&token);
         *forged.last_mut().unwrap() ^= 1;

@@ -199,7 +199,15 @@ impl SuiteOps for Ristretto255Sha512 {
     }
 
     fn deserialize_scalar(bytes: &[u8; 32]) -> Result<Scalar> {
-        Option::from(Scalar::from_canonical_bytes(*bytes)).ok_or(Error::InvalidScalar)
+        let s = Scalar::from_canonical_bytes(*bytes);
+        let mut ok = s.is_some();
+        // Verdict only: a secret scalar (an imported blind, a private key)
+        // that is not canonical is an error, whose kind is all that leaves.
+        crate::ct::declassify(&mut ok);
+        if !bool::from(ok) {
+            return Err(Error::InvalidScalar);
+        }
+        Ok(s.unwrap_or(Scalar::ZERO))
     }
 }
 

@@ -64,6 +64,10 @@ pub fn encode_list(mut entries: Vec<(u16, Vec<u8>)>) -> Result<Vec<u8>, BoxError
     Ok(buf)
 }
 
+/// The most entries of a challenge's extension-set the client answers;
+/// a longer set is refused before it is read further.
+pub const MAX_SET_ENTRIES: usize = 64;
+
 /// The types of `types` as a message lists them: `1, 0x00FF`.
 fn list(types: &[u16]) -> String {
     types.iter().map(|t| if *t < 0x100 { t.to_string() } else { format!("{t:#06X}") }).collect::<Vec<_>>().join(", ")
@@ -85,6 +89,14 @@ pub fn choose(
     log: &mut dyn FnMut(&str),
 ) -> Result<Vec<u8>, BoxError> {
     let Some(set) = set else { return Ok(own.as_bytes().to_vec()) };
+    // A hostile origin may send a set of 21,845 entries: refuse more than a
+    // client would ever answer, before any work on it.
+    let entries = set.iter().count();
+    if entries > MAX_SET_ENTRIES {
+        return Err(
+            format!("the origin's extension-set has {entries} entries; pat answers at most {MAX_SET_ENTRIES}").into()
+        );
+    }
     let mut chosen: Vec<(u16, Vec<u8>)> = Vec::new();
     let mut dropped: Vec<u16> = Vec::new();
     for e in own.iter() {
@@ -165,9 +177,12 @@ impl Announcement {
             if entries.iter().skip(i + 1).any(|f| f.extension_type == e.extension_type) {
                 return Err(format!("extension type {} is announced twice", list(&[e.extension_type])).into());
             }
-            if e.required && allowed.is_some_and(|a| !a.contains(&e.extension_type)) {
+            if allowed.is_some_and(|a| !a.contains(&e.extension_type)) {
+                // A required type could never be accepted; an optional one
+                // would invite clients to send what the origin then refuses.
+                let what = if e.required { "required" } else { "announced" };
                 return Err(format!(
-                    "extension type {} is required but not among --allowed-extensions: no token could be accepted",
+                    "extension type {} is {what} but not among --allowed-extensions: a token carrying it                      would be refused",
                     list(&[e.extension_type])
                 )
                 .into());
@@ -216,7 +231,7 @@ mod tests {
     use pat::wire::extension_set::{ExtensionEntry, ExtensionSet};
     use pat::wire::extensions::Extensions;
 
-    use super::{Announcement, carries_extensions, choose, encode_list, encode_set};
+    use super::{Announcement, MAX_SET_ENTRIES, carries_extensions, choose, encode_list, encode_set};
     use crate::registry::family;
 
     #[test]
@@ -247,7 +262,9 @@ mod tests {
         assert!(Announcement::new(da7a, &twice, None, None).unwrap_err().to_string().contains("twice"));
         let e = Announcement::new(da7a, &req, None, Some(&[1])).unwrap_err().to_string();
         assert!(e.contains("required but not among --allowed-extensions"), "{e}");
-        assert!(Announcement::new(da7a, &req, None, Some(&[2])).is_ok(), "an optional type may be refused");
+        let e = Announcement::new(da7a, &req, None, Some(&[2])).unwrap_err().to_string();
+        assert!(e.contains("type 1 is announced but not among --allowed-extensions"), "{e}");
+        assert!(Announcement::new(da7a, &req, None, Some(&[1, 2])).is_ok());
         assert!(Announcement::new(da7a, &req, Some(&[0, 1]), None).is_err());
         let sugg = encode_list(vec![(3, vec![7])]).unwrap();
         assert!(Announcement::new(da7a, &req, Some(&sugg), Some(&[2])).is_err());
@@ -291,5 +308,12 @@ mod tests {
         assert_eq!(choose(&just2, Some(&set), Some(&sugg), true, &mut log).unwrap(), two);
         // The empty set: nothing is sent.
         assert_eq!(choose(&own, Some(&ExtensionSet::EMPTY), None, false, &mut log).unwrap(), [0, 0]);
+        // A set of 64 entries is answered; 65 are refused unread.
+        let many: Vec<ExtensionEntry> = (1..=65).map(ExtensionEntry::optional).collect();
+        let at_cap = encode_set(&many[..MAX_SET_ENTRIES]).unwrap();
+        assert!(choose(&own, Some(&ExtensionSet::decode(&at_cap).unwrap()), None, false, &mut log).is_ok());
+        let over = encode_set(&many).unwrap();
+        let e = choose(&own, Some(&ExtensionSet::decode(&over).unwrap()), None, false, &mut log).unwrap_err();
+        assert!(e.to_string().contains("65 entries"), "{e}");
     }
 }

@@ -59,7 +59,8 @@ pub const WELL_KNOWN_PATH: &str = "/.well-known/private-token-issuer-directory";
 
 /// The longest decoded token key [`DirectoryKey::key_id`] hashes (it decodes
 /// into a stack buffer of this size): the largest key of the implemented
-/// types is the 342-byte RSASSA-PSS SPKI of types 0x0002 and 0x0003.
+/// types is the RSASSA-PSS SPKI of types 0x0002, 0x0003 and 0xDA7A, 342
+/// bytes, or 346 with NULL hash parameters.
 pub const MAX_TOKEN_KEY_LEN: usize = 512;
 
 /// One entry of a directory's `token-keys` (RFC 9578 §4).

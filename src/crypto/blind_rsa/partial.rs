@@ -541,9 +541,9 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
 
     /// Checks that p and q are safe primes, as the signer's key of partially
     /// blind RSA must have (draft-irtf-cfrg-partially-blind-rsa-01 §4.1):
-    /// that (p − 1)/2 and (q − 1)/2 are prime, by the Baillie–PSW test
-    /// (Miller–Rabin to base 2 and a Lucas test; no composite is known to
-    /// pass both). [`Error::NotSafePrime`] otherwise.
+    /// that p, q, (p − 1)/2 and (q − 1)/2 are prime, by the Baillie–PSW
+    /// test (Miller–Rabin to base 2 and a Lucas test; no composite is known
+    /// to pass both). [`Error::NotSafePrime`] otherwise.
     ///
     /// Variable time in p and q: run it when a key is loaded (the type
     /// 0xDA7A issuer does, [`crate::tokens::metadata::Issuer::try_new`]),
@@ -552,7 +552,9 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
         for prime in [&self.p, &self.q] {
             // p is odd, so (p − 1)/2 is p shifted right by one bit.
             let half = prime.modulus().as_ref().wrapping_shr_vartime(1);
-            if !primality::is_probable_prime_vartime(&half) {
+            if !primality::is_probable_prime_vartime(&half)
+                || !primality::is_probable_prime_vartime(prime.modulus().as_ref())
+            {
                 return Err(Error::NotSafePrime);
             }
         }

@@ -87,7 +87,9 @@ pub const MAX_TOKEN_KEY_LEN: usize = 346;
 /// names of 65,535 bytes: for longer names or several origins, size the
 /// buffer with [`www_authenticate_len`] and
 /// [`challenge_len`](crate::wire::challenge::challenge_len). Challenges joined into
-/// one header take 2 more bytes (`", "`) for each challenge after the first.
+/// one header take 2 more bytes (`", "`) for each challenge after the first;
+/// the extension parameters are not included
+/// ([`www_authenticate_with_extensions_len`] counts them).
 pub const PRACTICAL_WWW_AUTHENTICATE_LEN: usize =
     www_authenticate_len(PRACTICAL_CHALLENGE_LEN, Some(MAX_TOKEN_KEY_LEN), Some(u32::MAX));
 

@@ -18,7 +18,6 @@ use std::path::Path;
 use axum::http::StatusCode;
 use pat::crypto::blind_rsa;
 use pat::tokens::metadata;
-use pat::wire::auth;
 use pat::wire::challenge::TokenChallenge;
 use pat::wire::codec::Decode;
 use pat::wire::extensions::Extensions;
@@ -133,8 +132,7 @@ impl Pending for Requested {
         let extensions = Extensions::decode(&self.extensions)?;
         let response = metadata::TokenResponse::decode(response)?;
         let token = crate::encoded(&self.client.finalize(&mut self.state, &extensions, &response)?)?;
-        let mut out = vec![0u8; auth::authorization_with_extensions_len(token.len(), extensions.as_bytes().len())];
-        Ok(auth::write_authorization_with_extensions(&token, &extensions, &mut out)?.to_owned())
+        super::authorization_with_extensions(&token, &extensions)
     }
 }
 

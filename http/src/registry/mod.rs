@@ -201,6 +201,14 @@ fn authorization(token: &[u8]) -> Result<String, BoxError> {
     Ok(pat::wire::auth::write_authorization(token, &mut out)?.to_owned())
 }
 
+/// `PrivateToken token="...", extensions="..."` for an encoded token and
+/// the Extensions it was issued for (types 0xDA7A and 0xDA7B).
+fn authorization_with_extensions(token: &[u8], extensions: &Extensions<'_>) -> Result<String, BoxError> {
+    let mut out =
+        vec![0u8; pat::wire::auth::authorization_with_extensions_len(token.len(), extensions.as_bytes().len())];
+    Ok(pat::wire::auth::write_authorization_with_extensions(token, extensions, &mut out)?.to_owned())
+}
+
 /// What an `Authorization` value presents.
 pub struct Presented {
     /// The encoded token.

@@ -14,7 +14,6 @@ use std::path::Path;
 
 use axum::http::StatusCode;
 use pat::tokens::poprf;
-use pat::wire::auth;
 use pat::wire::challenge::TokenChallenge;
 use pat::wire::codec::Decode;
 use pat::wire::extensions::Extensions;
@@ -116,8 +115,7 @@ impl Pending for Requested {
         let extensions = Extensions::decode(&self.extensions)?;
         let response = poprf::TokenResponse::decode(response)?;
         let token = crate::encoded(&self.client.finalize(&mut self.state, &extensions, &response)?)?;
-        let mut out = vec![0u8; auth::authorization_with_extensions_len(token.len(), extensions.as_bytes().len())];
-        Ok(auth::write_authorization_with_extensions(&token, &extensions, &mut out)?.to_owned())
+        super::authorization_with_extensions(&token, &extensions)
     }
 }
 

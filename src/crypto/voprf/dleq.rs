@@ -182,18 +182,30 @@ pub(crate) fn generate_proof<S: Suite>(
         let [z, t3] = out;
         (m, z, t3)
     };
+    finish_proof(ctx, key, nonce, [m, z, t3])
+}
+
+/// The end of `GenerateProof` (RFC 9497 §2.2.1) once the composites and
+/// `t3 = r·M` are known: `t2 = r·G`, the challenge over `[M, Z, t2, t3]`
+/// (serialized together, one batch normalization) and `s = r − c·k`.
+fn finish_proof<S: Suite>(
+    ctx: &Context<S>,
+    key: &KeyPair<S>,
+    nonce: &Zeroizing<S::Scalar>,
+    [m, z, t3]: [S::Point; 3],
+) -> Result<Proof<S>> {
     let (mut m, mut z, mut t3) = (m, z, t3);
     let mut t2 = S::mul_base(nonce);
-    // M = Σ d_i·B_i, Z = k·M, t2 = r·G and t3 = r·M are public: the verifier
-    // recomputes them as Σ d_i·B_i, Σ d_i·D_i, s·G + c·pkS and s·M + c·Z.
+    // M, Z = k·M, t2 = r·G and t3 = r·M are public: the verifier recomputes
+    // them as Σ d_i·C_i, Σ d_i·D_i, s·G + c·pk and s·M + c·Z.
     for p in [&mut m, &mut z, &mut t2, &mut t3] {
         crate::ct::declassify(p);
     }
-
+    let pk = key.public_key().as_bytes();
     let mut transcript = [S::ElementBytes::ZERO; 4];
     S::serialize_elements(&[m, z, t2, t3], &mut transcript)?;
     let c = challenge(ctx, pk, &transcript)?;
-    let mut s = **nonce - c * *k;
+    let mut s = **nonce - c * *key.secret_key().scalar();
     crate::ct::declassify(&mut s); // the proof (c, s) is sent to the client
     Ok(Proof { c, s })
 }
@@ -217,7 +229,6 @@ pub(crate) fn generate_proof_inverse<S: Suite>(
     if blinded.len() != evaluated.len() {
         return Err(Error::InvalidLength(Field::Batch));
     }
-    let k = key.secret_key().scalar();
     let pk = key.public_key().as_bytes();
     let seed = composite_seed(ctx, pk)?;
     let mut z = LincombVartime::<S>::new();
@@ -229,19 +240,8 @@ pub(crate) fn generate_proof_inverse<S: Suite>(
     let scalars = Zeroizing::new([*t_inv, *t_inv * **nonce]);
     let mut out = [S::Point::default(); 2];
     S::prepared_mul(&S::prepare(&z)?, scalars.as_ref(), &mut out)?;
-    let [mut m, mut t3] = out;
-    let mut z = z;
-    let mut t2 = S::mul_base(nonce);
-    // M, Z, t2 = r·G and t3 = r·M are public: the verifier recomputes them.
-    for p in [&mut m, &mut z, &mut t2, &mut t3] {
-        crate::ct::declassify(p);
-    }
-    let mut transcript = [S::ElementBytes::ZERO; 4];
-    S::serialize_elements(&[m, z, t2, t3], &mut transcript)?;
-    let c = challenge(ctx, pk, &transcript)?;
-    let mut s = **nonce - c * *k;
-    crate::ct::declassify(&mut s); // the proof (c, s) is sent to the client
-    Ok(Proof { c, s })
+    let [m, t3] = out;
+    finish_proof(ctx, key, nonce, [m, z, t3])
 }
 
 /// `VerifyProof(G, pkS, C, D, proof)` with `ComputeComposites`

@@ -10,8 +10,9 @@
 )]
 
 use pat_vectors::{self as vectors, Kind, VectorError};
+use serde_json::Value;
 
-fn load(path: &str) -> serde_json::Value {
+fn load(path: &str) -> Value {
     let text = std::fs::read_to_string(format!("{}/../tests/vectors/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     vectors::parse(&text).unwrap()
 }
@@ -65,6 +66,18 @@ const METADATA: &[(&str, Kind, usize)] = &[
 /// `tests/vectors/pat/README.md`).
 const PAT: &[(&str, Kind, usize)] = &[("pat/type-da7b-issuance-test-vectors.json", Kind::TypeDa7b, 5)];
 
+/// The `privacypass` crate's own vectors (see
+/// `tests/vectors/privacypass-rs/README.md`), among them the batched-tokens
+/// draft's generic batch of types 1, 2, 5 and 2.
+const PRIVACYPASS_RS: &[(&str, Kind, usize)] = &[
+    ("privacypass-rs/private_p384_rs.json", Kind::Type1, 5),
+    ("privacypass-rs/private_ristretto255_rs.json", Kind::Type5, 5),
+    ("privacypass-rs/public_rs.json", Kind::Type2, 5),
+    ("privacypass-rs/amortized_p384_rs.json", Kind::AmortizedType1, 5),
+    ("privacypass-rs/amortized_ristretto255_rs.json", Kind::AmortizedType5, 5),
+    ("privacypass-rs/generic_rs.json", Kind::Batched, 3),
+];
+
 /// ARC(P-256): draft-ietf-privacypass-arc-crypto-01's vectors, one case per
 /// group (see `tests/vectors/arc/README.md`).
 const ARC: &[(&str, Kind, usize)] = &[("arc/draft-ietf-privacypass-arc-crypto-01.json", Kind::Arc, 6)];
@@ -102,6 +115,32 @@ fn metadata_files_fail_on_an_altered_field() {
         file[0][field] = format!("{}{flipped}", &value[..last]).into();
         let report = vectors::verify(Kind::detect(&file).unwrap(), &file).unwrap();
         assert_eq!(report.failed(), 1, "{path} {field}");
+    }
+}
+
+#[test]
+fn privacypass_rs_files_pass_with_exact_counts() {
+    pass_with_exact_counts(PRIVACYPASS_RS);
+}
+
+/// The generic batch of four entries of mixed types (1, 2, 5, 2) fails when
+/// any byte of its request or of its last entry's token changes.
+#[test]
+fn privacypass_rs_mixed_generic_batch_fails_on_an_altered_field() {
+    let file = load("privacypass-rs/generic_rs.json");
+    let case = &file[2];
+    let types: Vec<&str> =
+        case["issuance"].as_array().unwrap().iter().map(|e| e["token_type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["0001", "0002", "0005", "0002"]);
+    for pointer in ["/token_request", "/issuance/3/token", "/issuance/2/nonce"] {
+        let mut one = Value::Array(vec![case.clone()]);
+        let field = one[0].pointer_mut(pointer).unwrap();
+        let value = field.as_str().unwrap().to_owned();
+        let last = value.len() - 1;
+        let flipped = if value.ends_with('0') { "1" } else { "0" };
+        *field = format!("{}{flipped}", &value[..last]).into();
+        let report = vectors::verify(Kind::Batched, &one).unwrap();
+        assert_eq!(report.failed(), 1, "{pointer}");
     }
 }
 
@@ -226,7 +265,7 @@ fn arc_file_fails_on_an_altered_field() {
 /// fields), plus the seed it was drawn from.
 #[test]
 fn generated_arc_file_has_the_published_shape() {
-    let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
     let published = load("arc/draft-ietf-privacypass-arc-crypto-01.json");
     let generated = vectors::generate(Kind::Arc, 6).unwrap();
     assert_eq!(keys(&generated), ["ARCV1-P256"]);
@@ -360,10 +399,10 @@ fn generated_vectors_verify() {
 
 #[test]
 fn altered_type3_fields_fail_the_case() {
-    let flip = |v: &serde_json::Value| {
+    let flip = |v: &Value| {
         let s = v.as_str().unwrap();
         let last = if s.ends_with('0') { "1" } else { "0" };
-        serde_json::Value::from(format!("{}{last}", &s[..s.len() - 1]))
+        Value::from(format!("{}{last}", &s[..s.len() - 1]))
     };
     let cases = [
         ("pat-go/tokens/type3/type3-ecdsa-blinding-test-vectors.json", Kind::Type3EcdsaBlinding, "pkR"),
@@ -431,7 +470,7 @@ fn generated_type3_files_keep_pat_go_encodings() {
     ] {
         let upstream = load(path);
         let generated = vectors::generate(kind, 1).unwrap();
-        let keys = |v: &serde_json::Value| {
+        let keys = |v: &Value| {
             let mut k: Vec<_> = v[0].as_object().unwrap().keys().cloned().collect();
             k.sort();
             k

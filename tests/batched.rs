@@ -236,6 +236,33 @@ fn entries_no_key_can_answer_are_absent() {
     assert_eq!(present, [None, None, Some(TokenKind::PrivateRistretto255), Some(TokenKind::PrivateP384)]);
 }
 
+/// A generator that fails is the issuer's fault: the whole batch is
+/// `Error::Rng`, not an absent entry that a refusal could not be told from.
+/// A batch whose only entries need no randomness (type 2) is still issued.
+#[test]
+fn a_failing_generator_fails_the_batch() {
+    use pat::RngCode;
+    use pat_testkit::FailingRng;
+    let c = clients();
+    let (_, request) = mixed(&c);
+    let parsed = GenericBatchTokenRequest::decode(&request).unwrap();
+    let mut out = vec![0u8; parsed.max_response_len()];
+    assert_eq!(issuer().evaluate::<8, _>(&parsed, &mut out, &mut FailingRng).err(), Some(Error::Rng(RngCode::UNKNOWN)));
+    let entries: Vec<_> = parsed.iter().map(Result::unwrap).collect();
+    assert_eq!(issuer().evaluate_entry(&entries[0], &mut FailingRng).err(), Some(Error::Rng(RngCode::UNKNOWN)));
+    assert!(matches!(issuer().evaluate_entry(&entries[1], &mut FailingRng), Ok(Some(_))));
+    // No key for the entry: absent, the generator never asked.
+    assert_eq!(Issuer::default().evaluate_entry(&entries[0], &mut FailingRng).ok(), Some(None));
+
+    let mut rsa_only = BatchState::<8>::new();
+    rsa_only.push(&c.rsa, c.rsa.request(&challenge(2), &mut rng()).unwrap()).unwrap();
+    let bytes = encode(&rsa_only.request());
+    let parsed = GenericBatchTokenRequest::decode(&bytes).unwrap();
+    let mut out = vec![0u8; parsed.max_response_len()];
+    let done = issuer().evaluate::<8, _>(&parsed, &mut out, &mut FailingRng).unwrap();
+    assert_eq!((done.issued, done.absent), (1, 0));
+}
+
 #[test]
 fn unknown_token_types_are_rejected() {
     let c = clients();

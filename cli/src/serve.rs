@@ -52,7 +52,7 @@ pub(crate) struct IssuerServe {
     lifetime: u64,
     /// Types 0xDA7A and 0xDA7B: the only extension types issued (decimal or 0x hex,
     /// comma-separated; default: any well-formed list). Others get 400.
-    #[arg(long, value_delimiter = ',', value_parser = parse_token_type)]
+    #[arg(long, value_delimiter = ',', value_parser = parse_extension_type)]
     allowed_extensions: Option<Vec<u16>>,
     #[command(flatten)]
     service: ServiceArgs,
@@ -203,10 +203,20 @@ fn parse_token_type(s: &str) -> Result<u16, String> {
     parsed.map_err(|e| format!("`{s}`: {e}"))
 }
 
+/// An extension type (decimal or 0x hex). Type 0 is reserved
+/// (draft-ietf-privacypass-auth-scheme-extensions-03 §3.1), so an origin
+/// cannot ask for it and a client does not send it.
+fn parse_extension_type(s: &str) -> Result<u16, String> {
+    match parse_token_type(s)? {
+        0 => Err(format!("`{s}`: extension type 0 is reserved")),
+        ty => Ok(ty),
+    }
+}
+
 /// One `--extension TYPE:HEX`: its type and data.
 fn parse_extension(s: &str) -> Result<(u16, Vec<u8>), String> {
     let (ty, hex) = s.split_once(':').ok_or_else(|| format!("`{s}`: expected TYPE:HEX"))?;
-    let ty = parse_token_type(ty)?;
+    let ty = parse_extension_type(ty)?;
     if !hex.len().is_multiple_of(2) {
         return Err(format!("`{hex}`: an odd number of hex digits"));
     }
@@ -270,19 +280,19 @@ pub(crate) struct OriginServe {
     token_type: u16,
     /// Types 0xDA7A and 0xDA7B: the only extension types a redeemed token may carry
     /// (decimal or 0x hex, comma-separated; default: any).
-    #[arg(long, value_delimiter = ',', value_parser = parse_token_type)]
+    #[arg(long, value_delimiter = ',', value_parser = parse_extension_type)]
     allowed_extensions: Option<Vec<u16>>,
     /// Types 0xDA7A and 0xDA7B: an extension type every token must carry,
     /// announced as required in the challenge's extension-set parameter
     /// (draft-ietf-privacypass-auth-scheme-extensions-03 §4); a token
     /// without it gets 401 and a fresh challenge. Decimal or 0x hex;
     /// comma-separated or repeated.
-    #[arg(long = "require-extension", value_delimiter = ',', value_parser = parse_token_type)]
+    #[arg(long = "require-extension", value_delimiter = ',', value_parser = parse_extension_type)]
     require_extensions: Vec<u16>,
     /// Types 0xDA7A and 0xDA7B: an extension type announced as optional in
     /// the challenge's extension-set (clients may send it; nothing is
     /// enforced). Comma-separated or repeated.
-    #[arg(long = "optional-extension", value_delimiter = ',', value_parser = parse_token_type)]
+    #[arg(long = "optional-extension", value_delimiter = ',', value_parser = parse_extension_type)]
     optional_extensions: Vec<u16>,
     /// Types 0xDA7A and 0xDA7B: an extension value offered to clients in the
     /// challenge's extensions parameter, TYPE:HEXDATA (repeatable; sorted by
@@ -527,7 +537,7 @@ mod tests {
 
     use pat::wire::extension_set::ExtensionEntry;
 
-    use super::{encode_extensions, extension_set, parse_extension, parse_token_type};
+    use super::{encode_extensions, extension_set, parse_extension, parse_extension_type, parse_token_type};
 
     #[test]
     fn types_are_decimal_or_hex() {
@@ -546,6 +556,12 @@ mod tests {
         assert!(parse_extension("2").is_err());
         assert!(parse_extension("2:abc").is_err());
         assert!(parse_extension("2:zz").is_err());
+        // Type 0 is reserved: not asked for, not offered, not sent.
+        assert!(parse_extension("0:00").unwrap_err().contains("reserved"));
+        assert!(parse_extension("0x0:").unwrap_err().contains("reserved"));
+        assert!(parse_extension_type("0").unwrap_err().contains("reserved"));
+        assert_eq!(parse_extension_type("0xFFFF").unwrap(), 0xFFFF);
+        assert_eq!(parse_extension_type("1").unwrap(), 1);
         let list = vec![(2, vec![0xaa]), (1, vec![]), (2, vec![0xbb])];
         assert_eq!(encode_extensions(list).unwrap(), [0, 14, 0, 1, 0, 0, 0, 2, 0, 1, 0xaa, 0, 2, 0, 1, 0xbb]);
     }

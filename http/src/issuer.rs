@@ -539,7 +539,12 @@ fn evaluate(loaded: &Loaded, policy: &ExtensionsPolicy, kind: Kind, body: &[u8],
             }
             let issuer = loaded.tables.generic_batch().map_err(|_| INTERNAL)?;
             let mut out = vec![0u8; request.max_response_len()];
-            let done = issuer.evaluate::<MAX_BATCH, _>(&request, &mut out, &mut rng()).map_err(|_| MALFORMED)?;
+            // The generator failing is ours (500); anything else the entries
+            // caused (an entry that does not parse).
+            let done = issuer.evaluate::<MAX_BATCH, _>(&request, &mut out, &mut rng()).map_err(|e| match e {
+                pat::Error::Rng(_) => INTERNAL,
+                _ => MALFORMED,
+            })?;
             if done.issued == 0 {
                 return Err(Refusal(StatusCode::BAD_REQUEST, "no entry of the batch could be issued"));
             }

@@ -70,37 +70,47 @@ impl<'k> Issuer<'k> {
 }
 
 impl Issuer<'_> {
-    /// Evaluates one entry (RFC 9578 §5.2, §6.2), or `None` if no key answers it.
+    /// Evaluates one entry (RFC 9578 §5.2, §6.2): `Ok(None)` when no key
+    /// answers it or the issuer refuses it (a blinded element that is not a
+    /// valid encoding, an RSA message out of range), so that it is left
+    /// absent from the batch; a failing random generator is the issuer's
+    /// fault, not the entry's, and is [`Error::Rng`] for the whole batch.
     pub fn evaluate_entry<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &self,
         request: &GenericTokenRequest,
         rng: &mut R,
-    ) -> Option<GenericTokenResponse> {
+    ) -> Result<Option<GenericTokenResponse>> {
         let id = request.truncated_token_key_id();
+        let refused_or_rng = |r: Result<GenericTokenResponse>| match r {
+            Ok(response) => Ok(Some(response)),
+            Err(Error::Rng(code)) => Err(Error::Rng(code)),
+            Err(_) => Ok(None),
+        };
         match request {
-            GenericTokenRequest::PrivateP384(req) => self
-                .private_p384
-                .iter()
-                .find(|i| truncated_key_id(i.key_id()) == id)
-                .and_then(|i| i.evaluate(req, rng).ok())
-                .map(GenericTokenResponse::PrivateP384),
-            GenericTokenRequest::PublicRsa2048(req) => self
-                .public_rsa2048
-                .iter()
-                .find(|i| truncated_key_id(i.key_id()) == id)
-                .and_then(|i| i.evaluate(req).ok())
-                .map(GenericTokenResponse::PublicRsa2048),
-            GenericTokenRequest::PrivateRistretto255(req) => self
-                .private_ristretto255
-                .iter()
-                .find(|i| truncated_key_id(i.key_id()) == id)
-                .and_then(|i| i.evaluate(req, rng).ok())
-                .map(GenericTokenResponse::PrivateRistretto255),
+            GenericTokenRequest::PrivateP384(req) => {
+                match self.private_p384.iter().find(|i| truncated_key_id(i.key_id()) == id) {
+                    Some(i) => refused_or_rng(i.evaluate(req, rng).map(GenericTokenResponse::PrivateP384)),
+                    None => Ok(None),
+                }
+            }
+            GenericTokenRequest::PublicRsa2048(req) => {
+                match self.public_rsa2048.iter().find(|i| truncated_key_id(i.key_id()) == id) {
+                    Some(i) => refused_or_rng(i.evaluate(req).map(GenericTokenResponse::PublicRsa2048)),
+                    None => Ok(None),
+                }
+            }
+            GenericTokenRequest::PrivateRistretto255(req) => {
+                match self.private_ristretto255.iter().find(|i| truncated_key_id(i.key_id()) == id) {
+                    Some(i) => refused_or_rng(i.evaluate(req, rng).map(GenericTokenResponse::PrivateRistretto255)),
+                    None => Ok(None),
+                }
+            }
         }
     }
 
     /// Evaluates a batch of at most `N` entries (draft §6.2, §7.2: a larger
-    /// batch is [`Error::CapacityExceeded`]) and writes the
+    /// batch is [`Error::CapacityExceeded`]; a failing random generator is
+    /// [`Error::Rng`], with nothing usable in `out`) and writes the
     /// GenericBatchTokenResponse to the front of `out`, in request order,
     /// absent entries as `0x00`.
     ///
@@ -124,7 +134,7 @@ impl Issuer<'_> {
         let mut w = Writer::new(tail);
         let (mut issued, mut absent) = (0, 0);
         for entry in request.iter() {
-            let response = self.evaluate_entry(&entry?, rng);
+            let response = self.evaluate_entry(&entry?, rng)?;
             if response.is_some() {
                 issued += 1
             } else {

@@ -39,7 +39,9 @@
 //! and -08 (May 2026). The -08 change log adds no entry after -07, and the
 //! only edit to the draft's source after -07 that its repository shows
 //! re-indents the structure definitions: the two are the same on the wire,
-//! and the section numbers below are theirs. -09 (October 2026) is not reflected here yet. The
+//! and the section numbers below are theirs. -09 (15 October 2026) is not
+//! reflected here: its text could not be read from where this was written
+//! (only its title page and date were reachable). The
 //! table covers both batch families ([`crate::tokens::amortized`] is the
 //! other) and what pat-http serves for them; "unchanged" means pat already
 //! did what -07 asks, "changed" what this comparison altered, "accepted for
@@ -62,7 +64,7 @@
 //! | §8.2 media types | `application/private-token-{amortized,generic}-batch-{request,response}` | pat-http expects and answers with exactly these | unchanged |
 //! | §8.2 older names | -02 named `…-batch-…`, -03/-04 `…-privately-verifiable-batch-…` and `…-arbitrary-batch-…` | refused with 415: the -04 generic response had no per-entry type, so an old client could not read the answer; privacypass-ts 0.9.0 sends the -07 names, and it and the `privacypass` crate write the -07 layout | unchanged (no peer sends the old names) |
 //! | App. A.1–A.3 | 10 type-0x0005 issuances, 10 amortized P-384, 10 amortized ristretto255 | all 30 are in `tests/vectors/pat-go` (pat-go's files and the `privacypass` crate's `.rust.json`) and pass | unchanged |
-//! | App. A.4 | 8 generic batches; vector 8 mixes types 1, 2, 5, 2 | vectors 1–7 are in `tests/vectors/pat-go/tokens/batched` and pass; vector 8 is not among the committed files | unchanged (vector 8 missing) |
+//! | App. A.4 | 8 generic batches; vector 8 mixes types 1, 2, 5, 2 | vectors 1–7 are in `tests/vectors/pat-go/tokens/batched`, vector 8 is the `privacypass` crate's `tests/vectors/privacypass-rs/generic_rs.json` case 3; all pass | unchanged |
 
 // One job per file: `per_type.rs` writes the per-type enums once, `wire.rs`
 // holds the messages and their codec, `issuer.rs`

@@ -619,6 +619,16 @@
 #define PAT_FIELD_EXTENSION_SET 29
 
 /**
+ * Detail: an ATHM deployment id (over 255 bytes).
+ */
+#define PAT_FIELD_DEPLOYMENT_ID 30
+
+/**
+ * Detail: an ATHM hidden metadata value (not below the number of buckets).
+ */
+#define PAT_FIELD_HIDDEN_METADATA 31
+
+/**
  * Detail of `PAT_E_RNG`: the callback failed with a code outside 1 to 0x7FFFFC.
  */
 #define PAT_RNG_UNKNOWN 8388607

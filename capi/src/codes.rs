@@ -167,6 +167,10 @@ pub const PAT_FIELD_CREDENTIAL_CONTEXT: u32 = 27;
 pub const PAT_FIELD_INFO: u32 = 28;
 /// Detail: an `ExtensionSet`, or the `extension-set` parameter of a challenge.
 pub const PAT_FIELD_EXTENSION_SET: u32 = 29;
+/// Detail: an ATHM deployment id (over 255 bytes).
+pub const PAT_FIELD_DEPLOYMENT_ID: u32 = 30;
+/// Detail: an ATHM hidden metadata value (not below the number of buckets).
+pub const PAT_FIELD_HIDDEN_METADATA: u32 = 31;
 
 /// Detail of `PAT_E_RNG`: the callback failed with a code outside 1 to 0x7FFFFC.
 pub const PAT_RNG_UNKNOWN: u32 = 0x7F_FFFF;
@@ -236,7 +240,7 @@ const _: () = {
     assert!(kind(Error::ReplayWindowExpired) == PAT_E_REPLAY_WINDOW_EXPIRED);
     assert!(kind(Error::NotSafePrime) == PAT_E_NOT_SAFE_PRIME);
 
-    const FIELDS: [(Field, u32); 29] = [
+    const FIELDS: [(Field, u32); 31] = [
         (Field::IssuerName, PAT_FIELD_ISSUER_NAME),
         (Field::RedemptionContext, PAT_FIELD_REDEMPTION_CONTEXT),
         (Field::OriginInfo, PAT_FIELD_ORIGIN_INFO),
@@ -266,6 +270,8 @@ const _: () = {
         (Field::CredentialContext, PAT_FIELD_CREDENTIAL_CONTEXT),
         (Field::Info, PAT_FIELD_INFO),
         (Field::ExtensionSet, PAT_FIELD_EXTENSION_SET),
+        (Field::DeploymentId, PAT_FIELD_DEPLOYMENT_ID),
+        (Field::HiddenMetadata, PAT_FIELD_HIDDEN_METADATA),
     ];
     let mut i = 0;
     while i < FIELDS.len() {

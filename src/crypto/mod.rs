@@ -14,6 +14,7 @@
 //! checks it).
 
 pub mod arc;
+pub mod athm;
 pub mod blind_rsa;
 pub mod key_blinding;
 pub mod rate_limited;

@@ -4,7 +4,7 @@
 use super::{Error, Field, RngCode, SelfTestKind};
 
 /// Every field, in the order of their codes (`Field::code` is the index + 1).
-const FIELDS: [Field; 29] = [
+const FIELDS: [Field; 31] = [
     Field::IssuerName,
     Field::RedemptionContext,
     Field::OriginInfo,
@@ -34,6 +34,8 @@ const FIELDS: [Field; 29] = [
     Field::CredentialContext,
     Field::Info,
     Field::ExtensionSet,
+    Field::DeploymentId,
+    Field::HiddenMetadata,
 ];
 
 /// The token types a `WrongTokenType` can expect, numbered from 1.
@@ -95,6 +97,8 @@ impl Field {
             Field::CredentialContext => 27,
             Field::Info => 28,
             Field::ExtensionSet => 29,
+            Field::DeploymentId => 30,
+            Field::HiddenMetadata => 31,
         }
     }
 
@@ -449,7 +453,8 @@ mod tests {
         assert_eq!(Error::from_code(Error::Rng(RngCode::new(0x0080_0000)).code()), Some(Error::Rng(RngCode::UNKNOWN)));
         assert_eq!(Field::from_code(0), None);
         assert_eq!(Field::from_code(29), Some(Field::ExtensionSet));
-        assert_eq!(Field::from_code(30), None);
+        assert_eq!(Field::from_code(31), Some(Field::HiddenMetadata));
+        assert_eq!(Field::from_code(32), None);
         assert_eq!(SelfTestKind::from_code(7), None);
     }
 }

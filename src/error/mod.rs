@@ -332,6 +332,12 @@ pub enum Field {
     /// §4): its length, an entry's `is_required` byte, or the
     /// `extension-set` parameter of `WWW-Authenticate`.
     ExtensionSet,
+    /// An ATHM deployment id (draft-yun-cfrg-athm-00 §3.1), at most 255
+    /// bytes, or a number of metadata buckets outside 1 to 255.
+    DeploymentId,
+    /// An ATHM hidden metadata value, which must lie below the number of
+    /// buckets.
+    HiddenMetadata,
 }
 
 impl fmt::Display for Field {
@@ -366,6 +372,8 @@ impl fmt::Display for Field {
             Field::CredentialContext => "credential_context",
             Field::Info => "info",
             Field::ExtensionSet => "extension-set",
+            Field::DeploymentId => "deployment id",
+            Field::HiddenMetadata => "hidden metadata",
         })
     }
 }

@@ -20,6 +20,7 @@ use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 
 mod amortized;
 mod arc;
+mod athm;
 mod batched;
 mod metadata;
 mod poprf;
@@ -68,11 +69,14 @@ pub enum Kind {
     /// ARC(P-256), draft-ietf-privacypass-arc-crypto-01's
     /// `allVectors.json`: an object keyed by suite, six groups (cases) each.
     Arc,
+    /// ATHM(P-256), draft-yun-cfrg-athm-00: google/anonymous-tokens'
+    /// `athm/test_vectors.json`, six procedures (cases).
+    Athm,
 }
 
 impl Kind {
     /// Every kind, in command-line order.
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 16] = [
         Kind::Token,
         Kind::Type1,
         Kind::Type2,
@@ -88,6 +92,7 @@ impl Kind {
         Kind::TypeDa7a,
         Kind::TypeDa7b,
         Kind::Arc,
+        Kind::Athm,
     ];
 
     /// The command-line name.
@@ -108,6 +113,7 @@ impl Kind {
             Kind::TypeDa7a => "type-da7a",
             Kind::TypeDa7b => "type-da7b",
             Kind::Arc => "arc",
+            Kind::Athm => "athm",
         }
     }
 
@@ -127,6 +133,7 @@ impl Kind {
     pub const fn default_count(self) -> usize {
         match self {
             Kind::Arc => arc::GROUPS.len(),
+            Kind::Athm => athm::PROCEDURES.len(),
             _ => 5,
         }
     }
@@ -139,6 +146,9 @@ impl Kind {
             return (first.contains_key("ServerKey") && first.contains_key("Presentation1")).then_some(Kind::Arc);
         }
         let first = file.as_array()?.first()?.as_object()?;
+        if athm::detect(first) {
+            return Some(Kind::Athm);
+        }
         let has = |k: &str| first.contains_key(k);
         let type_of = |field: &str| first.get(field).and_then(Value::as_str).and_then(|h| h.get(..4)).map(String::from);
         if has("eprime") {
@@ -269,6 +279,9 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
     if kind == Kind::Arc {
         return arc::verify(file);
     }
+    if kind == Kind::Athm {
+        return athm::verify(file);
+    }
     let mut report = Report::default();
     for (i, fields) in cases(file)?.into_iter().enumerate() {
         let case = Case { index: i, fields };
@@ -288,6 +301,7 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
             Kind::TypeDa7a => metadata::verify_type_da7a(&case)?,
             Kind::TypeDa7b => poprf::verify(&case)?,
             Kind::Arc => return arc::verify(file),
+            Kind::Athm => return athm::verify(file),
         };
         report.record(i, outcome);
     }
@@ -316,6 +330,16 @@ pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
             ))),
         };
     }
+    if kind == Kind::Athm {
+        return match count {
+            0 => Ok(Value::Array(Vec::new())),
+            6 => athm::generate(),
+            _ => Err(VectorError::Format(std::format!(
+                "--count {count}: the athm kind writes one run of {} procedures",
+                athm::PROCEDURES.len()
+            ))),
+        };
+    }
     let cases = match kind {
         Kind::Token => (0..count).map(token::generate).collect::<Result<Vec<_>, _>>()?,
         Kind::Type1 => private::generate::<PrivateP384>(count)?,
@@ -332,6 +356,7 @@ pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
         Kind::TypeDa7a => metadata::generate_type_da7a(count)?,
         Kind::TypeDa7b => poprf::generate(count)?,
         Kind::Arc => return arc::generate(),
+        Kind::Athm => return athm::generate(),
     };
     Ok(Value::Array(cases))
 }

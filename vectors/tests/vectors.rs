@@ -78,6 +78,11 @@ const PRIVACYPASS_RS: &[(&str, Kind, usize)] = &[
     ("privacypass-rs/generic_rs.json", Kind::Batched, 3),
 ];
 
+/// ATHM(P-256): google/anonymous-tokens' `athm/test_vectors.json`, the
+/// draft-yun-cfrg-athm-00 appendix's JSON, six procedures (see
+/// `tests/vectors/athm/README.md`).
+const ATHM: &[(&str, Kind, usize)] = &[("athm/test_vectors.json", Kind::Athm, 6)];
+
 /// ARC(P-256): draft-ietf-privacypass-arc-crypto-01's vectors, one case per
 /// group (see `tests/vectors/arc/README.md`).
 const ARC: &[(&str, Kind, usize)] = &[("arc/draft-ietf-privacypass-arc-crypto-01.json", Kind::Arc, 6)];
@@ -142,6 +147,61 @@ fn privacypass_rs_mixed_generic_batch_fails_on_an_altered_field() {
         let report = vectors::verify(Kind::Batched, &one).unwrap();
         assert_eq!(report.failed(), 1, "{pointer}");
     }
+}
+
+#[test]
+fn athm_files_pass_with_exact_counts() {
+    pass_with_exact_counts(ATHM);
+}
+
+/// Every output and every argument of every ATHM procedure, altered in its
+/// last digit (a decimal value by one), fails that procedure and only the
+/// procedures that read it; a generated file passes and is of the schema.
+#[test]
+fn athm_file_fails_on_an_altered_field() {
+    let file = load("athm/test_vectors.json");
+    let mut altered = 0;
+    for (i, proc) in file.as_array().unwrap().iter().enumerate() {
+        for part in ["args", "output"] {
+            for key in proc[part].as_object().unwrap().keys() {
+                if key == "deployment_id" {
+                    continue; // text; altered below
+                }
+                let mut f = file.clone();
+                let v = f[i][part][key].as_str().unwrap().to_owned();
+                // A request depends on Z alone (the key's proof covers Z, and
+                // C_x, C_y enter at the response's proof): alter Z's last digit.
+                // Redemption reads x, y and z, not r_x or r_y: alter x.
+                let last = match (i, key.as_str()) {
+                    (2, "public_key") => 65,
+                    (5, "private_key") => 63,
+                    _ => v.len() - 1,
+                };
+                let digit = v.as_bytes()[last];
+                let new = if key == "hidden_metadata" || key == "n_buckets" {
+                    ((digit - b'0' + 1) % 4).to_string()
+                } else if digit == b'0' {
+                    "1".into()
+                } else {
+                    "0".into()
+                };
+                f[i][part][key] = format!("{}{new}{}", &v[..last], &v[last + 1..]).into();
+                let report = vectors::verify(Kind::Athm, &f).unwrap();
+                assert!(report.failures.iter().any(|x| x.case == i) || key == "n_buckets", "{i} {part} {key}");
+                assert!(report.failed() >= 1, "{i} {part} {key}");
+                altered += 1;
+            }
+        }
+    }
+    assert_eq!(altered, 28);
+    let mut f = file.clone();
+    f[0]["output"]["deployment_id"] = "another_deployment_id".into();
+    // Every procedure but redemption, which hashes nothing under the context.
+    assert_eq!(vectors::verify(Kind::Athm, &f).unwrap().failed(), 5);
+    let generated = vectors::generate(Kind::Athm, 6).unwrap();
+    assert_eq!(Kind::detect(&generated), Some(Kind::Athm));
+    let report = vectors::verify(Kind::Athm, &generated).unwrap();
+    assert_eq!((report.passed, report.failed()), (6, 0));
 }
 
 #[test]

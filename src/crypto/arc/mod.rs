@@ -48,7 +48,7 @@
 //! draft-ietf-privacypass-arc-protocol-01) is [`crate::tokens::arc`].
 
 mod client;
-mod group;
+pub(crate) mod group;
 // Deterministic variants (explicit blinds, nonces, salts): public only as
 // `crate::hazmat`, used inside the crate by the power-on self-test and tests.
 #[cfg_attr(not(feature = "hazmat"), allow(dead_code))]

@@ -31,6 +31,7 @@ use crate::wire::token_type::NONCE_LEN;
 
 pub mod amortized;
 pub mod arc;
+pub mod athm;
 pub mod batched;
 mod blind_rsa_client;
 pub mod metadata;

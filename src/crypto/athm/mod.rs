@@ -2,7 +2,7 @@
 //!
 //! Pinned revision: **draft-yun-cfrg-athm-00** (October 2025), the only one
 //! published; its Privacy Pass binding (type 0xC07E,
-//! draft-yun-privacypass-athm-00) is `pat::tokens::athm`. The vectors
+//! draft-yun-privacypass-athm-00) is [`crate::tokens::athm`]. The vectors
 //! are google/anonymous-tokens' `athm/test_vectors.json` (commit
 //! `f2e1593a5a49dc7ae1c7ad7f8229ceefb47e4fe8`, the same JSON as the draft's
 //! appendix), which pass byte for byte; see `tests/vectors/athm/`.

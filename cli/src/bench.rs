@@ -14,8 +14,8 @@ use pat::wire::token::{TokenInput, TokenRef};
 use pat::wire::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
 
 use crate::demo::{
-    AmortizedFixture, ArcFixture, BATCH, BATCH_WIRE, BatchedFixture, MetadataFixture, ORIGIN, PoprfFixture,
-    PrivateFixture, PublicFixture, RateLimitedFixture, Result, rng,
+    AmortizedFixture, ArcFixture, AthmFixture, BATCH, BATCH_WIRE, BatchedFixture, MetadataFixture, ORIGIN,
+    PoprfFixture, PrivateFixture, PublicFixture, RateLimitedFixture, Result, rng,
 };
 use pat_cli::cycles::{self, Config, Counter, Measurement};
 
@@ -91,6 +91,11 @@ const OPERATIONS: &[&str] = &[
     "arc/ClientPresentLimit65536",
     "arc/IssuerVerifyLimit2",
     "arc/IssuerVerifyLimit65536",
+    "athm4/IssuerKeygen",
+    "athm4/ClientRequest",
+    "athm4/IssuerResponse",
+    "athm4/ClientFinalize",
+    "athm4/IssuerVerify",
     "parse/TokenChallenge",
     "parse/Token",
     "parse/WwwAuthenticate",
@@ -270,6 +275,28 @@ fn rate_limited(r: &mut Runner<'_>) -> Result<()> {
     r.op("type3/OriginVerify", || Ok(()), |()| p.origin.verify(&f.token, &p.challenge))
 }
 
+/// Type 0xC07E (ATHM, P-256) with 4 buckets, through its token layer:
+/// `IssuerKeygen` includes the key's proof; `IssuerResponse` hides a value
+/// with the one-of-4 proof; `ClientFinalize` verifies that proof and
+/// unblinds; `IssuerVerify` reads the value back (every bucket compared).
+fn athm(r: &mut Runner<'_>) -> Result<()> {
+    if !r.wants_group("athm4/") {
+        return Ok(());
+    }
+    let f = AthmFixture::new()?;
+    let parsed = f.request()?;
+    let params = pat::crypto::athm::Params::<{ crate::demo::ATHM_BUCKETS }>::new(b"pat bench")?;
+    r.op("athm4/IssuerKeygen", || Ok(()), |()| pat::crypto::athm::PrivateKey::generate(&params, &mut rng()))?;
+    r.op("athm4/ClientRequest", || Ok(()), |()| f.client.request(&mut rng()))?;
+    r.op("athm4/IssuerResponse", || Ok(()), |()| f.issuer.issue(&parsed, 3, &mut rng()))?;
+    r.op(
+        "athm4/ClientFinalize",
+        || f.exchange(),
+        |(response, state)| f.client.finalize(&state, &response, &mut rng()),
+    )?;
+    r.op("athm4/IssuerVerify", || Ok(()), |()| f.issuer.verify(&f.token))
+}
+
 /// Type 0xE5AC (ARC, P-256) through its token layer. `ClientPresent` makes
 /// one token from a presentation state imported fresh (untimed) for every
 /// call; `IssuerVerify` checks one token of that limit (decode, context and
@@ -362,6 +389,7 @@ fn run_all(r: &mut Runner<'_>) -> Result<()> {
     metadata(r)?;
     poprf(r)?;
     arc(r)?;
+    athm(r)?;
     parse(r)
 }
 

@@ -240,6 +240,40 @@ fn demo_runs() {
     for t in &fields[3..] {
         assert!(t.parse::<f64>().unwrap() > 0.0, "{row}");
     }
+    // Type 0xC07E with 4 buckets: request 2 + 1 + 33, response 3 elements
+    // and 2·4 + 4 scalars (99 + 384 = 483), token 2 + 32 + 98; the issuer
+    // reads back each hidden value, and a replay is refused.
+    let row = out.lines().find(|l| l.starts_with("0xc07e athm (4 buckets)")).unwrap_or_else(|| panic!("{out}"));
+    let fields: Vec<&str> = row["0xc07e athm (4 buckets)".len()..].split_whitespace().collect();
+    assert_eq!(fields.len(), 7, "{row}");
+    assert_eq!(fields[..3], ["36", "483", "132"], "{row}");
+    assert!(
+        out.contains("0xc07e athm: the issuer hid [0, 1, 2, 3] in 4 tokens and read them back at redemption;"),
+        "{out}"
+    );
+    assert!(out.contains("one of 4; a replayed token refused (replayed)"), "{out}");
+}
+
+#[test]
+fn bench_athm_rows() {
+    let (code, out, err) = pat(&["bench", "--warmup", "0", "--iters", "1", "--filter", "athm4/", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = rows.as_array().unwrap().iter().map(|r| r["operation"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "athm4/IssuerKeygen",
+            "athm4/ClientRequest",
+            "athm4/IssuerResponse",
+            "athm4/ClientFinalize",
+            "athm4/IssuerVerify"
+        ]
+    );
+    for r in rows.as_array().unwrap() {
+        assert!(r["mean"].as_f64().unwrap() > 0.0, "{r}");
+        assert_eq!(r["allocations_per_op"].as_f64(), Some(0.0), "{r}");
+    }
 }
 
 #[test]

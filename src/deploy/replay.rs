@@ -43,7 +43,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
-use crate::tokens::arc;
+use crate::tokens::{arc, athm};
 use crate::wire::token::TokenInput;
 use crate::wire::token_type::{KEY_ID_LEN, NONCE_LEN};
 
@@ -379,6 +379,27 @@ impl arc::Issuer {
     ) -> Result<()> {
         let tag = self.verify(token, challenge, limit)?;
         spend_id(store, self.key_id(), &arc::tag_id(&tag), expires_at, now)
+    }
+}
+
+/// ATHM redemption with a store: the token layer reads the hidden value
+/// ([`athm::Issuer::verify`]), this layer keeps the token's t from being
+/// accepted twice (t, not the token's bytes: (t, k·P, k·Q) verifies too).
+impl<const N: usize> athm::Issuer<'_, N> {
+    /// [`verify`](athm::Issuer::verify), then t recorded as spent in `store`
+    /// until `expires_at`: [`Error::Replayed`] for a second time, the store's
+    /// refusals ([`Error::ReplayStoreFull`], [`Error::ReplayWindowExpired`])
+    /// fail closed. Returns the hidden value.
+    pub fn redeem(
+        &self,
+        token: &athm::Token,
+        store: &mut (impl ReplayStore + ?Sized),
+        expires_at: u64,
+        now: u64,
+    ) -> Result<u8> {
+        let metadata = self.verify(token)?;
+        spend_id(store, self.key_id(), &token.token.nonce(), expires_at, now)?;
+        Ok(metadata)
     }
 }
 

@@ -204,7 +204,10 @@ pub fn token_response<R: TryCryptoRng<Error: 'static> + ?Sized, const N: usize>(
         e_i.conditional_assign(&e_m, *is_real);
         a_i.conditional_assign(&a_m, *is_real);
     }
-    let d_inv = Option::<Scalar>::from(d.invert()).ok_or(Error::InvalidScalar)?;
+    // d is not zero (drawn by `random_nonzero_scalar`), so its inverse
+    // exists; `unwrap_or` selects in constant time, where converting the
+    // `CtOption` to an `Option` branched on a verdict derived from d.
+    let d_inv = d.invert().unwrap_or(Scalar::ZERO);
     let mut rho = -(key.r_x + m * key.r_y + mu);
     let mut w = key.x + m * key.y + ts * key.z;
     let mut proof = IssuanceProof {

@@ -5,7 +5,6 @@ use subtle::ConstantTimeEq;
 
 use super::{TOKEN_KEY_LEN, Token, TokenRequest};
 use crate::crypto::athm::{Params, PrivateKey, PublicKey, PublicKeyProof, TokenResponse, token_response, verify_token};
-use crate::deploy::replay::{ReplayStore, spend_id};
 use crate::error::{Error, Result};
 use crate::tokens::truncated_key_id;
 use crate::wire::token_type::KEY_ID_LEN;
@@ -79,21 +78,5 @@ impl<'p, const N: usize> Issuer<'p, N> {
             return Err(Error::KeyIdMismatch);
         }
         verify_token(&self.params, &self.key, &token.token)
-    }
-
-    /// Redemption: [`verify`](Self::verify), then t recorded as spent in
-    /// `store` until `expires_at` (`Replayed` for a second time; the store's
-    /// refusals, `ReplayStoreFull` and `ReplayWindowExpired`, fail closed).
-    /// Returns the hidden value.
-    pub fn redeem(
-        &self,
-        token: &Token,
-        store: &mut (impl ReplayStore + ?Sized),
-        expires_at: u64,
-        now: u64,
-    ) -> Result<u8> {
-        let metadata = self.verify(token)?;
-        spend_id(store, &self.key_id, &token.token.nonce(), expires_at, now)?;
-        Ok(metadata)
     }
 }

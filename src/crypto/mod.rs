@@ -13,6 +13,7 @@
 //! [`tokens`](crate::tokens) or [`deploy`](crate::deploy) (`tests/layers.rs`
 //! checks it).
 
+pub mod act;
 pub mod arc;
 pub mod athm;
 pub mod blind_rsa;

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 
+mod act;
 mod amortized;
 mod arc;
 mod athm;
@@ -72,11 +73,15 @@ pub enum Kind {
     /// ATHM(P-256), draft-yun-cfrg-athm-00: google/anonymous-tokens'
     /// `athm/test_vectors.json`, six procedures (cases).
     Athm,
+    /// ACT (ristretto255, BLAKE3, CBOR), draft-schlesinger-cfrg-act-01: the
+    /// draft's appendix vectors as JSON, one run (issue, spend, refund) per
+    /// case.
+    Act,
 }
 
 impl Kind {
     /// Every kind, in command-line order.
-    pub const ALL: [Kind; 16] = [
+    pub const ALL: [Kind; 17] = [
         Kind::Token,
         Kind::Type1,
         Kind::Type2,
@@ -93,6 +98,7 @@ impl Kind {
         Kind::TypeDa7b,
         Kind::Arc,
         Kind::Athm,
+        Kind::Act,
     ];
 
     /// The command-line name.
@@ -114,6 +120,7 @@ impl Kind {
             Kind::TypeDa7b => "type-da7b",
             Kind::Arc => "arc",
             Kind::Athm => "athm",
+            Kind::Act => "act",
         }
     }
 
@@ -148,6 +155,9 @@ impl Kind {
         let first = file.as_array()?.first()?.as_object()?;
         if athm::detect(first) {
             return Some(Kind::Athm);
+        }
+        if act::detect(first) {
+            return Some(Kind::Act);
         }
         let has = |k: &str| first.contains_key(k);
         let type_of = |field: &str| first.get(field).and_then(Value::as_str).and_then(|h| h.get(..4)).map(String::from);
@@ -282,6 +292,9 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
     if kind == Kind::Athm {
         return athm::verify(file);
     }
+    if kind == Kind::Act {
+        return act::verify(file);
+    }
     let mut report = Report::default();
     for (i, fields) in cases(file)?.into_iter().enumerate() {
         let case = Case { index: i, fields };
@@ -302,6 +315,7 @@ pub fn verify(kind: Kind, file: &Value) -> Result<Report, VectorError> {
             Kind::TypeDa7b => poprf::verify(&case)?,
             Kind::Arc => return arc::verify(file),
             Kind::Athm => return athm::verify(file),
+            Kind::Act => return act::verify(file),
         };
         report.record(i, outcome);
     }
@@ -357,6 +371,7 @@ pub fn generate(kind: Kind, count: usize) -> Result<Value, VectorError> {
         Kind::TypeDa7b => poprf::generate(count)?,
         Kind::Arc => return arc::generate(),
         Kind::Athm => return athm::generate(),
+        Kind::Act => act::generate(count)?.as_array().cloned().unwrap_or_default(),
     };
     Ok(Value::Array(cases))
 }

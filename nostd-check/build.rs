@@ -229,6 +229,80 @@ fn main() {
         .unwrap();
     }
     code += "];\n";
+    // ATHM(P-256) (draft-yun-cfrg-athm-00): google/anonymous-tokens' six
+    // procedures, each one case, every value as the file writes it (the
+    // hidden values and n_buckets are decimal, the deployment id text).
+    // finalize_token's arguments lack the key's proof: it comes from the
+    // token_request procedure, as the host harness takes it.
+    let athm = load(&vectors, "athm/test_vectors.json");
+    let athm_proc = |name: &str| -> &Value {
+        athm.iter().find(|p| p["procedure"] == name).unwrap_or_else(|| panic!("no ATHM procedure {name}"))
+    };
+    let text = |v: &Value, field: &str| -> String {
+        v[field].as_str().unwrap_or_else(|| panic!("field {field} is not a string")).to_string()
+    };
+    let params = &athm_proc("params")["output"];
+    writeln!(code, "/// athm/test_vectors.json: the deployment's number of buckets and its id").unwrap();
+    writeln!(code, "pub const ATHM_BUCKETS: usize = {};", text(params, "n_buckets").parse::<usize>().unwrap()).unwrap();
+    writeln!(code, "pub const ATHM_DEPLOYMENT_ID: &[u8] = {};", bytes(text(params, "deployment_id").as_bytes()))
+        .unwrap();
+    let key_proof = hex(&athm_proc("token_request")["args"], "public_key_proof");
+    writeln!(code, "/// athm/test_vectors.json: the six procedures, in the file's order").unwrap();
+    code += "pub const ATHM: &[AthmCase] = &[\n";
+    for p in &athm {
+        let (a, o) = (&p["args"], &p["output"]);
+        let seed = || format!("{:?}", hex(a, "rng_seed"));
+        let case = match p["procedure"].as_str().unwrap() {
+            "params" => format!(
+                "AthmCase::Params {{ generator_g: {:?}, generator_h: {:?} }}",
+                hex(o, "generator_g"),
+                hex(o, "generator_h")
+            ),
+            "key_gen" => format!(
+                "AthmCase::KeyGen {{ seed: {}, private_key: {:?}, public_key: {:?}, proof: {:?}, key_id: {:?} }}",
+                seed(),
+                hex(o, "private_key"),
+                hex(o, "public_key"),
+                hex(o, "public_key_proof"),
+                hex(o, "key_id")
+            ),
+            "token_request" => format!(
+                "AthmCase::TokenRequest {{ public_key: {:?}, proof: {:?}, seed: {}, context: {:?}, request: {:?} }}",
+                hex(a, "public_key"),
+                hex(a, "public_key_proof"),
+                seed(),
+                hex(o, "token_context"),
+                hex(o, "token_request")
+            ),
+            "token_response" => format!(
+                "AthmCase::TokenResponse {{ private_key: {:?}, public_key: {:?}, request: {:?}, metadata: {}, seed: {}, response: {} }}",
+                hex(a, "private_key"),
+                hex(a, "public_key"),
+                hex(a, "token_request"),
+                text(a, "hidden_metadata").parse::<u8>().unwrap(),
+                seed(),
+                bytes(&hex(o, "token_response"))
+            ),
+            "finalize_token" => format!(
+                "AthmCase::FinalizeToken {{ public_key: {:?}, proof: {key_proof:?}, seed: {}, context: {:?}, request: {:?}, response: {}, token: {:?} }}",
+                hex(a, "public_key"),
+                seed(),
+                hex(a, "token_context"),
+                hex(a, "token_request"),
+                bytes(&hex(a, "token_response")),
+                hex(o, "token")
+            ),
+            "verify_token" => format!(
+                "AthmCase::VerifyToken {{ private_key: {:?}, token: {:?}, metadata: {} }}",
+                hex(a, "private_key"),
+                hex(a, "token"),
+                text(o, "hidden_metadata").parse::<u8>().unwrap()
+            ),
+            other => panic!("unknown ATHM procedure {other}"),
+        };
+        writeln!(code, "    {case},").unwrap();
+    }
+    code += "];\n";
     // ARC (draft-ietf-privacypass-arc-crypto-01): the draft's one suite, its
     // six groups drawn in order from the TestDRNG, each field concatenated in
     // the order the API encodes it (tests/arc.rs maps every field).

@@ -15,7 +15,9 @@
 //!   keys; the type 0x0003 client's ECDSA key; the attester's copy of the
 //!   request blind; the key-blinding secrets of the `keyblind-*` cases; the
 //!   ARC server key's x0, x1, x2, xb and an exported ARC presentation
-//!   state's nonce counter (`arc-client-present-counter`).
+//!   state's nonce counter (`arc-client-present-counter`); the ATHM private
+//!   key (x, y, z, r_x, r_y), the hidden metadata value m the issuer passes
+//!   in, and an exported type 0xC07E request state's r ‖ tc.
 //!
 //! Messages that cross the network are marked public by [`wire`]: once sent,
 //! their bytes are known to everyone.
@@ -348,6 +350,81 @@ fn wire_bytes<A: ByteArray>(bytes: &A) -> A {
     copy
 }
 
+/// A value the caller holds in memory, poisoned when `poisoned`: read back
+/// through an opaque reference, so the compiler cannot fold the constant
+/// and the register copy carries memcheck's mark.
+fn secret_u8(value: u8, poisoned: bool) -> u8 {
+    let cell = [value];
+    if poisoned {
+        poison(&cell);
+    }
+    black_box(&cell)[0]
+}
+
+/// ATHM(P-256), type 0xC07E (draft-yun-cfrg-athm-00 with
+/// draft-yun-privacypass-athm-00), N = 4 buckets. The client's request
+/// (r and tc from its generator, T = r·G + tc·Z), its state exported and
+/// imported again with r ‖ tc poisoned in the exported bytes, and finalize
+/// (the issuance proof, c from its generator, P = c·U, Q = c·(V − r·U),
+/// t = tc + ts); the issuer's public key and key proof (rho from its
+/// generator), its response (ts, d, the simulated e_i and a_i, r_mu, r_d,
+/// r_rho, r_w and mu from its generator) hiding a value m poisoned in
+/// memory, for every m below N and one not below N (refused), and its
+/// redemption scan `verify_token`, which reads m back, a forged t refused.
+/// The private key (x, y, z, r_x, r_y) is poisoned after parsing (and the
+/// zero check of y and z).
+fn athm_roles(role: Role) {
+    use pat::crypto::athm::{Params, PrivateKey, TokenContext, TokenResponse};
+    use pat::tokens::athm as c07e;
+    const N: usize = 4;
+    let params = Params::<N>::new(b"ctgrind deployment").unwrap();
+    let (generated, _, _) = PrivateKey::generate(&params, &mut rng(false)).unwrap();
+    let key = PrivateKey::from_bytes(&*generated.to_bytes()).unwrap();
+    drop(generated);
+    if role.issuer() {
+        key.ctgrind_poison();
+    }
+    let (mut crng, mut irng) = (rng(role.client()), rng(role.issuer()));
+    let public_key = key.public_key(&params).unwrap();
+    let proof = key.prove(&params, &public_key, &mut irng).unwrap();
+    let issuer = c07e::Issuer::with_proof(params, key, proof).unwrap();
+    let client = c07e::Client::from_token_key(params, &issuer.token_key()).unwrap();
+    for value in 0..=N as u8 {
+        let (state, req) = client.request(&mut crng).unwrap();
+        let req = c07e::TokenRequest::decode(&wire(&req)).unwrap();
+        let m = secret_u8(value, role.issuer());
+        let Ok(resp) = issuer.issue(&req, m, &mut irng) else {
+            assert_eq!(usize::from(value), N, "only a value not below N is refused");
+            continue;
+        };
+        let mut resp_bytes = [0u8; TokenResponse::<N>::LEN];
+        resp.encode(&mut resp_bytes).unwrap();
+        public(&resp_bytes);
+        let resp = TokenResponse::<N>::from_bytes(&resp_bytes).unwrap();
+        // The state exported (r ‖ tc ‖ T ‖ key id) and imported again, its
+        // r ‖ tc marked secret in the exported bytes: the import parses
+        // them without branching on them.
+        let mut exported = state.export();
+        if role.client() {
+            poison(&exported[..TokenContext::LEN]);
+        }
+        let imported = c07e::RequestState::import(&exported[..]).unwrap();
+        exported.fill(0);
+        let token = client.finalize(&imported, &resp, &mut crng).unwrap();
+        let token_bytes = wire(&token);
+        let token = c07e::Token::decode(&token_bytes).unwrap();
+        assert_eq!(issuer.verify(&token).unwrap(), value);
+        // The state kept in memory finalizes too (a fresh c: other P and Q).
+        let again = c07e::Token::decode(&wire(&client.finalize(&state, &resp, &mut crng).unwrap())).unwrap();
+        assert_eq!(issuer.verify(&again).unwrap(), value);
+        // A forged t: the scan finds no bucket (the rejection path).
+        let mut forged = token_bytes;
+        forged[2 + 32 + 31] ^= 1;
+        let forged = c07e::Token::decode(&forged).unwrap();
+        assert!(issuer.verify(&forged).is_err());
+    }
+}
+
 /// Poisons an ARC (P-256) server key's four scalars x0, x1, x2, xb. The
 /// library has no `ctgrind_poison` hook for this key, so the whole key is
 /// poisoned and its public half (a field the key lends out by reference)
@@ -634,6 +711,8 @@ const CASES: &[(&str, fn())] = &[
     ("typeda7a-issuer", || metadata_roles(Role::Issuer)),
     ("typeda7b-client", || poprf_roles(Role::Client)),
     ("typeda7b-issuer", || poprf_roles(Role::Issuer)),
+    ("athm-client", || athm_roles(Role::Client)),
+    ("athm-issuer", || athm_roles(Role::Issuer)),
     ("arc-client-request", || drop(arc_issuance(true, false))),
     ("arc-client-present", || arc_presentations(Role::Client)),
     ("arc-client-present-counter", arc_present_counter),

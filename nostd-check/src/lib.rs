@@ -110,6 +110,49 @@ pub struct PoprfTokenCase {
     pub token: &'static [u8],
 }
 
+/// One procedure of ATHM's vectors (google/anonymous-tokens'
+/// `athm/test_vectors.json`, draft-yun-cfrg-athm-00): its arguments and its
+/// outputs. Every randomized procedure draws from a ChaCha20 generator seeded
+/// with its `seed` ([`athm_rng`]).
+pub enum AthmCase {
+    /// generatorG and generatorH for the deployment
+    /// ([`vectors::ATHM_BUCKETS`], [`vectors::ATHM_DEPLOYMENT_ID`]).
+    Params { generator_g: [u8; 33], generator_h: [u8; 33] },
+    /// `KeyGen`: the private key, the public key, its proof and the key id.
+    KeyGen { seed: [u8; 32], private_key: [u8; 160], public_key: [u8; 99], proof: [u8; 64], key_id: [u8; 32] },
+    /// `TokenRequest`: the key and its proof, then the context (r ‖ tc) and T.
+    TokenRequest { public_key: [u8; 99], proof: [u8; 64], seed: [u8; 32], context: [u8; 64], request: [u8; 33] },
+    /// `TokenResponse` hiding `metadata`.
+    TokenResponse {
+        private_key: [u8; 160],
+        public_key: [u8; 99],
+        request: [u8; 33],
+        metadata: u8,
+        seed: [u8; 32],
+        response: &'static [u8],
+    },
+    /// `FinalizeToken` (the key's proof from the `TokenRequest` procedure).
+    FinalizeToken {
+        public_key: [u8; 99],
+        proof: [u8; 64],
+        seed: [u8; 32],
+        context: [u8; 64],
+        request: [u8; 33],
+        response: &'static [u8],
+        token: [u8; 98],
+    },
+    /// `VerifyToken`: the hidden value read back.
+    VerifyToken { private_key: [u8; 160], token: [u8; 98], metadata: u8 },
+}
+
+/// The reference code's generator for ATHM's vectors: `rand_chacha`'s
+/// `ChaCha20Rng` (the ChaCha20 keystream, zero nonce) seeded with a
+/// procedure's `rng_seed`, as the host harness (`vectors/src/athm.rs`) uses.
+pub fn athm_rng(seed: [u8; 32]) -> rand_chacha::ChaCha20Rng {
+    use rand_core::SeedableRng;
+    rand_chacha::ChaCha20Rng::from_seed(seed)
+}
+
 /// One presentation of the ARC vectors: its context, its nonce, and the
 /// presentation's bytes (U ‖ U′ commitment ‖ m1 commitment ‖ tag ‖ nonce
 /// commitment ‖ proof, the proof starting with the range proof's D).
@@ -156,7 +199,7 @@ pub mod vectors {
     //! Generated from the JSON vector files.
     #![allow(missing_docs)]
     use super::{
-        AmortizedCase, ArcCase, ArcPresentation, BatchEntry, BatchedCase, MetadataCase, PbrsaCase, PoprfCase,
+        AmortizedCase, ArcCase, ArcPresentation, AthmCase, BatchEntry, BatchedCase, MetadataCase, PbrsaCase, PoprfCase,
         PoprfTokenCase, PrivateCase, PublicCase,
     };
     include!(concat!(env!("OUT_DIR"), "/vectors.rs"));

@@ -25,8 +25,8 @@ use pat::wire::token::{TokenInput, TokenRef};
 use pat::wire::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
 
 use pat_nostd_check::{
-    AmortizedCase, ArcCase, BatchedCase, MetadataCase, PbrsaCase, PoprfCase, PoprfTokenCase, PrivateCase, PublicCase,
-    TestRng, check, clock, hprintln, platform, same, vectors,
+    AmortizedCase, ArcCase, AthmCase, BatchedCase, MetadataCase, PbrsaCase, PoprfCase, PoprfTokenCase, PrivateCase,
+    PublicCase, TestRng, athm_rng, check, clock, hprintln, platform, same, vectors,
 };
 
 const PAINT: u32 = 0xCCCC_CCCC;
@@ -283,6 +283,77 @@ fn poprf_token_case(case: &PoprfTokenCase) -> Result<(), Error> {
         measure("type_da7b/client_request", || client.request(&challenge, extensions, &mut rng))?;
     let token = client.finalize(&mut state, &extensions, &issuer.evaluate(&request, &mut rng)?)?;
     issuer.verify(&token, &challenge, &extensions)
+}
+
+/// ATHM(P-256) (draft-yun-cfrg-athm-00, the crypto layer of type 0xC07E)
+/// on the reference's six procedures, each randomized one drawing from a
+/// ChaCha20 generator seeded with its seed, every output compared byte for
+/// byte: the generators, key generation (the key and its proof), the
+/// client's key check and request, the issuer's response hiding the file's
+/// value, the client's finalize (the issuance proof, unblinding), and the
+/// issuer's redemption scan reading the value back (a forged t refused).
+fn athm_case(case: &AthmCase) -> Result<(), Error> {
+    use pat::crypto::athm::{
+        self, Params, PrivateKey, PublicKey, PublicKeyProof, Token, TokenContext, TokenRequest, TokenResponse,
+    };
+    const N: usize = vectors::ATHM_BUCKETS;
+    let params = Params::<N>::new(vectors::ATHM_DEPLOYMENT_ID)?;
+    let verified = |key: &[u8; 99], proof: &[u8; 64]| {
+        PublicKey::from_bytes(key)?.verify(&params, &PublicKeyProof::from_bytes(proof)?)
+    };
+    match case {
+        AthmCase::Params { generator_g, generator_h } => {
+            check(athm::generator_g_bytes() == *generator_g && params.generator_h() == *generator_h)
+        }
+        AthmCase::KeyGen { seed, private_key, public_key, proof, key_id } => {
+            let mut rng = athm_rng(*seed);
+            let (sk, pk, pf) = measure("athm/issuer_key_gen", || PrivateKey::generate(&params, &mut rng))?;
+            check(
+                *sk.to_bytes() == *private_key
+                    && pk.to_bytes() == *public_key
+                    && pf.to_bytes() == *proof
+                    && pk.key_id() == *key_id,
+            )
+        }
+        AthmCase::TokenRequest { public_key, proof, seed, context, request } => {
+            let key = measure("athm/client_key_check", || verified(public_key, proof))?;
+            let mut rng = athm_rng(*seed);
+            let (ctx, req) = measure("athm/client_request", || athm::token_request(&key, &mut rng))?;
+            check(*ctx.to_bytes() == *context && req.to_bytes() == *request)
+        }
+        AthmCase::TokenResponse { private_key, public_key, request, metadata, seed, response } => {
+            let sk = PrivateKey::from_bytes(private_key)?;
+            let pk = PublicKey::from_bytes(public_key)?;
+            let req = TokenRequest::from_bytes(request)?;
+            let mut rng = athm_rng(*seed);
+            let resp =
+                measure("athm/issuer_response", || athm::token_response(&params, &sk, &pk, &req, *metadata, &mut rng))?;
+            let mut out = [0u8; TokenResponse::<N>::LEN];
+            let n = resp.encode(&mut out)?;
+            check(out.get(..n) == Some(*response))
+        }
+        AthmCase::FinalizeToken { public_key, proof, seed, context, request, response, token } => {
+            let key = verified(public_key, proof)?;
+            let ctx = TokenContext::from_bytes(context)?;
+            let req = TokenRequest::from_bytes(request)?;
+            let resp = TokenResponse::<N>::from_bytes(response)?;
+            let mut rng = athm_rng(*seed);
+            let got =
+                measure("athm/client_finalize", || athm::finalize_token(&params, &key, &ctx, &req, &resp, &mut rng))?;
+            check(got.to_bytes() == *token)
+        }
+        AthmCase::VerifyToken { private_key, token, metadata } => {
+            let sk = PrivateKey::from_bytes(private_key)?;
+            let parsed = Token::from_bytes(token)?;
+            let m = measure("athm/issuer_verify", || athm::verify_token(&params, &sk, &parsed))?;
+            check(m == *metadata)?;
+            // t altered: no bucket matches.
+            let mut forged = *token;
+            let last_of_t = forged.get_mut(31).ok_or(Error::BufferTooSmall)?;
+            *last_of_t ^= 1;
+            check(athm::verify_token(&params, &sk, &Token::from_bytes(&forged)?) == Err(Error::Verification))
+        }
+    }
 }
 
 /// ARC (P-256) on the draft's vectors, every value drawn in the draft's
@@ -583,6 +654,7 @@ fn main() -> ! {
     run("type-da7a", vectors::TYPE_DA7A, metadata_case, &mut totals);
     run("poprf-p384", vectors::POPRF_P384, poprf_case, &mut totals);
     run("type-da7b", vectors::TYPE_DA7B, poprf_token_case, &mut totals);
+    run("athm", vectors::ATHM, athm_case, &mut totals);
     run("arc", vectors::ARC, arc_case, &mut totals);
     run("batched", vectors::BATCHED, batched_case, &mut totals);
     let pem = vectors::TYPE2.first().map_or("", |c| c.sk_pem);

@@ -90,6 +90,14 @@ impl PrivateKey {
         Ok(key)
     }
 
+    /// Marks the secret memory as undefined for valgrind memcheck (the
+    /// `ctgrind` harness only; see `ctgrind/`).
+    #[cfg(pat_ctgrind)]
+    #[doc(hidden)]
+    pub fn ctgrind_poison(&self) {
+        crate::ct::poison(self);
+    }
+
     /// `KeyGen` (§4.1): x, y (not zero), z (not zero), r_x, r_y drawn in
     /// that order, then the public key and its proof (one more draw).
     pub fn generate<R: TryCryptoRng<Error: 'static> + ?Sized, const N: usize>(

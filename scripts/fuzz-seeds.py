@@ -20,7 +20,8 @@ seeds = {k: [] for k in ["challenge", "token", "www_authenticate", "authorizatio
                          "amortized_request", "encode_roundtrip", "differential",
                          "extensions", "type_da7a_request", "authorization_extensions",
                          "arc_challenge", "arc_token_request", "arc_credential_response", "arc_presentation",
-                         "arc_token", "arc_state"]}
+                         "arc_token", "arc_state", "type_c07e_request", "type_c07e_response", "type_c07e_token",
+                         "type_c07e_state", "athm_keys"]}
 for case in json.load(open(vec / "token-test-vectors.json")):
     h = bytes.fromhex
     c = challenge(int(case["token_type"], 16), h(case["issuer_name"]), h(case["redemption_context"]), h(case["origin_info"]))
@@ -214,15 +215,43 @@ ARC_SEEDS = {"arc_challenge": ("arc_challenge", b""), "arc_request": ("arc_token
              "arc_token": ("arc_token", b"\x02"), "arc_request_state": ("arc_state", b"\x00"),
              "arc_credential": ("arc_state", b"\x01"), "arc_presentation_state": ("arc_state", b"\x02"),
              "arc_public_key": ("arc_state", b"\x03"), "arc_private_key": ("arc_state", b"\x04")}
+# ATHM (type 0xC07E): likewise the valid message of each ATHM kind (built
+# from the reference's vectors, whose key, request and response are the
+# targets' fixture: pat::fuzzing's athm.rs). The state target takes a
+# selector first (bit 0: also finalize), the keys target a decoder selector
+# (0 public key, 1 key proof, 2 private key, 3 token key).
+ATHM_SEEDS = {"type_c07e_request": ("type_c07e_request", b""), "type_c07e_issue": ("type_c07e_request", b""),
+              "type_c07e_response": ("type_c07e_response", b""), "type_c07e_finalize": ("type_c07e_response", b""),
+              "type_c07e_token": ("type_c07e_token", b""), "type_c07e_verify": ("type_c07e_token", b""),
+              "type_c07e_request_state": ("type_c07e_state", b"\x01"), "athm_public_key": ("athm_keys", b"\x00"),
+              "athm_key_proof": ("athm_keys", b"\x01"), "athm_private_key": ("athm_keys", b"\x02"),
+              "type_c07e_token_key": ("athm_keys", b"\x03")}
 for case in json.load(open(root / "tests" / "vectors" / "negative" / "malformed.json")):
     if case["error"] == "Ok":
         assert case.get("limit", 2) == 2, case
-        target, prefix = ARC_SEEDS[case["kind"]]
-        seeds[target].append(prefix + bytes.fromhex(case["hex"]))
+        target, prefix = ARC_SEEDS.get(case["kind"]) or ATHM_SEEDS[case["kind"]]
+        item = prefix + bytes.fromhex(case["hex"])
+        if item not in seeds[target]:
+            seeds[target].append(item)
 arc_p = seeds["arc_presentation"][0][1:]
 seeds["arc_presentation"] += [b"\x42" + arc_p, b"\x03" + arc_p + bytes(33 + 96)]
 arc_t = seeds["arc_token"][0][1:]
 seeds["arc_token"].append(b"\xfe" + arc_t[:70] + bytes(5 * 33 + 32 * 33 + (6 + 3 * 32) * 32))
+
+# ATHM neighbours that fail one check after decoding: a request for another
+# key; a token of another key id; states of another key id, of another T, of
+# another r (which finalize to a token the issuer refuses), and one that is
+# only imported; a private key with x = r_x = 0 (its C_x is the identity).
+flip_at = lambda b, i: b[:i] + bytes([b[i] ^ 0xFF]) + b[i + 1:]
+c07e_req, c07e_tok = seeds["type_c07e_request"][0], seeds["type_c07e_token"][0]
+c07e_state = seeds["type_c07e_state"][0][1:]
+seeds["type_c07e_request"].append(flip_at(c07e_req, 2))
+seeds["type_c07e_token"].append(flip_at(c07e_tok, 2 + 31))
+seeds["type_c07e_state"] += [b"\x01" + flip_at(c07e_state, 128),
+                             b"\x01" + c07e_state[:64] + seeds["type_c07e_response"][0][:33] + c07e_state[97:],
+                             b"\x01" + bytes(32) + c07e_state[32:], b"\x00" + c07e_state]
+athm_sk = next(k for k in seeds["athm_keys"] if k[0] == 2)
+seeds["athm_keys"].append(athm_sk[:1] + bytes(32) + athm_sk[33:97] + bytes(32) + athm_sk[129:])
 
 for target, items in seeds.items():
     d = corpus / target

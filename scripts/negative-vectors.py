@@ -641,6 +641,193 @@ _blinded = poprf_da7b.deserialize_element(pv_req[3:52])
 add("type_da7b_finalize", "the response under empty extensions", poprf_da7b.serialize_element(_evaluated) + _proof,
     "Verification")
 
+# --- ATHM(P-256) and type 0xC07E (draft-yun-cfrg-athm-00, draft-yun-privacypass-athm-00)
+# The valid messages are the reference's vectors (tests/vectors/athm/, N = 4,
+# deployment id "test_vector_deployment_id", hidden value 3) framed as Privacy
+# Pass messages: TokenRequest = 0xC07E ‖ last byte of the key id ‖ T[33]
+# (36 bytes); TokenResponse = U ‖ V ‖ ts ‖ C ‖ e_0..e_3 ‖ a_0..a_3 ‖ a_d ‖
+# a_rho ‖ a_w (483 bytes); Token = 0xC07E ‖ key id ‖ t ‖ P ‖ Q (132 bytes);
+# RequestState = r ‖ tc ‖ T ‖ key id (129 bytes); token key = Z ‖ C_x ‖ C_y ‖
+# e ‖ a_z (163 bytes); private key = x ‖ y ‖ z ‖ r_x ‖ r_y (160 bytes). Each
+# kind holds its valid message ("error": "Ok"). The issue, finalize and verify
+# kinds run with the vectors' key, the vector's request state and params
+# (tests/negative.rs); the decoders check no proof.
+athm = {p["procedure"]: p for p in json.load(open(root / "tests" / "vectors" / "athm" / "test_vectors.json"))}
+ao = lambda proc, f: h(athm[proc]["output"][f])
+C07E = 0xC07E
+ath_sk = ao("key_gen", "private_key")
+ath_pk, ath_proof, ath_kid = ao("key_gen", "public_key"), ao("key_gen", "public_key_proof"), ao("key_gen", "key_id")
+assert hashlib.sha256(ath_pk).digest() == ath_kid and len(ath_sk) == 160
+ath_ctx, ath_t = ao("token_request", "token_context"), ao("token_request", "token_request")
+ath_resp, ath_tok = ao("token_response", "token_response"), ao("finalize_token", "token")
+assert len(ath_resp) == 483 and len(ath_tok) == 98
+ath_req = struct.pack(">H", C07E) + ath_kid[-1:] + ath_t
+ath_token = struct.pack(">H", C07E) + ath_kid + ath_tok
+ath_state = ath_ctx + ath_t + ath_kid
+ath_key = ath_pk + ath_proof
+C07E_WRONG_TYPES = [0x0001, 0x0002, 0x0005, 0xDA7B, 0xE5AC, 0xC7D3]  # 0xC7D3: the draft's one-off spelling
+
+
+def flip(good, at, bits=0x01):
+    out = bytearray(good)
+    out[at] ^= bits
+    return bytes(out)
+
+
+def element_flip_error(good, at):
+    """The error of a 33-byte element with bit 0 of its middle byte flipped:
+    InvalidElement when the new x has no point, else what follows."""
+    x = int.from_bytes(flip(good, at + 16)[at + 1:at + 33], "big")
+    return None if x < P and on_curve_x(x) else "InvalidElement"
+
+
+def scalar_flip_ok(good, at):
+    return int.from_bytes(flip(good, at + 16)[at:at + 32], "big") < N
+
+
+# TokenRequest.
+add("type_c07e_request", "valid: the vector's request", ath_req, "Ok")
+truncations("type_c07e_request", ath_req, [0, 1, 2, 3, 4, 20, len(ath_req) - 1])
+trailing("type_c07e_request", ath_req)
+add("type_c07e_request", "two requests", ath_req + ath_req, "TrailingBytes")
+retyped("type_c07e_request", ath_req, C07E, C07E_WRONG_TYPES)
+bad_elements("type_c07e_request", ath_req, 3, "T")
+# Issuer::issue (hidden value 3): the truncated key id is its one check.
+add("type_c07e_issue", "valid: the vector's request", ath_req, "Ok")
+for kid in [ath_kid[-1] ^ 0xFF, 0x00, ath_kid[-1] + 1]:
+    add("type_c07e_issue", f"truncated key id 0x{kid:02x} of another key", ath_req[:2] + bytes([kid]) + ath_t,
+        "KeyIdMismatch")
+
+# TokenResponse<4>: every element and scalar, the lengths of N = 3 and N = 5.
+R_U, R_V, R_TS, R_C, R_E, R_A, R_AD, R_ARHO, R_AW = 0, 33, 66, 98, 131, 259, 387, 419, 451
+add("type_c07e_response", "valid: the vector's response", ath_resp, "Ok")
+truncations("type_c07e_response", ath_resp, [0, 1, 32, 33, 66, 98, 131, 259, 387, 482])
+add("type_c07e_response", "419 bytes (a response for N = 3)", ath_resp[:419], "Truncated")
+trailing("type_c07e_response", ath_resp)
+add("type_c07e_response", "547 bytes (a response for N = 5)", ath_resp + ath_resp[R_A:R_A + 64], "TrailingBytes")
+bad_elements("type_c07e_response", ath_resp, R_U, "U", which=[0, 2, 3])
+bad_elements("type_c07e_response", ath_resp, R_V, "V", which=[1, 2, 4])
+bad_elements("type_c07e_response", ath_resp, R_C, "C", which=[0, 2, 3, 5])
+for at, name, value, what in [(R_TS, "ts", N, "n"), (R_E, "e_0", N, "n"), (R_E + 96, "e_3", 2**256 - 1, "2^256 - 1"),
+                              (R_A, "a_0", N + 1, "n + 1"), (R_AD, "a_d", N, "n"),
+                              (R_ARHO, "a_rho", 2**256 - 1, "2^256 - 1"), (R_AW, "a_w", N, "n")]:
+    add("type_c07e_response", f"{name} = {what}", with_scalar(ath_resp, at, value), "InvalidScalar")
+# Client::finalize with the vector's state: the issuance proof.
+add("type_c07e_finalize", "valid: the vector's response", ath_resp, "Ok")
+for at, name in [(R_U, "U"), (R_V, "V"), (R_C, "C")]:
+    add("type_c07e_finalize", f"one bit flipped in {name}", flip(ath_resp, at + 16),
+        element_flip_error(ath_resp, at) or "Verification")
+for at, name in [(R_TS, "ts"), (R_E, "e_0"), (R_E + 96, "e_3"), (R_A + 32, "a_1"), (R_AD, "a_d"),
+                 (R_ARHO, "a_rho"), (R_AW, "a_w")]:
+    assert scalar_flip_ok(ath_resp, at)
+    add("type_c07e_finalize", f"one bit flipped in {name}", flip(ath_resp, at + 16), "Verification")
+add("type_c07e_finalize", "U and V swapped", ath_resp[R_V:R_TS] + ath_resp[R_U:R_V] + ath_resp[R_TS:], "Verification")
+add("type_c07e_finalize", "e_0 and e_1 swapped",
+    ath_resp[:R_E] + ath_resp[R_E + 32:R_E + 64] + ath_resp[R_E:R_E + 32] + ath_resp[R_E + 64:], "Verification")
+add("type_c07e_finalize", "e_i and a_i exchanged",
+    ath_resp[:R_E] + ath_resp[R_A:R_AD] + ath_resp[R_E:R_A] + ath_resp[R_AD:], "Verification")
+
+# Token: t a scalar, P and Q points.
+T_T, T_P, T_Q = 34, 66, 99
+add("type_c07e_token", "valid: the vector's token", ath_token, "Ok")
+truncations("type_c07e_token", ath_token, [0, 1, 2, 33, 34, 65, 66, 98, 99, len(ath_token) - 1])
+trailing("type_c07e_token", ath_token)
+retyped("type_c07e_token", ath_token, C07E, C07E_WRONG_TYPES)
+for value, what in [(N, "n"), (N + 1, "n + 1"), (2**256 - 1, "2^256 - 1")]:
+    add("type_c07e_token", f"t = {what}", with_scalar(ath_token, T_T, value), "InvalidScalar")
+bad_elements("type_c07e_token", ath_token, T_P, "P", which=[0, 2, 3, 4])
+bad_elements("type_c07e_token", ath_token, T_Q, "Q", which=[1, 2, 3, 6])
+# Issuer::verify: Q = (x + t·z + i·y)·P for a bucket i below N. Tokens made
+# here with the private key: value 3 is the vector's own token; values 4 and
+# 255 are outside the 4 buckets. (t, k·P, k·Q) is the same token (the
+# redeemer keys on t).
+sx, sy, sz = (int.from_bytes(ath_sk[i:i + 32], "big") for i in (0, 32, 64))
+tt = int.from_bytes(ath_token[T_T:T_T + 32], "big")
+tp = decompress(ath_token[T_P:T_P + 33])
+
+
+def athm_token(t, p, value):
+    q = mul_pt((sx + t * sz + value * sy) % N, p)
+    return ath_token[:T_T] + t.to_bytes(32, "big") + compress(p) + compress(q)
+
+
+assert athm_token(tt, tp, 3) == ath_token
+add("type_c07e_verify", "valid: the vector's token (value 3)", ath_token, "Ok")
+add("type_c07e_verify", "valid: value 0, made with the private key", athm_token(tt, tp, 0), "Ok")
+add("type_c07e_verify", "valid: (t, 5·P, 5·Q), the vector's token rescaled",
+    ath_token[:T_P] + compress(mul_pt(5, tp)) + compress(mul_pt(5, decompress(ath_token[T_Q:]))), "Ok")
+add("type_c07e_verify", "another key id", flip(ath_token, 2 + 31), "KeyIdMismatch")
+add("type_c07e_verify", "value 4, outside the buckets", athm_token(tt, tp, 4), "Verification")
+add("type_c07e_verify", "value 255, outside the buckets", athm_token(tt, tp, 255), "Verification")
+add("type_c07e_verify", "t + 1", with_scalar(ath_token, T_T, (tt + 1) % N), "Verification")
+add("type_c07e_verify", "P and Q swapped", ath_token[:T_P] + ath_token[T_Q:] + ath_token[T_P:T_Q], "Verification")
+add("type_c07e_verify", "Q = P", ath_token[:T_Q] + ath_token[T_P:T_Q], "Verification")
+add("type_c07e_verify", "Q negated", flip(ath_token, T_Q, 0x01), "Verification")
+add("type_c07e_verify", "P negated", flip(ath_token, T_P, 0x01), "Verification")
+
+# RequestState::import (r and tc below n, zero allowed; T a point; the key
+# id is not checked here but by Client::finalize).
+add("type_c07e_request_state", "valid: the vector's state", ath_state, "Ok")
+for n in [0, 1, 32, 64, 97, 128]:
+    add("type_c07e_request_state", f"{n} bytes", ath_state[:n], "Truncated")
+for n in [130, 258]:
+    add("type_c07e_request_state", f"{n} bytes", (ath_state * 2)[:n], "TrailingBytes")
+add("type_c07e_request_state", "r = n", with_scalar(ath_state, 0, N), "InvalidScalar")
+add("type_c07e_request_state", "tc = 2^256 - 1", with_scalar(ath_state, 32, 2**256 - 1), "InvalidScalar")
+add("type_c07e_request_state", "tc = n + 1", with_scalar(ath_state, 32, N + 1), "InvalidScalar")
+bad_elements("type_c07e_request_state", ath_state, 64, "T", which=[0, 2, 3, 4, 6])
+
+# The token key: Client::from_token_key, which checks the key's proof.
+K_E, K_AZ = 99, 131
+add("type_c07e_token_key", "valid: the vectors' key and proof", ath_key, "Ok")
+add("type_c07e_token_key", "valid: C_x replaced by C_y (the proof covers Z only, §4.1; another key id)",
+    ath_pk[:33] + ath_pk[66:99] + ath_pk[66:99] + ath_proof, "Ok")
+for n in [0, 1, 99, 162, 164, 326]:
+    add("type_c07e_token_key", f"{n} bytes", (ath_key * 2)[:n], "InvalidLength(TokenKey)")
+bad_elements("type_c07e_token_key", ath_key, 0, "Z", which=[2, 3])
+bad_elements("type_c07e_token_key", ath_key, 33, "C_x", which=[0, 3])
+bad_elements("type_c07e_token_key", ath_key, 66, "C_y", which=[2, 4])
+add("type_c07e_token_key", "e = n", with_scalar(ath_key, K_E, N), "InvalidScalar")
+add("type_c07e_token_key", "a_z = 2^256 - 1", with_scalar(ath_key, K_AZ, 2**256 - 1), "InvalidScalar")
+for at, name in [(K_E, "e"), (K_AZ, "a_z")]:
+    assert scalar_flip_ok(ath_key, at)
+    add("type_c07e_token_key", f"one bit flipped in {name}", flip(ath_key, at + 16), "Verification")
+add("type_c07e_token_key", "Z and C_x swapped", ath_pk[33:66] + ath_pk[:33] + ath_pk[66:] + ath_proof, "Verification")
+add("type_c07e_token_key", "Z negated", flip(ath_key, 0, 0x01), "Verification")
+
+# PrivateKey::from_bytes: every scalar below n, y and z not zero.
+add("athm_private_key", "valid: the vectors' key", ath_sk, "Ok")
+add("athm_private_key", "valid: x = 0, r_y = 0", with_scalar(with_scalar(ath_sk, 0, 0), 128, 0), "Ok")
+for n in [0, 1, 32, 96, 159]:
+    add("athm_private_key", f"{n} bytes", ath_sk[:n], "Truncated")
+for n in [161, 320]:
+    add("athm_private_key", f"{n} bytes", (ath_sk * 2)[:n], "TrailingBytes")
+add("athm_private_key", "y = 0", with_scalar(ath_sk, 32, 0), "InvalidKey")
+add("athm_private_key", "z = 0", with_scalar(ath_sk, 64, 0), "InvalidKey")
+add("athm_private_key", "y = z = 0", with_scalar(with_scalar(ath_sk, 32, 0), 64, 0), "InvalidKey")
+for at, name, value, what in [(0, "x", N, "n"), (32, "y", N, "n (zero, unreduced)"), (64, "z", N + 1, "n + 1"),
+                              (96, "r_x", 2**256 - 1, "2^256 - 1"), (128, "r_y", N, "n")]:
+    add("athm_private_key", f"{name} = {what}", with_scalar(ath_sk, at, value), "InvalidScalar")
+
+# PublicKey::from_bytes: three points.
+add("athm_public_key", "valid: the vectors' key", ath_pk, "Ok")
+truncations("athm_public_key", ath_pk, [0, 1, 33, 66, len(ath_pk) - 1])
+trailing("athm_public_key", ath_pk)
+bad_elements("athm_public_key", ath_pk, 0, "Z", which=[0, 2, 3])
+bad_elements("athm_public_key", ath_pk, 33, "C_x", which=[1, 4])
+bad_elements("athm_public_key", ath_pk, 66, "C_y", which=[2, 6])
+
+# PublicKeyProof::from_bytes: two scalars below n (zero allowed; the proof is
+# not checked here).
+add("athm_key_proof", "valid: the vectors' proof", ath_proof, "Ok")
+add("athm_key_proof", "valid: e = a_z = 0", bytes(64), "Ok")
+truncations("athm_key_proof", ath_proof, [0, 1, 31, 32, 63])
+trailing("athm_key_proof", ath_proof)
+for at, name, value, what in [(0, "e", N, "n"), (0, "e", N + 1, "n + 1"), (0, "e", 2**256 - 1, "2^256 - 1"),
+                              (32, "a_z", N, "n"), (32, "a_z", 2**256 - 1, "2^256 - 1")]:
+    add("athm_key_proof", f"{name} = {what}", with_scalar(ath_proof, at, value), "InvalidScalar")
+
+
 out.parent.mkdir(parents=True, exist_ok=True)
 with open(out, "w") as f:
     json.dump(cases, f, indent=1)

@@ -1,8 +1,8 @@
 //! The committed negative vectors (`tests/vectors/negative/malformed.json`,
 //! written by `scripts/negative-vectors.py`): every malformed message must be
 //! refused with exactly the error the file names (`A|B` allows either), on
-//! every architecture the suite runs on. The ARC kinds also hold their valid
-//! message (`"error": "Ok"`), which must decode.
+//! every architecture the suite runs on. The ARC and ATHM (type 0xC07E)
+//! kinds also hold their valid message (`"error": "Ok"`), which must decode.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -17,6 +17,7 @@ use pat::crypto::arc::{
     Credential, CredentialRequestState, CredentialResponse, PresentationRef, PresentationState, ServerPrivateKey,
     ServerPublicKey,
 };
+use pat::crypto::athm::{self, Params, PrivateKey, PublicKeyProof};
 use pat::crypto::blind_rsa::SecretKey;
 use pat::crypto::rate_limited::encap::EncapKey;
 use pat::crypto::rate_limited::inner_request::InnerTokenRequest;
@@ -24,7 +25,7 @@ use pat::crypto::voprf::{ByteArray, KeyPair, Suite};
 use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
 use pat::tokens::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse};
 use pat::tokens::private::{self, PrivateTokenType};
-use pat::tokens::{arc, metadata, poprf, public, rate_limited};
+use pat::tokens::{arc, athm as c07e, metadata, poprf, public, rate_limited};
 use pat::wire::auth;
 use pat::wire::codec::Decode;
 use pat::wire::extensions::{EXTENSIONS_MAX_LEN, Extensions};
@@ -98,6 +99,59 @@ fn poprf_finalize(bytes: &[u8]) -> pat::Result<()> {
     let (_, mut state) =
         pat::hazmat::tokens::poprf::request_with(&client, &challenge, extensions, &nonce, &blind).unwrap();
     client.finalize(&mut state, &extensions, &poprf::TokenResponse::decode(bytes)?).map(drop)
+}
+
+/// The reference's ATHM vectors (N = 4): their deployment id, private key,
+/// key proof and request state (r ‖ tc ‖ T ‖ key id), as bytes.
+struct AthmVectors {
+    deployment_id: String,
+    private_key: Vec<u8>,
+    proof: Vec<u8>,
+    state: Vec<u8>,
+}
+
+fn athm_vectors() -> AthmVectors {
+    let file = load("athm/test_vectors.json");
+    let proc = |name: &str| file.as_array().unwrap().iter().find(|p| p["procedure"] == name).unwrap().clone();
+    let out = |p: &Value, f: &str| common::hex(p["output"][f].as_str().unwrap());
+    let (key_gen, request) = (proc("key_gen"), proc("token_request"));
+    let state = [out(&request, "token_context"), out(&request, "token_request"), out(&key_gen, "key_id")].concat();
+    AthmVectors {
+        deployment_id: proc("params")["output"]["deployment_id"].as_str().unwrap().to_owned(),
+        private_key: out(&key_gen, "private_key"),
+        proof: out(&key_gen, "public_key_proof"),
+        state,
+    }
+}
+
+/// The vectors' key as a type 0xC07E issuer, and a client of its token key.
+fn athm_parties(v: &AthmVectors) -> (c07e::Issuer<'_, 4>, c07e::Client<'_, 4>) {
+    let params = Params::<4>::new(v.deployment_id.as_bytes()).unwrap();
+    let sk = PrivateKey::from_bytes(&v.private_key).unwrap();
+    let issuer = c07e::Issuer::with_proof(params, sk, PublicKeyProof::from_bytes(&v.proof).unwrap()).unwrap();
+    let client = c07e::Client::from_token_key(params, &issuer.token_key()).unwrap();
+    (issuer, client)
+}
+
+/// The ATHM kinds: the issuer issues (hidden value 3), the client finalizes
+/// with the vector's state, the issuer verifies, a client loads a token key.
+fn athm_check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
+    let v = athm_vectors();
+    let (issuer, client) = athm_parties(&v);
+    match kind {
+        "type_c07e_issue" => issuer.issue(&c07e::TokenRequest::decode(bytes)?, 3, &mut UnwrapErr(OsRng)).map(drop),
+        "type_c07e_finalize" => {
+            let state = c07e::RequestState::import(&v.state).unwrap();
+            let response = athm::TokenResponse::<4>::from_bytes(bytes)?;
+            client.finalize(&state, &response, &mut UnwrapErr(OsRng)).map(drop)
+        }
+        "type_c07e_verify" => issuer.verify(&c07e::Token::decode(bytes)?).map(drop),
+        "type_c07e_token_key" => {
+            let params = Params::<4>::new(v.deployment_id.as_bytes()).unwrap();
+            c07e::Client::from_token_key(params, bytes).map(drop)
+        }
+        other => panic!("unknown ATHM kind {other}"),
+    }
 }
 
 /// An `Authorization` value with extensions, parsed, its token and its
@@ -178,13 +232,26 @@ fn check(kind: &str, bytes: &[u8], case: &Value) -> pat::Result<()> {
         "arc_request_state" => CredentialRequestState::import(bytes).map(drop),
         "arc_credential" => Credential::import(bytes).map(drop),
         "arc_presentation_state" => PresentationState::import(bytes).map(drop),
+        "type_c07e_request" => c07e::TokenRequest::decode(bytes).map(drop),
+        "type_c07e_response" => athm::TokenResponse::<4>::from_bytes(bytes).map(drop),
+        "type_c07e_token" => c07e::Token::decode(bytes).map(drop),
+        "type_c07e_request_state" => c07e::RequestState::import(bytes).map(drop),
+        "type_c07e_issue" | "type_c07e_finalize" | "type_c07e_verify" | "type_c07e_token_key" => {
+            athm_check(kind, bytes)
+        }
+        "athm_private_key" => PrivateKey::from_bytes(bytes).map(drop),
+        "athm_public_key" => athm::PublicKey::from_bytes(bytes).map(drop),
+        "athm_key_proof" => PublicKeyProof::from_bytes(bytes).map(drop),
         other => panic!("unknown kind {other}"),
     }
 }
 
 /// The wire message a kind belongs to (crypto checks count with their message).
 fn message(kind: &str) -> String {
-    kind.replace("_evaluate", "_request").replace("_finalize", "_response")
+    kind.replace("_evaluate", "_request")
+        .replace("_issue", "_request")
+        .replace("_finalize", "_response")
+        .replace("_verify", "_token")
 }
 
 #[test]
@@ -216,11 +283,12 @@ fn every_malformed_message_is_refused_with_its_error() {
     for (message, count) in &per_message {
         assert!(*count >= 10, "only {count} malformed {message} messages");
     }
-    // Every ARC kind holds at least one valid message; no other kind does.
-    for kind in per_message.keys().filter(|k| k.starts_with("arc_")) {
+    // Every ARC and ATHM kind holds at least one valid message; no other kind does.
+    let with_valid = |k: &str| ["arc_", "athm_", "type_c07e_"].iter().any(|p| k.starts_with(p));
+    for kind in per_message.keys().filter(|k| with_valid(k)) {
         assert!(valid.contains_key(kind), "no valid {kind} message");
     }
-    assert!(valid.keys().all(|k| k.starts_with("arc_")), "{valid:?}");
-    assert_eq!(valid.values().sum::<usize>(), 15, "the committed file has 15 valid ARC messages");
-    assert_eq!(cases.len(), 560, "the committed file has 560 cases");
+    assert!(valid.keys().all(|k| with_valid(k)), "{valid:?}");
+    assert_eq!(valid.values().sum::<usize>(), 31, "the committed file has 15 valid ARC and 16 valid ATHM messages");
+    assert_eq!(cases.len(), 758, "the committed file has 758 cases");
 }

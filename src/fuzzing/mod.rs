@@ -13,10 +13,13 @@
 // keeps the target table and the helper both use. `metadata.rs` holds the
 // parser targets of token type 0xDA7A, whose messages need 64 KiB buffers,
 // `poprf.rs` those of token type 0xDA7B (each message also through the role
-// that receives it, played by a fixed issuer and client), and `arc.rs` those
-// of ARC (token type 0xE5AC), its states and its keys.
+// that receives it, played by a fixed issuer and client), `arc.rs` those
+// of ARC (token type 0xE5AC), its states and its keys, and `athm.rs` those of
+// ATHM (token type 0xC07E), its state and its keys, with the reference
+// vectors' issuer and client as the fixture.
 
 mod arc;
+mod athm;
 mod decode;
 mod encode;
 mod metadata;
@@ -25,6 +28,7 @@ mod poprf;
 use crate::wire::codec::Encode;
 
 pub use arc::{arc_challenge, arc_credential_response, arc_presentation, arc_state, arc_token, arc_token_request};
+pub use athm::{athm_keys, type_c07e_request, type_c07e_response, type_c07e_state, type_c07e_token};
 pub use decode::{
     amortized_request, authorization, batch_request, batch_response, challenge, directory, encap_key, inner_request,
     private_request, rsa_pkcs8, rsa_spki, token, type1_request, type2_request, type3_request, type5_request, varint,
@@ -38,7 +42,7 @@ pub use poprf::{type_da7b_request, type_da7b_response, type_da7b_seeds, type_da7
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by name, for corpus replay.
-pub const TARGETS: [(&str, Check); 31] = [
+pub const TARGETS: [(&str, Check); 36] = [
     ("challenge", challenge),
     ("token", token),
     ("www_authenticate", www_authenticate),
@@ -70,6 +74,11 @@ pub const TARGETS: [(&str, Check); 31] = [
     ("arc_presentation", arc_presentation),
     ("arc_token", arc_token),
     ("arc_state", arc_state),
+    ("type_c07e_request", type_c07e_request),
+    ("type_c07e_response", type_c07e_response),
+    ("type_c07e_token", type_c07e_token),
+    ("type_c07e_state", type_c07e_state),
+    ("athm_keys", athm_keys),
 ];
 
 /// Re-encodes `msg` and compares with `data` when it fits a 4 KiB buffer;

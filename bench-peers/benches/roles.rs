@@ -525,5 +525,85 @@ fn p384_arith(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, type1, type5, type2_and_rsa, p384_arith);
+/// ATHM(P-256) with 4 buckets against Google's reference (RustCrypto
+/// backend, the same deployment parameters). The reference's `token_request`
+/// checks the issuer key's proof every time; pat's client checks it once,
+/// when it loads the key (`Client::from_token_key`), so pat's ClientRequest
+/// has no such check. Everything else does the same work: `IssuerKeygen`
+/// includes the key's proof, `ClientFinalize` verifies the issuance proof,
+/// `IssuerVerify` compares every bucket.
+fn athm4(c: &mut Criterion) {
+    use pat::crypto::athm as pa;
+    const ID: &[u8] = b"bench deployment";
+    let mut rng = UnwrapErr(pat::OsRng);
+    let params = pa::Params::<4>::new(ID).unwrap();
+    let reference = athm::Params::new(4, ID.to_vec()).unwrap();
+    let (sk, pk, proof) = pa::PrivateKey::generate(&params, &mut rng).unwrap();
+    let key = pk.verify(&params, &proof).unwrap();
+    let encode = |v: &dyn athm::Encodable| {
+        let mut out = Vec::new();
+        v.encode(&mut out);
+        out
+    };
+    let (ref_sk, ref_pk, ref_proof) = athm::key_gen(&reference, &mut rand::thread_rng());
+    let (context, request) = pa::token_request(&key, &mut rng).unwrap();
+    let response = pa::token_response(&params, &sk, &pk, &request, 3, &mut rng).unwrap();
+    let token = pa::finalize_token(&params, &key, &context, &request, &response, &mut rng).unwrap();
+    let (ref_context, ref_request) =
+        athm::token_request(&ref_pk, &ref_proof, &reference, &mut rand::thread_rng()).unwrap();
+    let ref_response =
+        athm::token_response(&ref_sk, &ref_pk, &ref_request, 3, &reference, &mut rand::thread_rng()).unwrap();
+    let ref_token =
+        athm::finalize_token(&ref_context, &ref_pk, &ref_request, &ref_response, &reference, &mut rand::thread_rng())
+            .unwrap();
+    assert_eq!(encode(&reference.big_h), params.generator_h());
+    let mut g = c.benchmark_group("athm4/IssuerKeygen");
+    g.bench_function("pat", |b| b.iter(|| pa::PrivateKey::generate(&params, &mut UnwrapErr(pat::OsRng)).unwrap()));
+    g.bench_function("google-athm", |b| b.iter(|| athm::key_gen(&reference, &mut rand::thread_rng())));
+    g.finish();
+    let mut g = c.benchmark_group("athm4/ClientRequest");
+    g.bench_function("pat", |b| b.iter(|| pa::token_request(black_box(&key), &mut UnwrapErr(pat::OsRng)).unwrap()));
+    g.bench_function("google-athm", |b| {
+        b.iter(|| athm::token_request(black_box(&ref_pk), &ref_proof, &reference, &mut rand::thread_rng()).unwrap())
+    });
+    g.finish();
+    let mut g = c.benchmark_group("athm4/IssuerResponse");
+    g.bench_function("pat", |b| {
+        b.iter(|| pa::token_response(&params, &sk, &pk, black_box(&request), 3, &mut UnwrapErr(pat::OsRng)).unwrap())
+    });
+    g.bench_function("google-athm", |b| {
+        b.iter(|| {
+            athm::token_response(&ref_sk, &ref_pk, black_box(&ref_request), 3, &reference, &mut rand::thread_rng())
+                .unwrap()
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("athm4/ClientFinalize");
+    g.bench_function("pat", |b| {
+        b.iter(|| {
+            pa::finalize_token(&params, &key, &context, &request, black_box(&response), &mut UnwrapErr(pat::OsRng))
+                .unwrap()
+        })
+    });
+    g.bench_function("google-athm", |b| {
+        b.iter(|| {
+            athm::finalize_token(
+                &ref_context,
+                &ref_pk,
+                &ref_request,
+                black_box(&ref_response),
+                &reference,
+                &mut rand::thread_rng(),
+            )
+            .unwrap()
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("athm4/IssuerVerify");
+    g.bench_function("pat", |b| b.iter(|| pa::verify_token(&params, &sk, black_box(&token)).unwrap()));
+    g.bench_function("google-athm", |b| b.iter(|| athm::verify_token(&ref_sk, black_box(&ref_token), &reference)));
+    g.finish();
+}
+
+criterion_group!(benches, type1, type5, type2_and_rsa, p384_arith, athm4);
 criterion_main!(benches);

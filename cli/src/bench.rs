@@ -14,8 +14,8 @@ use pat::wire::token::{TokenInput, TokenRef};
 use pat::wire::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
 
 use crate::demo::{
-    AmortizedFixture, ArcFixture, AthmFixture, BATCH, BATCH_WIRE, BatchedFixture, MetadataFixture, ORIGIN,
-    PoprfFixture, PrivateFixture, PublicFixture, RateLimitedFixture, Result, rng,
+    ACT_L, ActFixture, AmortizedFixture, ArcFixture, AthmFixture, BATCH, BATCH_WIRE, BatchedFixture, MetadataFixture,
+    ORIGIN, PoprfFixture, PrivateFixture, PublicFixture, RateLimitedFixture, Result, rng,
 };
 use pat_cli::cycles::{self, Config, Counter, Measurement};
 
@@ -96,6 +96,11 @@ const OPERATIONS: &[&str] = &[
     "athm4/IssuerResponse",
     "athm4/ClientFinalize",
     "athm4/IssuerVerify",
+    "act16/ClientRequest",
+    "act16/IssuerIssue",
+    "act16/ClientFinalize",
+    "act16/ClientSpend",
+    "act16/IssuerRefund",
     "parse/TokenChallenge",
     "parse/Token",
     "parse/WwwAuthenticate",
@@ -297,6 +302,32 @@ fn athm(r: &mut Runner<'_>) -> Result<()> {
     r.op("athm4/IssuerVerify", || Ok(()), |()| f.issuer.verify(&f.token))
 }
 
+/// ACT (draft-schlesinger-cfrg-act-01, ristretto255) at its crypto layer,
+/// balances of 16 bits: `ClientSpend` proves a spend of 30 (the range proof
+/// over 16 bits); `IssuerRefund` verifies that proof and signs a refund of
+/// 0 (the nullifier store is the caller's and not timed).
+fn act(r: &mut Runner<'_>) -> Result<()> {
+    if !r.wants_group("act16/") {
+        return Ok(());
+    }
+    let f = ActFixture::new()?;
+    let ctx = [7u8; 32];
+    let proof = f.spend(30)?;
+    r.op(
+        "act16/ClientRequest",
+        || pat::crypto::act::PreIssuance::random(&mut rng()),
+        |pre| pre.request(&f.params, &mut rng()),
+    )?;
+    r.op("act16/IssuerIssue", || Ok(()), |()| f.key.issue::<ACT_L, _>(&f.params, &f.request, 100, &ctx, &mut rng()))?;
+    r.op(
+        "act16/ClientFinalize",
+        || Ok(()),
+        |()| f.pre.to_credit_token::<ACT_L>(&f.params, f.key.public_key(), &f.request, &f.response),
+    )?;
+    r.op("act16/ClientSpend", || Ok(()), |()| f.token.prove_spend::<ACT_L, _>(&f.params, 30, &mut rng()))?;
+    r.op("act16/IssuerRefund", || Ok(()), |()| f.key.refund::<ACT_L, _>(&f.params, &proof, 0, &mut rng()))
+}
+
 /// Type 0xE5AC (ARC, P-256) through its token layer. `ClientPresent` makes
 /// one token from a presentation state imported fresh (untimed) for every
 /// call; `IssuerVerify` checks one token of that limit (decode, context and
@@ -390,6 +421,7 @@ fn run_all(r: &mut Runner<'_>) -> Result<()> {
     poprf(r)?;
     arc(r)?;
     athm(r)?;
+    act(r)?;
     parse(r)
 }
 

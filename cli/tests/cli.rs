@@ -252,6 +252,34 @@ fn demo_runs() {
         "{out}"
     );
     assert!(out.contains("one of 4; a replayed token refused (replayed)"), "{out}");
+    // ACT: a credential of 100 spent three times with refunds, an overspend
+    // and a replayed spend refused; the sizes are the draft's CBOR messages
+    // (a request 141 bytes, a response 211, a spend proof 529 + 3 + 137·16).
+    assert!(
+        out.contains(
+            "act (L 16): credits [100, 75, 55, 25] after spending 30, 20, 40 with refunds 5, 0, 10; \
+             spending 26 of 25 refused; a replayed spend refused (replayed);"
+        ),
+        "{out}"
+    );
+    let row = out.lines().find(|l| l.starts_with("act ristretto255 (L 16)")).unwrap_or_else(|| panic!("{out}"));
+    let fields: Vec<&str> = row["act ristretto255 (L 16)".len()..].split_whitespace().collect();
+    assert_eq!(fields[..3], ["141", "211", "2724"], "{row}");
+}
+
+#[test]
+fn bench_act_rows() {
+    let (code, out, err) = pat(&["bench", "--warmup", "0", "--iters", "1", "--filter", "act16/", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = rows.as_array().unwrap().iter().map(|r| r["operation"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["act16/ClientRequest", "act16/IssuerIssue", "act16/ClientFinalize", "act16/ClientSpend", "act16/IssuerRefund"]
+    );
+    for r in rows.as_array().unwrap() {
+        assert_eq!(r["allocations_per_op"].as_f64(), Some(0.0), "{r}");
+    }
 }
 
 #[test]

@@ -5,9 +5,10 @@
 //! One file per token family, each with its fixture and its row of the
 //! table: [`private`] (types 1 and 5), [`amortized`], [`public`] (type 2),
 //! [`metadata`] (type 0xDA7A), [`poprf`] (type 0xDA7B), [`arc`] (type
-//! 0xE5AC), [`athm`] (type 0xC07E), [`rate_limited`] (type 3) and [`batched`] (the generic batch). This module holds what they
+//! 0xE5AC), [`athm`] (type 0xC07E), [`act`] (ACT's crypto layer), [`rate_limited`] (type 3) and [`batched`] (the generic batch). This module holds what they
 //! share, the table and [`demo`], the entry point of `pat demo`.
 
+mod act;
 mod amortized;
 mod arc;
 mod athm;
@@ -27,6 +28,7 @@ use pat::wire::challenge::TokenChallenge;
 use pat::wire::codec::{Decode, Encode};
 use pat::wire::token_type::TokenKind;
 
+pub(crate) use self::act::{ACT_L, ActFixture};
 pub(crate) use self::amortized::{AmortizedFixture, BATCH};
 pub(crate) use self::arc::ArcFixture;
 pub(crate) use self::athm::{ATHM_BUCKETS, AthmFixture};
@@ -38,7 +40,7 @@ pub(crate) use self::private::PrivateFixture;
 pub(crate) use self::public::PublicFixture;
 pub(crate) use self::rate_limited::RateLimitedFixture;
 use self::{
-    amortized::amortized_row, arc::arc_row, athm::athm_row, batched::batched_row, metadata::metadata_row,
+    act::act_row, amortized::amortized_row, arc::arc_row, athm::athm_row, batched::batched_row, metadata::metadata_row,
     poprf::poprf_row, private::private_row, public::public_row, rate_limited::rate_limited_row,
 };
 
@@ -156,6 +158,7 @@ fn run_demo() -> Result<()> {
     ];
     let (arc, arc_line) = arc_row(ORIGIN)?;
     let (athm, athm_line) = athm_row()?;
+    let (act, act_line) = act_row()?;
     let (t3_row, attester_times) = rate_limited_row()?;
     println!(
         "{:<36} {:>7} {:>8} {:>6}  {:>10} {:>10} {:>10} {:>10}",
@@ -165,7 +168,7 @@ fn run_demo() -> Result<()> {
         "{:<36} {:>7} {:>8} {:>6}  {:>43}",
         "", "bytes", "bytes", "bytes", "median us, client / issuer / client / origin"
     );
-    for r in rows.iter().chain([&arc, &athm, &t3_row]) {
+    for r in rows.iter().chain([&arc, &athm, &act, &t3_row]) {
         let t = r.times.map(|t| if t > 0.0 { format!("{t:.1}") } else { "-".into() });
         println!(
             "{:<36} {:>7} {:>8} {:>6}  {:>10} {:>10} {:>10} {:>10}",
@@ -178,6 +181,7 @@ fn run_demo() -> Result<()> {
     );
     println!("{arc_line}");
     println!("{athm_line}");
+    println!("{act_line}");
     println!("(generic batch: verify is per type, see the rows above)");
     println!("({RUNS} runs per figure; wall time on this machine; `pat bench` and criterion for real measurements)");
     Ok(())

@@ -605,5 +605,82 @@ fn athm4(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, type1, type5, type2_and_rsa, p384_arith, athm4);
+/// ACT (draft-schlesinger-cfrg-act-01, ristretto255, L = 16) against
+/// crates.io `anonymous-credit-tokens` 0.4.2, the same parameters, amounts
+/// and context; neither checks nullifiers here (both leave it to the caller).
+fn act16(c: &mut Criterion) {
+    use anonymous_credit_tokens as r;
+    use pat::crypto::act as pa;
+    const L: usize = 16;
+    const CTX: [u8; 32] = [3; 32];
+    let p = ("pat", "bench", "act", "2026-02-13");
+    let (pp, rp) = (pa::Params::new(p.0, p.1, p.2, p.3).unwrap(), r::Params::new(p.0, p.1, p.2, p.3));
+    let mut rng = UnwrapErr(pat::OsRng);
+    let rctx = r::Scalar::from_canonical_bytes(CTX).unwrap();
+    let psk = pa::PrivateKey::generate(&mut rng).unwrap();
+    let ppre = pa::PreIssuance::random(&mut rng).unwrap();
+    let preq = ppre.request(&pp, &mut rng).unwrap();
+    let presp = psk.issue::<L, _>(&pp, &preq, 100, &CTX, &mut rng).unwrap();
+    let ptok = ppre.to_credit_token::<L>(&pp, psk.public_key(), &preq, &presp).unwrap();
+    let (pproof, _) = ptok.prove_spend::<L, _>(&pp, 30, &mut rng).unwrap();
+    let rsk = r::PrivateKey::random(&mut rand::thread_rng());
+    let rpre = r::PreIssuance::random(&mut rand::thread_rng());
+    let rreq = rpre.request(&rp, &mut rand::thread_rng());
+    let rresp = rsk.issue::<L>(&rp, &rreq, r::Scalar::from(100u64), rctx, &mut rand::thread_rng()).unwrap();
+    let rtok = rpre.to_credit_token::<L>(&rp, rsk.public(), &rreq, &rresp).unwrap();
+    let (rproof, _) = rtok.prove_spend::<L>(&rp, r::Scalar::from(30u64), &mut rand::thread_rng()).unwrap();
+
+    let mut g = c.benchmark_group("act16/ClientRequest");
+    g.bench_function("pat", |b| {
+        b.iter_batched(
+            || pa::PreIssuance::random(&mut UnwrapErr(pat::OsRng)).unwrap(),
+            |pre| pre.request(&pp, &mut UnwrapErr(pat::OsRng)).unwrap(),
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function("anonymous-credit-tokens", |b| {
+        b.iter_batched(
+            || r::PreIssuance::random(&mut rand::thread_rng()),
+            |pre| pre.request(&rp, &mut rand::thread_rng()),
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+    let mut g = c.benchmark_group("act16/IssuerIssue");
+    g.bench_function("pat", |b| {
+        b.iter(|| psk.issue::<L, _>(&pp, black_box(&preq), 100, &CTX, &mut UnwrapErr(pat::OsRng)).unwrap())
+    });
+    g.bench_function("anonymous-credit-tokens", |b| {
+        b.iter(|| {
+            rsk.issue::<L>(&rp, black_box(&rreq), r::Scalar::from(100u64), rctx, &mut rand::thread_rng()).unwrap()
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("act16/ClientFinalize");
+    g.bench_function("pat", |b| {
+        b.iter(|| ppre.to_credit_token::<L>(&pp, psk.public_key(), &preq, black_box(&presp)).unwrap())
+    });
+    g.bench_function("anonymous-credit-tokens", |b| {
+        b.iter(|| rpre.to_credit_token::<L>(&rp, rsk.public(), &rreq, black_box(&rresp)).unwrap())
+    });
+    g.finish();
+    let mut g = c.benchmark_group("act16/ClientSpend");
+    g.bench_function("pat", |b| {
+        b.iter(|| ptok.prove_spend::<L, _>(&pp, black_box(30), &mut UnwrapErr(pat::OsRng)).unwrap())
+    });
+    g.bench_function("anonymous-credit-tokens", |b| {
+        b.iter(|| rtok.prove_spend::<L>(&rp, black_box(r::Scalar::from(30u64)), &mut rand::thread_rng()).unwrap())
+    });
+    g.finish();
+    let mut g = c.benchmark_group("act16/IssuerRefund");
+    g.bench_function("pat", |b| {
+        b.iter(|| psk.refund::<L, _>(&pp, black_box(&pproof), 0, &mut UnwrapErr(pat::OsRng)).unwrap())
+    });
+    g.bench_function("anonymous-credit-tokens", |b| {
+        b.iter(|| rsk.refund::<L>(&rp, black_box(&rproof), r::Scalar::ZERO, &mut rand::thread_rng()).unwrap())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, type1, type5, type2_and_rsa, p384_arith, athm4, act16);
 criterion_main!(benches);

@@ -48,8 +48,8 @@ fn collect(dir: &Path, out: &mut Medians) -> Result<(), Box<dyn Error>> {
 /// Orders groups as the bench defines them: token types, then primitives;
 /// within a family, the operations in protocol (or definition) order.
 fn sort_key(group: &str) -> (usize, usize, String) {
-    const FAMILIES: [&str; 6] = ["type1/", "type5/", "type2/", "rsa2048/", "p384/", "athm4/"];
-    const OPERATIONS: [&str; 16] = [
+    const FAMILIES: [&str; 7] = ["type1/", "type5/", "type2/", "rsa2048/", "p384/", "athm4/", "act16/"];
+    const OPERATIONS: [&str; 19] = [
         "ClientRequest",
         "IssuerEvaluate",
         "ClientFinalize",
@@ -66,6 +66,9 @@ fn sort_key(group: &str) -> (usize, usize, String) {
         "IssuerKeygen",
         "IssuerResponse",
         "IssuerVerify",
+        "IssuerIssue",
+        "ClientSpend",
+        "IssuerRefund",
     ];
     let family = FAMILIES.iter().position(|f| group.starts_with(f)).unwrap_or(FAMILIES.len());
     let op = group.rsplit('/').next().unwrap_or(group);
@@ -93,7 +96,7 @@ struct Row {
 /// The goal for a row (issue 17), if it has one.
 fn goal(label: &str, peer: &str) -> Option<f64> {
     match peer {
-        "privacypass" | "google-athm" => Some(0.9),
+        "privacypass" | "google-athm" | "anonymous-credit-tokens" => Some(0.9),
         "ring-pss-sign" | "ring" if label.starts_with("rsa2048/") => Some(1.0),
         "ring-ecdh" => Some(1.3),
         _ => None,

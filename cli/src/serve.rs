@@ -32,7 +32,8 @@ pub(crate) struct IssuerServe {
     #[arg(long)]
     name: String,
     /// Token types to issue (decimal, or hex as 0xDA7A; type 0xDA7A makes a
-    /// safe-prime RSA key on first start, which takes seconds).
+    /// safe-prime RSA key on first start, which takes seconds; type 0xE5AC,
+    /// ARC, issues credentials on application/private-credential-request).
     #[arg(long, value_delimiter = ',', default_value = "1,2,5", value_parser = parse_token_type)]
     token_types: Vec<u16>,
     /// Folder of the keys (created if absent).
@@ -274,12 +275,24 @@ pub(crate) struct OriginServe {
     /// Where the issuer directory is (default: https://ISSUER).
     #[arg(long)]
     issuer_url: Option<String>,
-    /// The token type asked for (1, 2, 5, 0xDA7A or 0xDA7B; 0xDA7B, like 1
-    /// and 5, needs --issuer-state: only the issuer's key verifies it).
+    /// The token type asked for (1, 2, 5, 0xDA7A, 0xDA7B or 0xE5AC; 0xDA7B
+    /// and 0xE5AC, like 1 and 5, need --issuer-state: only the issuer's key
+    /// verifies them; 0xE5AC needs --rate-limit).
     #[arg(long, value_parser = parse_token_type)]
     token_type: u16,
+    /// Type 0xE5AC (ARC): the presentation limit N, sent as the challenge's
+    /// rate-limit parameter (2 to 2^32): at most N tokens from one
+    /// credential per challenge. It limits credentials, not clients: the
+    /// issuer gives credentials to anyone and pat fetch obtains a new one
+    /// after N, so it limits clients only where issuance is gated
+    /// (attestation or authentication, which pat-http does not provide).
+    /// The previous window's challenge is accepted too, so one credential
+    /// can spend up to 2N tokens within one window (--max-age seconds).
+    #[arg(long)]
+    rate_limit: Option<u64>,
     /// Types 0xDA7A and 0xDA7B: the only extension types a redeemed token may carry
-    /// (decimal or 0x hex, comma-separated; default: any).
+    /// (decimal or 0x hex, comma-separated; default: any). Type 0xE5AC does
+    /// not start with it (its tokens carry no extensions).
     #[arg(long, value_delimiter = ',', value_parser = parse_extension_type)]
     allowed_extensions: Option<Vec<u16>>,
     /// Types 0xDA7A and 0xDA7B: an extension type every token must carry,
@@ -302,7 +315,7 @@ pub(crate) struct OriginServe {
     /// Replay store in Redis (redis://HOST:PORT); in memory when omitted.
     #[arg(long)]
     redis: Option<String>,
-    /// The issuer's state folder (types 1, 5 and 0xDA7B: joined origin and issuer).
+    /// The issuer's state folder (types 1, 5, 0xDA7B and 0xE5AC: joined origin and issuer).
     #[arg(long)]
     issuer_state: Option<PathBuf>,
     /// The challenge's origin_info (empty: tokens for any origin).
@@ -362,6 +375,12 @@ pub(crate) struct Fetch {
     /// challenge is an error; an origin's value can single a client out).
     #[arg(long)]
     use_origin_extensions: bool,
+    /// Type 0xE5AC (ARC): a file keeping credentials and presentation states
+    /// between runs (created with mode 0600, replaced atomically), so that
+    /// one credential gives the origin's rate-limit of tokens over as many
+    /// runs; without it, each run obtains a credential and presents it once.
+    #[arg(long)]
+    credential_store: Option<PathBuf>,
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, BoxError> {
@@ -468,6 +487,7 @@ fn origin_serve(args: OriginServe) -> Result<ExitCode, BoxError> {
         issuer_name: args.issuer,
         issuer_url,
         token_type: args.token_type,
+        rate_limit: args.rate_limit,
         extensions: args.allowed_extensions,
         extension_set: extension_set(&args.require_extensions, &args.optional_extensions),
         suggested_extensions,
@@ -521,6 +541,7 @@ pub(crate) fn fetch(args: Fetch) -> ExitCode {
         ca_cert: args.ca_cert,
         extensions,
         use_origin_extensions: args.use_origin_extensions,
+        credential_store: args.credential_store,
     };
     exit(runtime().and_then(|rt| {
         rt.block_on(async {

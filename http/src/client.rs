@@ -1,7 +1,7 @@
 //! `pat fetch`: the client side of RFC 9577/9578 over HTTP.
 //!
 //! It requests a resource; on a 401 with a `PrivateToken` challenge of a
-//! served type (0x0001, 0x0002, 0x0005, 0xDA7A) it reads the issuer directory (at
+//! served type (0x0001, 0x0002, 0x0005, 0xDA7A, 0xDA7B; 0xE5AC below) it reads the issuer directory (at
 //! `https://ISSUER_NAME` unless told otherwise; the name comes from the
 //! origin, so it must be a plain `host` or `host:port`, [`issuer_base_url`]),
 //! takes the key the challenge
@@ -26,6 +26,26 @@
 //!
 //! The request and its finalization are the type's family's (the crate's
 //! registry of served types); this module does the HTTP around them.
+//!
+//! # Type 0xE5AC (ARC)
+//!
+//! An ARC challenge (draft-ietf-privacypass-arc-protocol-01) carries the
+//! presentation limit in its `rate-limit` parameter. The client presents a
+//! credential it holds for the challenge's issuer, origin_info,
+//! `credential_context` and key ([`crate::credentials`]), with the
+//! presentation state of the challenge's presentation context (made on
+//! first use, then kept); when it has none, or that state has made its
+//! limit of tokens, it obtains a new credential: the directory's key, a
+//! CredentialRequest posted as `application/private-credential-request`,
+//! the CredentialResponse finalized (§7), and presents that. It does the
+//! same when any stored state of the credential does not load: that state
+//! may be this context's, and one made again would repeat its tags. A run
+//! waits at most [`credentials::LOCK_WAIT`] for another run's lock on the
+//! store, and says so. So with a
+//! store file ([`FetchConfig::credential_store`]) N runs under a limit of N
+//! give N tokens from one credential and run N + 1 gets a new credential;
+//! without one, each run obtains a credential and presents it once. The
+//! advanced state is written to the store before the token is sent.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -40,6 +60,11 @@ use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject as _;
 use sha2::{Digest as _, Sha256};
 
+use pat::crypto::arc::{Credential, CredentialResponse, PresentationState};
+use pat::tokens::arc::{self, ArcChallenge};
+use zeroize::Zeroizing;
+
+use crate::credentials::{self, CredentialKey, CredentialStore, Stored};
 use crate::{BoxError, media, registry, unix_now};
 
 /// The most keys read from a directory (more than any issuer of this crate
@@ -69,6 +94,10 @@ pub struct FetchConfig {
     /// parameter (draft-ietf-privacypass-auth-scheme-extensions-03 §4). Off
     /// by default: a value the origin chooses can tell clients apart.
     pub use_origin_extensions: bool,
+    /// Type 0xE5AC: the file keeping ARC credentials and presentation
+    /// states between runs ([`crate::credentials`]); `None`: a credential
+    /// for this run only.
+    pub credential_store: Option<PathBuf>,
 }
 
 /// An HTTP client with rustls (ring), the system's roots and `ca_cert`.
@@ -200,9 +229,12 @@ pub async fn fetch(config: &FetchConfig, log: &mut dyn FnMut(&str)) -> Result<u1
         None => Extensions::EMPTY,
     };
     let issuer_url = config.issuer_url.as_deref();
-    let authorization =
-        authorize_negotiated(&http, first.headers(), issuer_url, &extensions, config.use_origin_extensions, log)
-            .await?;
+    let options = Options {
+        extensions: &extensions,
+        use_origin_extensions: config.use_origin_extensions,
+        credential_store: config.credential_store.as_deref(),
+    };
+    let authorization = authorize_with(&http, first.headers(), issuer_url, &options, log).await?;
     let last = http.get(&config.url).header(header::AUTHORIZATION, authorization).send().await?;
     log(&format!("GET {} with a token: {}", config.url, last.status().as_u16()));
     Ok(last.status().as_u16())
@@ -250,9 +282,44 @@ pub async fn authorize_negotiated(
     use_origin_extensions: bool,
     log: &mut dyn FnMut(&str),
 ) -> Result<String, BoxError> {
+    let options = Options { extensions, use_origin_extensions, credential_store: None };
+    authorize_with(http, headers, issuer_url, &options, log).await
+}
+
+/// [`authorize`], keeping type-0xE5AC credentials in the store file
+/// `credential_store` (`None`: a credential for this call only).
+pub async fn authorize_with_credentials(
+    http: &reqwest::Client,
+    headers: &header::HeaderMap,
+    issuer_url: Option<&str>,
+    credential_store: Option<&Path>,
+    log: &mut dyn FnMut(&str),
+) -> Result<String, BoxError> {
+    let options = Options { extensions: &Extensions::EMPTY, use_origin_extensions: false, credential_store };
+    authorize_with(http, headers, issuer_url, &options, log).await
+}
+
+/// What the client brings to a challenge.
+struct Options<'a> {
+    extensions: &'a Extensions<'a>,
+    use_origin_extensions: bool,
+    credential_store: Option<&'a Path>,
+}
+
+async fn authorize_with(
+    http: &reqwest::Client,
+    headers: &header::HeaderMap,
+    issuer_url: Option<&str>,
+    options: &Options<'_>,
+    log: &mut dyn FnMut(&str),
+) -> Result<String, BoxError> {
     let values: Vec<String> =
         headers.get_all(header::WWW_AUTHENTICATE).iter().filter_map(|v| v.to_str().ok().map(str::to_owned)).collect();
     let picked = pick_challenge(&values)?;
+    if picked.token_type == registry::arc::CODE {
+        return authorize_arc(http, &picked, issuer_url, options.credential_store, log).await;
+    }
+    let (extensions, use_origin_extensions) = (options.extensions, options.use_origin_extensions);
     let challenge = TokenChallenge::decode(&picked.challenge)?;
     let token_type = challenge.token_type();
     let issuer_name = core::str::from_utf8(challenge.issuer_name()).map_err(|_| "the issuer name is not UTF-8")?;
@@ -273,6 +340,33 @@ pub async fn authorize_negotiated(
     }
     let chosen = crate::negotiation::choose(extensions, set.as_ref(), suggested.as_ref(), use_origin_extensions, log)?;
     let extensions = Extensions::decode(&chosen)?;
+    let issuer = issuer_key(http, issuer_name, issuer_url, token_type, picked.token_key.as_deref()).await?;
+    log(&format!(
+        "key {} from the directory; requesting a token at {}",
+        hex8(&Sha256::digest(&issuer.token_key)),
+        issuer.request_uri
+    ));
+    let (request, pending) = family.request(&issuer.token_key, &challenge, &extensions, log)?;
+    let response = post(http, &issuer.request_uri, request, media::TOKEN_REQUEST, media::TOKEN_RESPONSE).await?;
+    pending.finalize(&response)
+}
+
+/// An issuer key of the directory and where requests for it go.
+struct IssuerKey {
+    token_key: Vec<u8>,
+    request_uri: String,
+}
+
+/// Reads the issuer directory (at `issuer_url`, or `https://ISSUER_NAME`)
+/// and takes the key of `token_type` the challenge named (`named_key`,
+/// which must be listed) or, without one, the newest valid now.
+async fn issuer_key(
+    http: &reqwest::Client,
+    issuer_name: &str,
+    issuer_url: Option<&str>,
+    token_type: u16,
+    named_key: Option<&[u8]>,
+) -> Result<IssuerKey, BoxError> {
     let base = match issuer_url {
         Some(url) => url.to_owned(),
         None => issuer_base_url(issuer_name)?,
@@ -282,7 +376,7 @@ pub async fn authorize_negotiated(
     let json = get_directory(http, &url).await?;
     let mut scratch = vec![0u8; json.len()];
     let directory = Box::new(IssuerDirectory::<MAX_DIRECTORY_KEYS>::parse(&json, &mut scratch)?);
-    let key = match &picked.token_key {
+    let key = match named_key {
         // The key the origin named, whatever its not-before (the origin
         // asked for it): it only has to be published.
         Some(k) => {
@@ -308,10 +402,138 @@ pub async fn authorize_negotiated(
     if base.starts_with("https://") && !request_uri.starts_with("https://") {
         return Err(format!("the directory at {url} came over TLS but names a plain request URI {request_uri}").into());
     }
-    log(&format!("key {} from the directory; requesting a token at {request_uri}", hex8(&Sha256::digest(token_key))));
-    let (request, pending) = family.request(token_key, &challenge, &extensions, log)?;
-    let response = post(http, &request_uri, request).await?;
-    pending.finalize(&response)
+    Ok(IssuerKey { token_key: token_key.to_vec(), request_uri })
+}
+
+/// A type-0xE5AC challenge answered (the module's header says how).
+async fn authorize_arc(
+    http: &reqwest::Client,
+    picked: &Picked,
+    issuer_url: Option<&str>,
+    credential_store: Option<&Path>,
+    log: &mut dyn FnMut(&str),
+) -> Result<String, BoxError> {
+    let challenge = ArcChallenge::decode(&picked.challenge)?;
+    let limit = picked.rate_limit.ok_or("the type-0xE5AC challenge has no rate-limit parameter")?;
+    arc::token_len(limit).map_err(|_| format!("the challenge's rate-limit {limit} is not 2 to 2^32"))?;
+    let issuer_name =
+        core::str::from_utf8(challenge.challenge().issuer_name()).map_err(|_| "the issuer name is not UTF-8")?;
+    log(&format!("challenge: token type {}, issuer {issuer_name:?}, rate-limit {limit}", arc::TOKEN_TYPE));
+    let issuer = issuer_key(http, issuer_name, issuer_url, arc::TOKEN_TYPE, picked.token_key.as_deref()).await?;
+    let client = arc::Client::from_token_key(&issuer.token_key)?;
+    log(&format!("key {} from the directory", hex8(client.key_id())));
+    let mut store = match credential_store {
+        Some(path) => CredentialStore::open_waiting(path, credentials::LOCK_WAIT, log).await?,
+        None => CredentialStore::in_memory(),
+    };
+    for note in store.take_notes() {
+        log(&note);
+    }
+    let key = CredentialKey::new(
+        challenge.challenge().issuer_name(),
+        challenge.challenge().origin_info(),
+        challenge.credential_context(),
+        client.key_id(),
+    )?;
+    let mut rng = crate::rng();
+    let kept = match store.get(&key) {
+        Some(stored) => from_store(&client, stored, &challenge, limit, log)?,
+        None => None,
+    };
+    let (credential, mut state, mut states) = match kept {
+        Some(kept) => kept,
+        None => {
+            log(&format!("requesting a credential at {}", issuer.request_uri));
+            let (request_state, request) = client.request(&challenge, &mut rng)?;
+            let body = crate::encoded(&request)?;
+            let response =
+                post(http, &issuer.request_uri, body, media::CREDENTIAL_REQUEST, media::CREDENTIAL_RESPONSE).await?;
+            let credential = client.finalize(&request_state, &CredentialResponse::decode(&response)?)?;
+            let state = client.presentation_state(&credential, &challenge, limit)?;
+            log("credential: new from the issuer");
+            (credential, state, Vec::new())
+        }
+    };
+    let mut token = vec![0u8; arc::token_len(limit)?];
+    let len = client.token(&mut state, &challenge, &mut rng, &mut token)?;
+    token.truncate(len);
+    log(&format!("presentation: {} of {limit} left for this challenge", state.remaining()));
+    // The spent nonce reaches the store before the token leaves.
+    states.push(Zeroizing::new(state.export().to_vec()));
+    store.put(key, Stored { credential: Zeroizing::new(credential.export().to_vec()), states });
+    store.save()?;
+    if let Some(path) = store.path() {
+        log(&format!("credential store: {}", path.display()));
+    }
+    let mut out = vec![0u8; pat::wire::auth::base64url_len(token.len()) + 64];
+    Ok(pat::wire::auth::write_authorization(&token, &mut out)?.to_owned())
+}
+
+/// What a stored credential gives for `challenge`: the credential, the
+/// state of the challenge's presentation context (the kept one, or a new
+/// one for a context not seen yet) and the other contexts' states; `None`
+/// when a new credential is needed: the context's state has made its
+/// tokens or is for another limit (a second state for one context would
+/// repeat its tags), the credential holds [`credentials::MAX_STATES`]
+/// contexts already, or what is stored (the credential or any of its
+/// states) does not load.
+type Kept = (Credential, PresentationState, Vec<Zeroizing<Vec<u8>>>);
+
+fn from_store(
+    client: &arc::Client,
+    stored: &Stored,
+    challenge: &ArcChallenge<'_>,
+    limit: u64,
+    log: &mut dyn FnMut(&str),
+) -> Result<Option<Kept>, BoxError> {
+    let Ok(credential) = Credential::import(&stored.credential) else {
+        log("credential: the stored one does not load; a new one");
+        return Ok(None);
+    };
+    let context = challenge.presentation_context(client.key_id());
+    let mut found = None;
+    let mut others = Vec::new();
+    for bytes in &stored.states {
+        // A state that does not load may be this context's: making one
+        // again would start at nonce 0 and repeat its tags (linked, and
+        // refused as replays). So the credential goes whole.
+        let Ok(state) = PresentationState::import(bytes) else {
+            log("credential: a stored presentation state does not load (a state made again would repeat its tags); \
+                 a new one");
+            return Ok(None);
+        };
+        if found.is_none() && state.is_for(&context.parts())? {
+            found = Some(state);
+        } else {
+            others.push(bytes.clone());
+        }
+    }
+    match found {
+        Some(state) if state.limit() == limit && state.remaining() > 0 => {
+            log("credential: stored");
+            Ok(Some((credential, state, others)))
+        }
+        Some(state) if state.limit() != limit => {
+            log(&format!(
+                "credential: its state for this challenge has limit {}, not {limit}; a new one",
+                state.limit()
+            ));
+            Ok(None)
+        }
+        Some(_) => {
+            log(&format!("credential: its {limit} presentations for this challenge are made; a new one"));
+            Ok(None)
+        }
+        None if others.len() >= credentials::MAX_STATES => {
+            log("credential: it serves the most presentation contexts kept; a new one");
+            Ok(None)
+        }
+        None => {
+            log("credential: stored; a presentation state for a new context");
+            let state = client.presentation_state(&credential, challenge, limit)?;
+            Ok(Some((credential, state, others)))
+        }
+    }
 }
 
 fn hex8(bytes: &[u8]) -> String {
@@ -320,8 +542,12 @@ fn hex8(bytes: &[u8]) -> String {
 
 /// A challenge [`pick_challenge`] chose, its parameters decoded.
 struct Picked {
+    /// Its token type.
+    token_type: u16,
     /// The encoded TokenChallenge.
     challenge: Vec<u8>,
+    /// The `rate-limit` parameter of a type-0xE5AC challenge (ignored for the others).
+    rate_limit: Option<u64>,
     /// The `token-key`, if present.
     token_key: Option<Vec<u8>>,
     /// The encoded ExtensionSet of `extension-set`, if present.
@@ -359,28 +585,40 @@ fn pick_challenge(values: &[String]) -> Result<Picked, BoxError> {
                 .decode_extensions(&mut ext_buf)
                 .map_err(|e| format!("the challenge's extensions: {e}"))?
                 .map(|e| e.as_bytes().to_vec());
-            return Ok(Picked { challenge: decoded, token_key, extension_set, extensions });
+            let rate_limit = if token_type == registry::arc::CODE {
+                challenge.decode_rate_limit().map_err(|e| format!("the challenge's rate-limit: {e}"))?
+            } else {
+                None
+            };
+            return Ok(Picked { token_type, challenge: decoded, rate_limit, token_key, extension_set, extensions });
         }
     }
     Err(format!("no PrivateToken challenge of a supported type ({}) in the 401 response", registry::supported()).into())
 }
 
-async fn post(http: &reqwest::Client, url: &str, body: Vec<u8>) -> Result<Vec<u8>, BoxError> {
+/// POSTs `body` as `content_type` and reads a 200 answer of media type `accept`.
+async fn post(
+    http: &reqwest::Client,
+    url: &str,
+    body: Vec<u8>,
+    content_type: &'static str,
+    accept: &'static str,
+) -> Result<Vec<u8>, BoxError> {
     let response = http
         .post(url)
-        .header(header::CONTENT_TYPE, media::TOKEN_REQUEST)
-        .header(header::ACCEPT, media::TOKEN_RESPONSE)
+        .header(header::CONTENT_TYPE, content_type)
+        .header(header::ACCEPT, accept)
         .body(body)
         .send()
         .await?;
     let status = response.status();
-    let content_type = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(media::essence);
+    let answered = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(media::essence);
     if status != reqwest::StatusCode::OK {
         let text = error_text(response).await;
         return Err(format!("the issuer answered {status}: {text}").into());
     }
-    if content_type.as_deref() != Some(media::TOKEN_RESPONSE) {
-        return Err(format!("the issuer answered with media type {content_type:?}").into());
+    if answered.as_deref() != Some(accept) {
+        return Err(format!("the issuer answered with media type {answered:?}").into());
     }
     read_capped(response, url).await
 }

@@ -5,15 +5,15 @@
 //! - `GET /.well-known/private-token-issuer-directory`: the directory, with
 //!   `Cache-Control` and a strong `ETag` (`If-None-Match` answers 304);
 //! - `POST` at the directory's `issuer-request-uri` ([`REQUEST_PATH`]): a
-//!   single TokenRequest, an amortized batch or a generic batch, told apart by
-//!   `Content-Type`.
+//!   single TokenRequest, an amortized batch, a generic batch or an ARC
+//!   CredentialRequest (type 0xE5AC), told apart by `Content-Type`.
 //!
 //! Status codes (RFC 9578 §5.2, §6.2; the batched-tokens draft): 415 for
 //! another media type, 413 for a body over [`MAX_BODY`] (refused on its
 //! `Content-Length` and never kept; one of up to four times the limit is
 //! read and dropped first, so that the client reads the answer), 400 for a body that is not the media
 //! type's message at all (shorter than a token type, a generic batch whose
-//! framing does not parse), 422 for a request the issuer cannot process: a
+//! framing does not parse; a credential request is 422 instead, below), 422 for a request the issuer cannot process: a
 //! token type it does not serve (in a generic batch, an entry of a type other
 //! than 0x0001, 0x0002 and 0x0005: draft §6.2), a blinded message of the
 //! wrong size or not a group element, a truncated key id no key has, a batch
@@ -28,6 +28,17 @@
 //! Extensions list, a truncated key id no key has, extensions the policy
 //! ([`ExtensionsPolicy`]) does not permit. The signing key pair is derived
 //! for each request's extensions. Error bodies are fixed texts: they never carry key material.
+//!
+//! Type 0xE5AC (ARC, draft-ietf-privacypass-arc-protocol-01 §7): a
+//! CredentialRequest on `application/private-credential-request`, answered
+//! with a CredentialResponse on `application/private-credential-response`.
+//! The draft answers 422 to every request that does not deserialize (a
+//! body of the wrong size, even one shorter than a token type), names a
+//! truncated key id no key has, or whose proof fails (§7.2); a
+//! CredentialRequest of another type is 422 too (not served as a
+//! credential), and so is a 0xE5AC body on the token request media type.
+//! 413 (a body over [`MAX_BODY`]) and 415 (another media type) come before
+//! the body is read, as for every media type.
 //!
 //! Bounded: a request takes a place in the [`crate::pool`] before its body is
 //! read (503 with `Retry-After` when every place is taken), and its
@@ -58,7 +69,9 @@ use crate::keys::{self, KeyRef, KeyState};
 use crate::metrics::{Metrics, type_label};
 use crate::pool::{Busy, Pool, PoolConfig};
 pub use crate::registry::MAX_BATCH;
-use crate::registry::{self, INTERNAL, Issue, IssuerTables, MALFORMED, NO_KEY, Refusal, TOO_MANY, UNSERVED};
+use crate::registry::{
+    self, INTERNAL, Issue, IssuerTables, MALFORMED, NO_KEY, Refusal, TOO_MANY, UNPROCESSABLE, UNSERVED,
+};
 use crate::{BoxError, media, rng, unix_now};
 
 /// Where requests are posted.
@@ -389,6 +402,7 @@ enum Kind {
     Single,
     Amortized,
     Generic,
+    Credential,
 }
 
 impl Kind {
@@ -397,6 +411,7 @@ impl Kind {
             Self::Single => "single",
             Self::Amortized => "amortized",
             Self::Generic => "generic",
+            Self::Credential => "credential",
         }
     }
 }
@@ -448,6 +463,7 @@ fn request_kind(headers: &HeaderMap) -> Option<Kind> {
         Some(media::TOKEN_REQUEST) => Some(Kind::Single),
         Some(media::AMORTIZED_REQUEST) => Some(Kind::Amortized),
         Some(media::GENERIC_REQUEST) => Some(Kind::Generic),
+        Some(media::CREDENTIAL_REQUEST) => Some(Kind::Credential),
         _ => None,
     }
 }
@@ -514,6 +530,18 @@ fn evaluate(loaded: &Loaded, policy: &ExtensionsPolicy, kind: Kind, body: &[u8],
             let bytes = loaded.tables.get(token_type).ok_or(UNSERVED)?.issue(&request)?;
             let token_type = type_label(token_type);
             Ok(Issued { status: StatusCode::OK, media_type: media::TOKEN_RESPONSE, body: bytes, token_type, tokens: 1 })
+        }
+        Kind::Credential => {
+            // §7.2: a request that does not deserialize is 422, however short.
+            let token_type = token_type.ok_or(UNPROCESSABLE)?;
+            let bytes = loaded.tables.get(token_type).ok_or(UNSERVED)?.issue_credential(&request)?;
+            Ok(Issued {
+                status: StatusCode::OK,
+                media_type: media::CREDENTIAL_RESPONSE,
+                body: bytes,
+                token_type: type_label(token_type),
+                tokens: 1,
+            })
         }
         Kind::Amortized => {
             let token_type = token_type.ok_or(MALFORMED)?;

@@ -12,7 +12,10 @@
 //!   key put in the folder (a key made elsewhere, e.g. by another issuer);
 //! - type 0xDA7B: `type55931-<id>.seed`, 48 random bytes in hex, from which
 //!   the POPRF key pair is derived (`DeriveKeyPair(seed,
-//!   "PrivacyPass-TypeDA7B")`, draft-ietf-privacypass-public-metadata-issuance-03 §5.5).
+//!   "PrivacyPass-TypeDA7B")`, draft-ietf-privacypass-public-metadata-issuance-03 §5.5);
+//! - type 0xE5AC: `type58796-<id>.key`, the 128-byte ARC ServerPrivateKey
+//!   in hex (draft-ietf-privacypass-arc-crypto-01 §4.1, made by `SetupServer`
+//!   on first start), whose 99-byte ServerPublicKey the directory publishes.
 //!
 //! Which types a folder may hold, and each one's file format, are the
 //! served types' families (`crate::registry`); this module keeps the
@@ -48,6 +51,9 @@ pub const METADATA: u16 = PublicMetadataRsa2048::CODE;
 
 /// Token type 0xDA7B (POPRF P-384 with public metadata, privately verifiable).
 pub const POPRF: u16 = PublicMetadataP384::CODE;
+
+/// Token type 0xE5AC (ARC(P-256), privately verifiable, issued as credentials).
+pub const ARC: u16 = pat::tokens::arc::TOKEN_TYPE;
 
 /// How long a new key stays valid by default: 30 days.
 pub const DEFAULT_LIFETIME: u64 = 30 * 24 * 3600;
@@ -256,7 +262,7 @@ fn lock(dir: &Path) -> Result<fs::File, BoxError> {
     Ok(file)
 }
 
-/// Whether `name` is a key file name this module writes (`typeN-XXXXXXXX.seed` or `.pem`).
+/// Whether `name` is a key file name this module writes (`typeN-XXXXXXXX.seed`, `.pem` or `.key`).
 fn is_key_file_name(name: &str) -> bool {
     let Some(rest) = name.strip_prefix("type") else { return false };
     let Some((digits, rest)) = rest.split_once('-') else { return false };

@@ -20,6 +20,7 @@
 
 pub mod admin;
 pub mod client;
+pub mod credentials;
 pub mod issuer;
 pub mod keys;
 pub mod media;
@@ -51,9 +52,40 @@ pub(crate) fn encoded(m: &impl pat::Encode) -> Result<Vec<u8>, pat::Error> {
     Ok(out)
 }
 
-/// Lower-case hex.
+/// Lower-case hex, written into a string of its final size (no growing
+/// buffer leaves a copy of secret bytes behind).
 pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len().saturating_mul(2));
+    for b in bytes {
+        for nibble in [b >> 4, b & 0x0f] {
+            out.push(char::from(DIGITS.get(usize::from(nibble)).copied().unwrap_or(b'0')));
+        }
+    }
+    out
+}
+
+/// The bytes of `s`, hex digits only (either case, an even number of them;
+/// no sign, space or prefix, which `u8::from_str_radix` would let through),
+/// in a buffer of its final size that is wiped when dropped.
+pub(crate) fn unhex(s: &str) -> Option<zeroize::Zeroizing<Vec<u8>>> {
+    fn digit(c: u8) -> Option<u8> {
+        match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            b'A'..=b'F' => Some(c - b'A' + 10),
+            _ => None,
+        }
+    }
+    let (pairs, rest) = s.as_bytes().as_chunks::<2>();
+    if !rest.is_empty() {
+        return None;
+    }
+    let mut out = zeroize::Zeroizing::new(Vec::with_capacity(pairs.len()));
+    for [hi, lo] in pairs {
+        out.push(digit(*hi)? << 4 | digit(*lo)?);
+    }
+    Some(out)
 }
 
 /// Seconds since the UNIX epoch.

@@ -1,5 +1,6 @@
 //! Media types (RFC 9578 §8.2; draft-ietf-privacypass-batched-tokens-07
-//! and -08 §5.1, §6.1, §8.2).
+//! and -08 §5.1, §6.1, §8.2; draft-ietf-privacypass-arc-protocol-01 §7.1,
+//! §7.2, §10.2).
 //!
 //! The batch names are the ones the draft has used since -05; -07 and -08
 //! did not change them. Earlier names (-02's
@@ -25,6 +26,11 @@ pub const AMORTIZED_RESPONSE: &str = "application/private-token-amortized-batch-
 pub const GENERIC_REQUEST: &str = "application/private-token-generic-batch-request";
 /// A GenericBatchTokenResponse, sent with 200 or 206 (draft §6.2).
 pub const GENERIC_RESPONSE: &str = "application/private-token-generic-batch-response";
+
+/// An ARC CredentialRequest, type 0xE5AC (draft-ietf-privacypass-arc-protocol-01 §7.1).
+pub const CREDENTIAL_REQUEST: &str = "application/private-credential-request";
+/// An ARC CredentialResponse (draft-ietf-privacypass-arc-protocol-01 §7.2).
+pub const CREDENTIAL_RESPONSE: &str = "application/private-credential-response";
 
 /// The media type of a `Content-Type` value: parameters dropped, lower case.
 pub fn essence(content_type: &str) -> String {

@@ -9,7 +9,7 @@
 //!
 //! | metric | type | labels | what |
 //! |---|---|---|---|
-//! | `pat_tokens_issued_total` | counter | `token_type`, `kind` | tokens issued (a batch counts each token) |
+//! | `pat_tokens_issued_total` | counter | `token_type`, `kind` | tokens issued (a batch counts each token; an ARC credential, kind `credential`, counts one) |
 //! | `pat_issuance_refused_total` | counter | `reason` | token requests refused |
 //! | `pat_tokens_redeemed_total` | counter | `token_type` | tokens accepted by the origin |
 //! | `pat_redemptions_refused_total` | counter | `reason` | redemptions refused (`replayed` among them) |

@@ -164,7 +164,7 @@ impl Announcement {
         if entries.is_empty() && suggested.is_none() {
             return Ok(Self::default());
         }
-        let code = family.kind().code();
+        let code = family.code();
         if !carries_extensions(family) {
             return Err(format!(
                 "tokens of type {} carry no extensions: --require-extension, --optional-extension and \
@@ -182,7 +182,8 @@ impl Announcement {
                 // would invite clients to send what the origin then refuses.
                 let what = if e.required { "required" } else { "announced" };
                 return Err(format!(
-                    "extension type {} is {what} but not among --allowed-extensions: a token carrying it                      would be refused",
+                    "extension type {} is {what} but not among --allowed-extensions: a token carrying it \
+                     would be refused",
                     list(&[e.extension_type])
                 )
                 .into());
@@ -262,6 +263,7 @@ mod tests {
         assert!(Announcement::new(da7a, &twice, None, None).unwrap_err().to_string().contains("twice"));
         let e = Announcement::new(da7a, &req, None, Some(&[1])).unwrap_err().to_string();
         assert!(e.contains("required but not among --allowed-extensions"), "{e}");
+        assert!(e.ends_with("a token carrying it would be refused"), "{e}");
         let e = Announcement::new(da7a, &req, None, Some(&[2])).unwrap_err().to_string();
         assert!(e.contains("type 1 is announced but not among --allowed-extensions"), "{e}");
         assert!(Announcement::new(da7a, &req, None, Some(&[1, 2])).is_ok());

@@ -27,7 +27,7 @@
 //!
 //! A token is accepted only after it verified and the store recorded it.
 //! The `Authorization` value is bounded ([`MAX_AUTHORIZATION`], the server's
-//! header cap for 0xDA7A's extensions) and checked cheaply first (its
+//! header cap for 0xDA7A's extensions, the longest ARC token for 0xE5AC) and checked cheaply first (its
 //! challenge digest and key id); the verification runs on the bounded
 //! [`crate::pool`], so a flood of well-formed forgeries is shed with 503
 //! instead of starving real clients. A store that is down, slow or full is
@@ -52,6 +52,31 @@
 //! otherwise, or when a required type is not among the allowed ones
 //! ([`crate::negotiation`]).
 //!
+//! # Type 0xE5AC (ARC)
+//!
+//! An origin of type 0xE5AC (draft-ietf-privacypass-arc-protocol-01) is
+//! joined with its issuer (`--issuer-state`: ARC is privately verifiable,
+//! §4) and announces its presentation limit, [`OriginConfig::rate_limit`],
+//! in the challenge's `rate-limit` parameter (§6). Its challenge carries an
+//! empty `credential_context`, so one credential serves every window; the
+//! redemption context is the one above, so a client may present up to the
+//! limit per challenge window and replay store epoch (the presentation
+//! context of §8.1 includes it). A token verifies under the limit and is
+//! spent under its presentation tag in the same store, with the same
+//! expiry and the same refusals as every other type: a replayed
+//! presentation is 401, a store that is down or slow is 503, never an
+//! acceptance, on every origin sharing the store. Its tokens carry no
+//! extensions: it does not start with [`OriginConfig::extensions`].
+//!
+//! The limit is per credential, not per client: the issuer gives
+//! credentials to anyone who asks and `pat fetch` obtains a new one after
+//! N, so it limits clients only where issuance is gated (attestation or
+//! authentication in front of the issuer, which this crate does not
+//! provide). And since a window accepts the previous window's challenge
+//! too, one credential can spend up to 2N tokens within one window of
+//! `max_age` seconds (N under each challenge; a client that keeps an old
+//! challenge can reach 3N in `max_age` seconds straddling two boundaries).
+//!
 //! # Keys
 //!
 //! For types 0x0002 and 0xDA7A the origin reads the issuer directory
@@ -74,11 +99,7 @@ use pat::deploy::directory::IssuerDirectory;
 use pat::deploy::keyset::{KeyEntry, KeySet, Validity};
 use pat::deploy::replay::Spend;
 use pat::wire::auth;
-use pat::wire::challenge::TokenChallenge;
-use pat::wire::codec::{Decode, Encode};
 use pat::wire::extension_set::ExtensionEntry;
-use pat::wire::extensions::Extensions;
-use pat::wire::token::TokenRef;
 use sha2::{Digest as _, Sha256};
 
 use crate::client::MAX_DIRECTORY_KEYS;
@@ -87,13 +108,15 @@ use crate::metrics::{Metrics, type_label};
 use crate::negotiation::Announcement;
 use crate::pool::{Busy, Pool};
 pub use crate::registry::MAX_AUTHORIZATION;
-use crate::registry::{self, Family, Verifier};
+use crate::registry::{self, Check, Family, Verifier};
 use crate::replay::{Epoch, Outcome as StoreOutcome, Replay, StoreError};
 use crate::{BoxError, unix_now};
 
 /// Keys an origin holds at once: more than any issuer of this crate keeps
 /// (at most 256 per type can be told apart by a request's truncated key id).
 pub const MAX_KEYS: usize = 1024;
+/// `, rate-limit=` and the longest decimal `u64`.
+const RATE_LIMIT_PARAM_LEN: usize = 13 + 20;
 /// The label of the redemption context derivation (v2: with the store's epoch).
 const CONTEXT_LABEL: &[u8] = b"pat-http redemption context v2";
 
@@ -104,8 +127,12 @@ pub struct OriginConfig {
     pub issuer_name: String,
     /// Where the issuer directory is (`https://NAME` by default).
     pub issuer_url: String,
-    /// The token type asked for: 1, 2, 5 or 0xDA7A.
+    /// The token type asked for: a served type (1, 2, 5, 0xDA7A, 0xDA7B, 0xE5AC).
     pub token_type: u16,
+    /// Type 0xE5AC: the presentation limit sent in the challenge's
+    /// `rate-limit` parameter (2 to 2^32); required for that type,
+    /// refused for the others.
+    pub rate_limit: Option<u64>,
     /// Type 0xDA7A: the extension types a redeemed token's extensions may
     /// have (`None`: any well-formed list).
     pub extensions: Option<Vec<u16>>,
@@ -193,8 +220,36 @@ impl OriginService {
             )
             .into());
         }
+        match (family.rate_limited(), config.rate_limit) {
+            (true, None) => {
+                return Err(format!(
+                    "type {}: give the presentation limit (--rate-limit)",
+                    registry::name(family.code())
+                )
+                .into());
+            }
+            (true, Some(limit)) if !family.usable_limit(limit) => {
+                return Err(format!("--rate-limit {limit}: the presentation limit is 2 to 2^32").into());
+            }
+            (false, Some(_)) => {
+                return Err(format!(
+                    "--rate-limit applies to type 0xE5AC, not to type {}",
+                    registry::name(family.code())
+                )
+                .into());
+            }
+            _ => {}
+        }
+        if family.rate_limited() && config.extensions.is_some() {
+            // Its tokens carry no extensions: the list would be ignored.
+            return Err(format!(
+                "tokens of type {} carry no extensions: --allowed-extensions needs a type that does (0xDA7A, 0xDA7B)",
+                registry::name(family.code())
+            )
+            .into());
+        }
         // Checks the names once: every window's challenge has the same ones.
-        TokenChallenge::new(config.token_type, config.issuer_name.as_bytes(), &[], config.origin_info.as_bytes())?;
+        family.challenge(config.issuer_name.as_bytes(), &[], config.origin_info.as_bytes(), &[])?;
         let announcement = Announcement::new(
             family,
             &config.extension_set,
@@ -261,10 +316,7 @@ impl OriginService {
         h.update(epoch);
         h.update(window.to_be_bytes());
         let context: [u8; 32] = h.finalize().into();
-        let challenge = TokenChallenge::new(self.config.token_type, issuer, &context, origins)?;
-        let mut bytes = vec![0u8; challenge.encoded_len()];
-        challenge.encode(&mut bytes)?;
-        Ok(bytes)
+        self.family.challenge(issuer, &context, origins, &[])
     }
 
     fn current(&self) -> Arc<Keys> {
@@ -382,6 +434,20 @@ impl OriginService {
         let token_key = token_key.filter(|_| self.config.send_token_key);
         let max_age = Some(self.config.max_age);
         let (set, suggested) = (self.announcement.set(), self.announcement.suggested());
+        if let Some(limit) = self.config.rate_limit {
+            // Type 0xE5AC: no extension negotiation (checked at start).
+            let len = auth::www_authenticate_with_extensions_len(
+                challenge.len(),
+                token_key.map(<[u8]>::len),
+                max_age,
+                None,
+                None,
+            ) + RATE_LIMIT_PARAM_LEN;
+            let mut out = vec![0u8; len];
+            let value =
+                auth::write_www_authenticate_with_rate_limit(&challenge, token_key, max_age, limit, &mut out).ok()?;
+            return HeaderValue::from_str(value).ok();
+        }
         let len = auth::www_authenticate_with_extensions_len(
             challenge.len(),
             token_key.map(<[u8]>::len),
@@ -406,27 +472,28 @@ impl OriginService {
     /// the challenge of this window or the one before, under the store's
     /// current epoch; it is spent until [`pat::deploy::replay::windowed_expiry`].
     async fn redeem(&self, authorization: &str) -> Result<Outcome, Failure> {
-        let (token, extensions) = match self.family.presented(authorization, self.config.extensions.as_deref()) {
-            Ok(presented) => (presented.token, presented.extensions),
-            Err(reason) => return Ok(Outcome::Invalid(reason)),
-        };
+        let (token, extensions) =
+            match self.family.presented(authorization, self.config.extensions.as_deref(), self.config.rate_limit) {
+                Ok(presented) => (presented.token, presented.extensions),
+                Err(reason) => return Ok(Outcome::Invalid(reason)),
+            };
         // A required extension type missing: refused before any cryptography.
         if self.announcement.first_missing(&extensions).is_some() {
             return Ok(Outcome::Invalid(MISSING_EXTENSION));
         }
-        let Ok(parsed) = TokenRef::decode(&token) else { return Ok(Outcome::Invalid("malformed")) };
-        if parsed.kind().code() != self.config.token_type {
-            return Ok(Outcome::Invalid("wrong_type"));
-        }
+        let limit = self.config.rate_limit;
+        let header = match self.family.token_header(&token, limit) {
+            Ok(header) => header,
+            Err(reason) => return Ok(Outcome::Invalid(reason)),
+        };
         let Some(epoch) = self.replay.epoch() else { return Err(Failure::Store(StoreError::Down)) };
         let now = unix_now();
         let len = self.window_len();
-        let input = *parsed.input();
         let mut matched = None;
         for window in [now / len, (now / len).saturating_sub(1)] {
             let bytes = self.challenge(&epoch, window).map_err(Failure::Internal)?;
             // The challenge digest is SHA-256 of the encoded challenge (RFC 9577 §2.2).
-            if <[u8; 32]>::from(Sha256::digest(&bytes)) == *input.challenge_digest() {
+            if <[u8; 32]>::from(Sha256::digest(&bytes)) == header.challenge_digest {
                 matched = Some(bytes);
                 break;
             }
@@ -434,29 +501,26 @@ impl OriginService {
         let Some(challenge_bytes) = matched else { return Ok(Outcome::Invalid("unknown_challenge")) };
         let keys = self.current();
         let token_type = self.config.token_type;
-        if keys.set.by_key_id(token_type, input.token_key_id(), now).is_none() {
+        let key_id = header.key_id;
+        if keys.set.by_key_id(token_type, &key_id, now).is_none() {
             return Ok(Outcome::Invalid("unknown_key"));
         }
-        // The cryptography, on the bounded pool.
-        let key_id = *input.token_key_id();
+        // The cryptography, on the bounded pool: the id the token is spent
+        // under (its nonce; an ARC presentation's tag) if it verifies.
         let verified = self
             .pool
             .run(move || {
-                let Some((verifier, _)) = keys.set.by_key_id(token_type, &key_id, now) else { return false };
-                let (Ok(challenge), Ok(extensions)) =
-                    (TokenChallenge::decode(&challenge_bytes), Extensions::decode(&extensions))
-                else {
-                    return false;
-                };
-                verifier.verify(&token, &challenge, &extensions)
+                let (verifier, _) = keys.set.by_key_id(token_type, &key_id, now)?;
+                let check = Check { challenge: &challenge_bytes, extensions: &extensions, limit };
+                verifier.verify(&token, &check)
             })
             .await
             .map_err(|Busy| Failure::Busy)?;
-        if !verified {
+        let Some(spend_id) = verified else {
             return Ok(Outcome::Invalid("verification"));
-        }
+        };
         let expires_at = pat::deploy::replay::windowed_expiry(now, len, self.config.clock_skew);
-        match self.replay.spend(&epoch, input.token_key_id(), input.nonce(), expires_at, now).await {
+        match self.replay.spend(&epoch, &key_id, &spend_id, expires_at, now).await {
             Ok(StoreOutcome::Spend(Spend::Fresh)) => Ok(Outcome::Fresh),
             Ok(StoreOutcome::Spend(Spend::Replayed)) => Ok(Outcome::Invalid("replayed")),
             Ok(StoreOutcome::Spend(Spend::Expired)) => Ok(Outcome::Invalid("window_expired")),

@@ -256,14 +256,7 @@ fn random_epoch() -> Result<Epoch, BoxError> {
 }
 
 fn parse_epoch(hex: &str) -> Option<Epoch> {
-    let mut out = [0u8; EPOCH_LEN];
-    if hex.len() != 2 * EPOCH_LEN {
-        return None;
-    }
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(out)
+    crate::unhex(hex)?.as_slice().try_into().ok()
 }
 
 fn unix_millis() -> i64 {
@@ -571,6 +564,7 @@ mod tests {
         assert_eq!(parse_epoch("00"), None);
         assert_eq!(parse_epoch(&"zz".repeat(16)), None);
         assert_eq!(parse_epoch(&"0".repeat(33)), None);
+        assert_eq!(parse_epoch(&format!("+a{}", "0".repeat(30))), None);
     }
 
     #[tokio::test]

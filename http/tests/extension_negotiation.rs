@@ -81,6 +81,7 @@ fn fetch_config(d: &Deployment, url: &str, extensions: Option<Vec<u8>>, use_orig
         ca_cert: None,
         extensions,
         use_origin_extensions: use_origin,
+        credential_store: None,
     }
 }
 

@@ -398,6 +398,7 @@ async fn an_issuer_with_many_keys_starts_and_publishes_them_all() {
         issuer_name: addr.to_string(),
         issuer_url: format!("http://{addr}"),
         token_type: 5,
+        rate_limit: None,
         extensions: None,
         extension_set: Vec::new(),
         suggested_extensions: None,
@@ -419,6 +420,7 @@ async fn an_issuer_with_many_keys_starts_and_publishes_them_all() {
             ca_cert: None,
             extensions: None,
             use_origin_extensions: false,
+            credential_store: None,
         },
         &mut |_| {},
     )

@@ -31,6 +31,7 @@ async fn every_type_is_issued_redeemed_once_and_refused_when_replayed() {
                 ca_cert: None,
                 extensions: None,
                 use_origin_extensions: false,
+                credential_store: None,
             },
             &mut |_| {},
         )

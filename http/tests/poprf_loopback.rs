@@ -62,6 +62,7 @@ impl Deployment {
             issuer_name: self.issuer_name.clone(),
             issuer_url: self.issuer_url.clone(),
             token_type: keys::POPRF,
+            rate_limit: None,
             extensions: allowed,
             extension_set: Vec::new(),
             suggested_extensions: None,

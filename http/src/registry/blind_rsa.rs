@@ -11,7 +11,9 @@ use pat::wire::extensions::Extensions;
 use pat::wire::token_type::TokenKind;
 use zeroize::Zeroizing;
 
-use super::{Family, Issue, IssuerKey, IssuerKeys, Pending, Refusal, UNPROCESSABLE, Verifier, Verify, bad, encoded};
+use super::{
+    Check, Family, Issue, IssuerKey, IssuerKeys, Pending, Refusal, UNPROCESSABLE, Verifier, Verify, bad, encoded,
+};
 use crate::{BoxError, rng};
 
 /// The type-0x0002 family.
@@ -38,12 +40,12 @@ pub(super) fn from_spki(token_key: &[u8]) -> Result<blind_rsa::PublicKey, BoxErr
 
 fn issuer_key(issuer: public::Issuer) -> IssuerKey {
     let (key_id, token_key) = (*issuer.key_id(), issuer.token_key().to_vec());
-    IssuerKey::new(KIND, key_id, token_key, issuer)
+    IssuerKey::new(KIND.code(), key_id, token_key, issuer)
 }
 
 impl Family for BlindRsa {
-    fn kind(&self) -> TokenKind {
-        KIND
+    fn code(&self) -> u16 {
+        KIND.code()
     }
 
     fn key_file_ext(&self) -> &'static str {
@@ -67,7 +69,7 @@ impl Family for BlindRsa {
     fn verifier(&self, key: IssuerKey) -> Option<Verifier> {
         let (key_id, token_key) = (key.key_id, key.token_key.clone());
         let issuer = key.into_secret::<public::Issuer>().ok()?;
-        Some(Verifier::new(KIND, key_id, token_key, public::Origin::new(issuer.public_key().clone())))
+        Some(Verifier::new(KIND.code(), key_id, token_key, public::Origin::new(issuer.public_key().clone())))
     }
 
     fn publicly_verifiable(&self) -> bool {
@@ -77,7 +79,7 @@ impl Family for BlindRsa {
     fn directory_verifier(&self, token_key: &[u8]) -> Result<Verifier, BoxError> {
         let public_key = from_spki(token_key)?;
         let key_id = *public_key.key_id();
-        Ok(Verifier::new(KIND, key_id, token_key.to_vec(), public::Origin::new(public_key)))
+        Ok(Verifier::new(KIND.code(), key_id, token_key.to_vec(), public::Origin::new(public_key)))
     }
 
     fn request(
@@ -108,8 +110,10 @@ impl Pending for Requested {
 }
 
 impl Verify for public::Origin {
-    fn verify(&self, token: &[u8], challenge: &TokenChallenge<'_>, _extensions: &Extensions<'_>) -> bool {
-        public::PublicToken::decode(token).is_ok_and(|t| public::Origin::verify(self, &t, challenge).is_ok())
+    fn verify(&self, token: &[u8], check: &Check<'_>) -> Option<[u8; 32]> {
+        super::verified_nonce(token, check, |challenge, _| {
+            public::PublicToken::decode(token).is_ok_and(|t| public::Origin::verify(self, &t, challenge).is_ok())
+        })
     }
 }
 

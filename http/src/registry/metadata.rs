@@ -26,7 +26,8 @@ use zeroize::Zeroizing;
 
 use super::blind_rsa::{from_pem, from_spki, pem};
 use super::{
-    Family, Issue, IssuerKey, IssuerKeys, Pending, Presented, Refusal, UNPROCESSABLE, Verifier, Verify, bad, encoded,
+    Check, Family, Issue, IssuerKey, IssuerKeys, Pending, Presented, Refusal, UNPROCESSABLE, Verifier, Verify, bad,
+    encoded,
 };
 use crate::{BoxError, rng};
 
@@ -48,7 +49,7 @@ fn issuer_key(secret: blind_rsa::SecretKey) -> Result<IssuerKey, BoxError> {
         e => format!("type 0xDA7A: key refused: {e}"),
     })?;
     let (key_id, token_key) = (*issuer.key_id(), issuer.token_key().to_vec());
-    Ok(IssuerKey::new(KIND, key_id, token_key, issuer))
+    Ok(IssuerKey::new(KIND.code(), key_id, token_key, issuer))
 }
 
 /// Every refusal of a type-0xDA7A request is 400 (draft §5.1).
@@ -57,8 +58,8 @@ const fn bad_request(text: &'static str) -> Refusal {
 }
 
 impl Family for Metadata {
-    fn kind(&self) -> TokenKind {
-        KIND
+    fn code(&self) -> u16 {
+        KIND.code()
     }
 
     fn key_file_ext(&self) -> &'static str {
@@ -82,7 +83,7 @@ impl Family for Metadata {
     fn verifier(&self, key: IssuerKey) -> Option<Verifier> {
         let (key_id, token_key) = (key.key_id, key.token_key.clone());
         let issuer = key.into_secret::<metadata::Issuer>().ok()?;
-        Some(Verifier::new(KIND, key_id, token_key, metadata::Origin::new(issuer.public_key().clone())))
+        Some(Verifier::new(KIND.code(), key_id, token_key, metadata::Origin::new(issuer.public_key().clone())))
     }
 
     fn publicly_verifiable(&self) -> bool {
@@ -92,7 +93,7 @@ impl Family for Metadata {
     fn directory_verifier(&self, token_key: &[u8]) -> Result<Verifier, BoxError> {
         let public_key = from_spki(token_key)?;
         let key_id = *public_key.key_id();
-        Ok(Verifier::new(KIND, key_id, token_key.to_vec(), metadata::Origin::new(public_key)))
+        Ok(Verifier::new(KIND.code(), key_id, token_key.to_vec(), metadata::Origin::new(public_key)))
     }
 
     fn carries_extensions(&self) -> bool {
@@ -101,7 +102,13 @@ impl Family for Metadata {
 
     /// `PrivateToken token="…", extensions="…"`, bounded by the server's
     /// header cap; extensions of a type outside `allowed` are refused.
-    fn presented(&self, authorization: &str, allowed: Option<&[u16]>) -> Result<Presented, &'static str> {
+    fn presented(
+        &self,
+        authorization: &str,
+        allowed: Option<&[u16]>,
+        limit: Option<u64>,
+    ) -> Result<Presented, &'static str> {
+        let _ = limit;
         super::presented_with_extensions(authorization, allowed)
     }
 
@@ -137,9 +144,11 @@ impl Pending for Requested {
 }
 
 impl Verify for metadata::Origin {
-    fn verify(&self, token: &[u8], challenge: &TokenChallenge<'_>, extensions: &Extensions<'_>) -> bool {
-        metadata::MetadataToken::decode(token)
-            .is_ok_and(|t| metadata::Origin::verify(self, &t, challenge, extensions).is_ok())
+    fn verify(&self, token: &[u8], check: &Check<'_>) -> Option<[u8; 32]> {
+        super::verified_nonce(token, check, |challenge, extensions| {
+            metadata::MetadataToken::decode(token)
+                .is_ok_and(|t| metadata::Origin::verify(self, &t, challenge, extensions).is_ok())
+        })
     }
 }
 

@@ -16,6 +16,17 @@
 //!   challenge and the finalization of the issuer's response into an
 //!   `Authorization` value ([`Family::request`], [`Pending`]).
 //!
+//! Type 0xE5AC (ARC, [`arc`]) fits the same table with three more
+//! questions the origin asks of every family: the encoded challenge of a
+//! window ([`Family::challenge`]: ARC's carries a `credential_context`),
+//! the challenge digest and key id of a token before any cryptography
+//! ([`Family::token_header`]: an ARC token is not `token_input ‖
+//! authenticator`, and its length depends on the limit), and the id a
+//! verified token is spent under ([`Verify::verify`]: the nonce, or an ARC
+//! presentation's tag). Its issuance is a credential, on its own media
+//! types ([`IssuerKeys::issue_credential`]); the client side of it, with
+//! the credential kept between runs, is [`crate::client`]'s.
+//!
 //! The generic batch endpoint has no family of its own: it evaluates with
 //! the per-type key lists of types 0x0001, 0x0002 and 0x0005, the types the
 //! library's `batched::Issuer` takes ([`IssuerTables::generic_batch`]).
@@ -25,6 +36,7 @@
 //! closed: a key of the wrong kind, a message that does not decode, a key
 //! that is not found, is a refusal, never an acceptance.
 
+pub(crate) mod arc;
 mod blind_rsa;
 mod metadata;
 mod poprf;
@@ -37,43 +49,47 @@ use axum::http::StatusCode;
 use pat::deploy::keyset::KeyEntry;
 use pat::tokens::batched;
 use pat::wire::challenge::TokenChallenge;
+use pat::wire::codec::Decode as _;
 use pat::wire::extensions::Extensions;
-use pat::wire::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
+use pat::wire::token::TokenRef;
+use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use zeroize::Zeroizing;
 
 use crate::BoxError;
 
 /// The served token types, one entry each, in the order metrics and
-/// messages list them (types 0x0001, 0x0002, 0x0005, 0xDA7A, 0xDA7B).
+/// messages list them (types 0x0001, 0x0002, 0x0005, 0xDA7A, 0xDA7B, 0xE5AC).
 pub const SERVED: &[&dyn Family] = &[
     &voprf::Voprf::<PrivateP384>::FAMILY,
     &blind_rsa::BlindRsa,
     &voprf::Voprf::<PrivateRistretto255>::FAMILY,
     &metadata::Metadata,
     &poprf::Poprf,
+    &arc::ArcP256,
 ];
 
 /// The most tokens in one amortized or generic batch.
 pub const MAX_BATCH: usize = 100;
 
-/// The longest `Authorization` value read for types other than 0xDA7A (a
-/// type-2 token is 354 bytes, 472 in base64); longer values are refused
-/// unparsed. A 0xDA7A value carries its extensions too and is bounded by
-/// the server's header cap.
+/// The longest `Authorization` value read for types 0x0001, 0x0002 and
+/// 0x0005 (a type-2 token is 354 bytes, 472 in base64); longer values are
+/// refused unparsed. A 0xDA7A or 0xDA7B value carries its extensions too and
+/// is bounded by the server's header cap; a 0xE5AC value by the longest
+/// token of the origin's presentation limit (`arc::max_authorization`).
 pub const MAX_AUTHORIZATION: usize = 2048;
 
 /// The family of `token_type`, if it is served.
 pub fn family(token_type: u16) -> Option<&'static dyn Family> {
-    SERVED.iter().copied().find(|f| f.kind().code() == token_type)
+    SERVED.iter().copied().find(|f| f.code() == token_type)
 }
 
 /// The codes of the served types, in [`SERVED`] order.
 pub fn codes() -> impl Iterator<Item = u16> {
-    SERVED.iter().map(|f| f.kind().code())
+    SERVED.iter().map(|f| f.code())
 }
 
 /// A type as messages name it: decimal below 0x100, else `0x` hex (`0xDA7A`).
-fn name(code: u16) -> String {
+pub(crate) fn name(code: u16) -> String {
     if code < 0x100 { code.to_string() } else { format!("{code:#06X}") }
 }
 
@@ -92,8 +108,7 @@ pub fn supported() -> String {
 
 /// The privately verifiable served types as messages name them: `1 and 5`.
 pub fn privately_verifiable() -> String {
-    let names: Vec<String> =
-        SERVED.iter().filter(|f| !f.publicly_verifiable()).map(|f| name(f.kind().code())).collect();
+    let names: Vec<String> = SERVED.iter().filter(|f| !f.publicly_verifiable()).map(|f| name(f.code())).collect();
     match names.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => names.concat(),
@@ -103,8 +118,8 @@ pub fn privately_verifiable() -> String {
 /// One served token type: how the state folder, the issuer, the origin and
 /// the client handle it.
 pub trait Family: Sync {
-    /// The token type.
-    fn kind(&self) -> TokenKind;
+    /// The token type code.
+    fn code(&self) -> u16;
 
     /// The extension of the type's key files in the state folder (`seed`, `pem`).
     fn key_file_ext(&self) -> &'static str;
@@ -132,7 +147,55 @@ pub trait Family: Sync {
     /// verifiable types; an error for the others).
     fn directory_verifier(&self, token_key: &[u8]) -> Result<Verifier, BoxError> {
         let _ = token_key;
-        Err(format!("type {}: privately verifiable", name(self.kind().code())).into())
+        Err(format!("type {}: privately verifiable", name(self.code())).into())
+    }
+
+    /// Whether the origin's challenge carries a presentation limit, the
+    /// `rate-limit` parameter (type 0xE5AC, draft-ietf-privacypass-arc-protocol-01
+    /// §6): an origin of such a type needs one, an origin of another type
+    /// refuses one.
+    fn rate_limited(&self) -> bool {
+        false
+    }
+
+    /// Whether `limit` is a presentation limit the type can use (types
+    /// that are not [`Self::rate_limited`] take none).
+    fn usable_limit(&self, limit: u64) -> bool {
+        let _ = limit;
+        false
+    }
+
+    /// The encoded TokenChallenge an origin sends. By default RFC 9577's
+    /// (an error for a non-empty `credential_context`, which only type
+    /// 0xE5AC's challenge has); names are checked as
+    /// [`TokenChallenge::new`] checks them.
+    fn challenge(
+        &self,
+        issuer_name: &[u8],
+        redemption_context: &[u8],
+        origin_info: &[u8],
+        credential_context: &[u8],
+    ) -> Result<Vec<u8>, BoxError> {
+        if !credential_context.is_empty() {
+            return Err(format!("type {}: no credential_context in its challenge", name(self.code())).into());
+        }
+        let challenge = TokenChallenge::new(self.code(), issuer_name, redemption_context, origin_info)?;
+        Ok(crate::encoded(&challenge)?)
+    }
+
+    /// What an origin reads of an encoded token before any cryptography:
+    /// its challenge digest and key id; the refusal's metrics reason
+    /// otherwise (`malformed`, `wrong_type`). `limit`: the origin's
+    /// presentation limit (rate-limited types). By default RFC 9577's
+    /// `token_input ‖ authenticator` of this type.
+    fn token_header(&self, token: &[u8], limit: Option<u64>) -> Result<TokenHeader, &'static str> {
+        let _ = limit;
+        let parsed = TokenRef::decode(token).map_err(|_| "malformed")?;
+        if parsed.kind().code() != self.code() {
+            return Err("wrong_type");
+        }
+        let input = parsed.input();
+        Ok(TokenHeader { challenge_digest: *input.challenge_digest(), key_id: *input.token_key_id() })
     }
 
     /// Whether the type's tokens carry Extensions (types 0xDA7A and 0xDA7B):
@@ -146,10 +209,16 @@ pub trait Family: Sync {
     /// The token (and extensions) an `Authorization` value presents; the
     /// refusal's metrics reason otherwise (`malformed`, `extensions`).
     /// `allowed`: the extension types a token's extensions may have (`None`:
-    /// any). By default `PrivateToken token="..."`, at most
-    /// [`MAX_AUTHORIZATION`] bytes, with the empty Extensions list.
-    fn presented(&self, authorization: &str, allowed: Option<&[u16]>) -> Result<Presented, &'static str> {
-        let _ = allowed;
+    /// any); `limit`: the origin's presentation limit (rate-limited types,
+    /// whose tokens grow with it). By default `PrivateToken token="..."`, at
+    /// most [`MAX_AUTHORIZATION`] bytes, with the empty Extensions list.
+    fn presented(
+        &self,
+        authorization: &str,
+        allowed: Option<&[u16]>,
+        limit: Option<u64>,
+    ) -> Result<Presented, &'static str> {
+        let _ = (allowed, limit);
         if authorization.len() > MAX_AUTHORIZATION {
             return Err("malformed");
         }
@@ -170,6 +239,15 @@ pub trait Family: Sync {
         extensions: &Extensions<'_>,
         log: &mut dyn FnMut(&str),
     ) -> Result<(Vec<u8>, Box<dyn Pending>), BoxError>;
+}
+
+/// What an origin reads of a token before verifying it ([`Family::token_header`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TokenHeader {
+    /// SHA-256 of the challenge the token answers (RFC 9577 §2.2).
+    pub challenge_digest: [u8; 32],
+    /// The issuer key id the token names.
+    pub key_id: [u8; 32],
 }
 
 /// A client's request in flight: turns the issuer's TokenResponse into the
@@ -220,20 +298,20 @@ pub struct Presented {
 /// One issuer key of a served type: its type, id and token key, and the
 /// secret, which only its family reads.
 pub struct IssuerKey {
-    kind: TokenKind,
+    token_type: u16,
     key_id: [u8; 32],
     token_key: Vec<u8>,
     secret: Box<dyn Any + Send + Sync>,
 }
 
 impl IssuerKey {
-    fn new<K: Any + Send + Sync>(kind: TokenKind, key_id: [u8; 32], token_key: Vec<u8>, secret: K) -> Self {
-        Self { kind, key_id, token_key, secret: Box::new(secret) }
+    fn new<K: Any + Send + Sync>(token_type: u16, key_id: [u8; 32], token_key: Vec<u8>, secret: K) -> Self {
+        Self { token_type, key_id, token_key, secret: Box::new(secret) }
     }
 
     /// The token type code.
     pub fn token_type(&self) -> u16 {
-        self.kind.code()
+        self.token_type
     }
 
     /// The key id (SHA-256 of the token key, RFC 9578).
@@ -254,17 +332,20 @@ impl IssuerKey {
 
     /// The secret, if it is a `K`; the key back otherwise.
     fn into_secret<K: Any>(self) -> Result<K, Self> {
-        let Self { kind, key_id, token_key, secret } = self;
+        let Self { token_type, key_id, token_key, secret } = self;
         match secret.downcast::<K>() {
             Ok(k) => Ok(*k),
-            Err(secret) => Err(Self { kind, key_id, token_key, secret }),
+            Err(secret) => Err(Self { token_type, key_id, token_key, secret }),
         }
     }
 }
 
 impl std::fmt::Debug for IssuerKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("IssuerKey").field("kind", &self.kind).field("key_id", &self.key_id).finish_non_exhaustive()
+        f.debug_struct("IssuerKey")
+            .field("token_type", &self.token_type)
+            .field("key_id", &self.key_id)
+            .finish_non_exhaustive()
     }
 }
 
@@ -322,6 +403,14 @@ pub trait IssuerKeys: Any + Send + Sync {
         let _ = request;
         Err(UNSERVED)
     }
+
+    /// The CredentialResponse to a CredentialRequest (type 0xE5AC,
+    /// `application/private-credential-request`; [`UNSERVED`] for the
+    /// types whose issuance is a token).
+    fn issue_credential(&self, request: &Issue<'_>) -> Result<Vec<u8>, Refusal> {
+        let _ = request;
+        Err(UNSERVED)
+    }
 }
 
 /// Whether `key` belongs in a list of `K`s (the families' [`IssuerKeys::accepts`]).
@@ -349,7 +438,7 @@ impl Default for IssuerTables {
 impl IssuerTables {
     /// An empty list for every served type.
     pub fn new() -> Self {
-        Self { lists: SERVED.iter().map(|f| (f.kind().code(), f.issuer_keys())).collect() }
+        Self { lists: SERVED.iter().map(|f| (f.code(), f.issuer_keys())).collect() }
     }
 
     /// The keys of `token_type`, if it is served.
@@ -391,23 +480,48 @@ impl IssuerTables {
     }
 }
 
+/// What an origin checks a token against.
+#[derive(Clone, Copy, Debug)]
+pub struct Check<'a> {
+    /// The encoded challenge of the window the token's digest matched.
+    pub challenge: &'a [u8],
+    /// The encoded Extensions list the token was presented with.
+    pub extensions: &'a [u8],
+    /// The origin's presentation limit (rate-limited types; `None` for the others).
+    pub limit: Option<u64>,
+}
+
 /// How an origin checks tokens of one key.
 trait Verify: Send + Sync {
-    /// Whether `token` (encoded) verifies for `challenge` and `extensions`.
-    fn verify(&self, token: &[u8], challenge: &TokenChallenge<'_>, extensions: &Extensions<'_>) -> bool;
+    /// The id under which `token` (encoded) is spent in the replay store,
+    /// if it verifies for `check`; `None` if it does not.
+    fn verify(&self, token: &[u8], check: &Check<'_>) -> Option<[u8; 32]>;
+}
+
+/// An RFC 9577 token's nonce, the id it is spent under, if `verify`
+/// accepts it for the decoded challenge and extensions of `check`.
+fn verified_nonce(
+    token: &[u8],
+    check: &Check<'_>,
+    verify: impl FnOnce(&TokenChallenge<'_>, &Extensions<'_>) -> bool,
+) -> Option<[u8; 32]> {
+    let challenge = TokenChallenge::decode(check.challenge).ok()?;
+    let extensions = Extensions::decode(check.extensions).ok()?;
+    let nonce = *TokenRef::decode(token).ok()?.input().nonce();
+    verify(&challenge, &extensions).then_some(nonce)
 }
 
 /// A key tokens can be verified with.
 pub struct Verifier {
-    kind: TokenKind,
+    token_type: u16,
     key_id: [u8; 32],
     token_key: Vec<u8>,
     check: Box<dyn Verify>,
 }
 
 impl Verifier {
-    fn new(kind: TokenKind, key_id: [u8; 32], token_key: Vec<u8>, check: impl Verify + 'static) -> Self {
-        Self { kind, key_id, token_key, check: Box::new(check) }
+    fn new(token_type: u16, key_id: [u8; 32], token_key: Vec<u8>, check: impl Verify + 'static) -> Self {
+        Self { token_type, key_id, token_key, check: Box::new(check) }
     }
 
     /// The token key, as `WWW-Authenticate` carries it.
@@ -415,15 +529,15 @@ impl Verifier {
         &self.token_key
     }
 
-    /// Whether `token` (encoded) verifies for `challenge` and `extensions`.
-    pub fn verify(&self, token: &[u8], challenge: &TokenChallenge<'_>, extensions: &Extensions<'_>) -> bool {
-        self.check.verify(token, challenge, extensions)
+    /// The id `token` (encoded) is spent under, if it verifies for `check`.
+    pub fn verify(&self, token: &[u8], check: &Check<'_>) -> Option<[u8; 32]> {
+        self.check.verify(token, check)
     }
 }
 
 impl KeyEntry for Verifier {
     fn token_type(&self) -> u16 {
-        self.kind.code()
+        self.token_type
     }
 
     fn key_id(&self) -> &[u8; 32] {
@@ -438,21 +552,28 @@ fn bad(path: &Path, what: &str) -> BoxError {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::{SERVED, codes, family, label, privately_verifiable, supported};
 
     #[test]
     fn the_list_names_each_served_type_once() {
-        assert_eq!(codes().collect::<Vec<_>>(), [1, 2, 5, 0xDA7A, 0xDA7B]);
-        assert_eq!(supported(), "1, 2, 5, 0xDA7A, 0xDA7B");
-        assert_eq!(privately_verifiable(), "1, 5 and 0xDA7B");
+        assert_eq!(codes().collect::<Vec<_>>(), [1, 2, 5, 0xDA7A, 0xDA7B, 0xE5AC]);
+        assert_eq!(supported(), "1, 2, 5, 0xDA7A, 0xDA7B, 0xE5AC");
+        assert_eq!(privately_verifiable(), "1, 5, 0xDA7B and 0xE5AC");
         for (i, f) in SERVED.iter().enumerate() {
-            assert!(SERVED.iter().skip(i + 1).all(|g| g.kind() != f.kind()));
-            assert!(family(f.kind().code()).is_some_and(|g| g.kind() == f.kind()));
+            assert!(SERVED.iter().skip(i + 1).all(|g| g.code() != f.code()));
+            assert!(family(f.code()).is_some_and(|g| g.code() == f.code()));
         }
-        assert!(family(3).is_none() && family(0xE5AC).is_none());
+        assert!(family(3).is_none());
         assert_eq!(
-            [1, 2, 5, 0xDA7A, 0xDA7B, 3].map(label),
-            [Some("1"), Some("2"), Some("5"), Some("0xDA7A"), Some("0xDA7B"), None]
+            [1, 2, 5, 0xDA7A, 0xDA7B, 0xE5AC, 3].map(label),
+            [Some("1"), Some("2"), Some("5"), Some("0xDA7A"), Some("0xDA7B"), Some("0xE5AC"), None]
         );
+        // Only ARC's challenge carries a limit and a credential_context.
+        assert!(SERVED.iter().all(|f| f.rate_limited() == (f.code() == 0xE5AC)));
+        assert!(family(1).unwrap().challenge(b"i", &[], b"", &[7; 32]).is_err());
+        assert!(family(0xE5AC).unwrap().challenge(b"i", &[], b"", &[7; 32]).is_ok());
+        assert!(family(0xE5AC).unwrap().usable_limit(3) && !family(0xE5AC).unwrap().usable_limit(1));
     }
 }

@@ -20,7 +20,9 @@ use pat::wire::extensions::Extensions;
 use pat::wire::token_type::TokenKind;
 use zeroize::Zeroizing;
 
-use super::{Family, INTERNAL, Issue, IssuerKey, IssuerKeys, Pending, Presented, Refusal, Verifier, Verify, bad};
+use super::{
+    Check, Family, INTERNAL, Issue, IssuerKey, IssuerKeys, Pending, Presented, Refusal, Verifier, Verify, bad,
+};
 use crate::{BoxError, hex, rng};
 
 /// The type-0xDA7B family.
@@ -34,7 +36,7 @@ const SEED_LEN: usize = 48;
 fn derive(seed: &[u8]) -> Result<IssuerKey, BoxError> {
     let issuer = poprf::Issuer::derive(seed)?;
     let (key_id, token_key) = (*issuer.key_id(), issuer.token_key().to_vec());
-    Ok(IssuerKey::new(KIND, key_id, token_key, issuer))
+    Ok(IssuerKey::new(KIND.code(), key_id, token_key, issuer))
 }
 
 /// Every refusal of a type-0xDA7B request is 400 (draft §5.2).
@@ -43,8 +45,8 @@ const fn bad_request(text: &'static str) -> Refusal {
 }
 
 impl Family for Poprf {
-    fn kind(&self) -> TokenKind {
-        KIND
+    fn code(&self) -> u16 {
+        KIND.code()
     }
 
     fn key_file_ext(&self) -> &'static str {
@@ -76,7 +78,7 @@ impl Family for Poprf {
     fn verifier(&self, key: IssuerKey) -> Option<Verifier> {
         let (key_id, token_key) = (key.key_id, key.token_key.clone());
         let issuer = key.into_secret::<poprf::Issuer>().ok()?;
-        Some(Verifier::new(KIND, key_id, token_key, issuer))
+        Some(Verifier::new(KIND.code(), key_id, token_key, issuer))
     }
 
     fn carries_extensions(&self) -> bool {
@@ -84,7 +86,13 @@ impl Family for Poprf {
     }
 
     /// `PrivateToken token="…", extensions="…"`, as for 0xDA7A.
-    fn presented(&self, authorization: &str, allowed: Option<&[u16]>) -> Result<Presented, &'static str> {
+    fn presented(
+        &self,
+        authorization: &str,
+        allowed: Option<&[u16]>,
+        limit: Option<u64>,
+    ) -> Result<Presented, &'static str> {
+        let _ = limit;
         super::presented_with_extensions(authorization, allowed)
     }
 
@@ -120,8 +128,10 @@ impl Pending for Requested {
 }
 
 impl Verify for poprf::Issuer {
-    fn verify(&self, token: &[u8], challenge: &TokenChallenge<'_>, extensions: &Extensions<'_>) -> bool {
-        poprf::Token::decode(token).is_ok_and(|t| poprf::Issuer::verify(self, &t, challenge, extensions).is_ok())
+    fn verify(&self, token: &[u8], check: &Check<'_>) -> Option<[u8; 32]> {
+        super::verified_nonce(token, check, |challenge, extensions| {
+            poprf::Token::decode(token).is_ok_and(|t| poprf::Issuer::verify(self, &t, challenge, extensions).is_ok())
+        })
     }
 }
 

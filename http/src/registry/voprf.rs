@@ -12,12 +12,11 @@ use pat::tokens::private::{self, PrivateTokenType};
 use pat::wire::challenge::TokenChallenge;
 use pat::wire::codec::Decode;
 use pat::wire::extensions::Extensions;
-use pat::wire::token_type::TokenKind;
 use zeroize::Zeroizing;
 
 use super::{
-    Family, Issue, IssuerKey, IssuerKeys, MAX_BATCH, Pending, Refusal, TOO_MANY, UNPROCESSABLE, Verifier, Verify, bad,
-    encoded,
+    Check, Family, Issue, IssuerKey, IssuerKeys, MAX_BATCH, Pending, Refusal, TOO_MANY, UNPROCESSABLE, Verifier,
+    Verify, bad, encoded,
 };
 use crate::{BoxError, hex, rng};
 
@@ -39,29 +38,21 @@ impl<T> Voprf<T> {
 
 fn issuer_key<T: PrivateType>(issuer: private::Issuer<T>) -> IssuerKey {
     let (key_id, token_key) = (*issuer.key_id(), issuer.token_key().as_ref().to_vec());
-    IssuerKey::new(T::KIND, key_id, token_key, issuer)
+    IssuerKey::new(T::CODE, key_id, token_key, issuer)
 }
 
 fn derive<T: PrivateType>(seed: &[u8]) -> Result<IssuerKey, BoxError> {
     Ok(issuer_key(private::Issuer::<T>::derive(seed, DERIVE_INFO)?))
 }
 
+/// A key file's hex (surrounding whitespace allowed), strictly: see [`crate::unhex`].
 pub(super) fn unhex(s: &str) -> Option<Zeroizing<Vec<u8>>> {
-    let s = s.trim();
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    let mut out = Zeroizing::new(Vec::with_capacity(s.len() / 2));
-    for pair in s.as_bytes().chunks(2) {
-        let text = core::str::from_utf8(pair).ok()?;
-        out.push(u8::from_str_radix(text, 16).ok()?);
-    }
-    Some(out)
+    crate::unhex(s.trim())
 }
 
 impl<T: PrivateType> Family for Voprf<T> {
-    fn kind(&self) -> TokenKind {
-        T::KIND
+    fn code(&self) -> u16 {
+        T::CODE
     }
 
     fn key_file_ext(&self) -> &'static str {
@@ -91,9 +82,9 @@ impl<T: PrivateType> Family for Voprf<T> {
     }
 
     fn verifier(&self, key: IssuerKey) -> Option<Verifier> {
-        let (kind, key_id, token_key) = (key.kind, key.key_id, key.token_key.clone());
+        let (token_type, key_id, token_key) = (key.token_type, key.key_id, key.token_key.clone());
         let issuer = key.into_secret::<private::Issuer<T>>().ok()?;
-        Some(Verifier::new(kind, key_id, token_key, issuer))
+        Some(Verifier::new(token_type, key_id, token_key, issuer))
     }
 
     fn request(
@@ -124,8 +115,10 @@ impl<T: PrivateType> Pending for Requested<T> {
 }
 
 impl<T: PrivateType> Verify for private::Issuer<T> {
-    fn verify(&self, token: &[u8], challenge: &TokenChallenge<'_>, _extensions: &Extensions<'_>) -> bool {
-        T::Token::decode(token).is_ok_and(|t| private::Issuer::verify(self, &t, challenge).is_ok())
+    fn verify(&self, token: &[u8], check: &Check<'_>) -> Option<[u8; 32]> {
+        super::verified_nonce(token, check, |challenge, _| {
+            T::Token::decode(token).is_ok_and(|t| private::Issuer::verify(self, &t, challenge).is_ok())
+        })
     }
 }
 

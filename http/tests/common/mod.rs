@@ -100,6 +100,7 @@ impl Deployment {
             issuer_name: self.issuer_name.clone(),
             issuer_url: self.issuer_url.clone(),
             token_type,
+            rate_limit: None,
             extensions: None,
             extension_set: Vec::new(),
             suggested_extensions: None,

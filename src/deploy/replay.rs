@@ -40,10 +40,12 @@
 //! shared cache); [`MemoryReplayStore`] is a fixed-capacity table that never
 //! allocates.
 
+use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha256};
 
+use crate::crypto::act::Refund;
 use crate::error::{Error, Result};
-use crate::tokens::{arc, athm};
+use crate::tokens::{act, arc, athm};
 use crate::wire::token::TokenInput;
 use crate::wire::token_type::{KEY_ID_LEN, NONCE_LEN};
 
@@ -400,6 +402,36 @@ impl<const N: usize> athm::Issuer<'_, N> {
         let metadata = self.verify(token)?;
         spend_id(store, self.key_id(), &token.token.nonce(), expires_at, now)?;
         Ok(metadata)
+    }
+}
+
+/// ACT redemption with a store: the token layer verifies a spend and signs
+/// its refund ([`act::Issuer::verify`]), this layer keeps its nullifier from
+/// being accepted twice and releases the refund only once it is recorded.
+impl<const L: usize> act::Issuer<L> {
+    /// [`verify`](act::Issuer::verify) (challenge, key, `cost`, request
+    /// context, spend proof), then the nullifier recorded as spent in
+    /// `store` until `expires_at`, then the refund of `refund_amount` (≤
+    /// `cost`) credits for the client's next credential. A nullifier seen
+    /// before is [`Error::Replayed`]; the store's refusals
+    /// ([`Error::ReplayStoreFull`], [`Error::ReplayWindowExpired`]) fail
+    /// closed: nothing is refunded. `expires_at` is when the credential stops
+    /// being spendable (the key's end of validity) plus a clock skew margin.
+    #[allow(clippy::too_many_arguments)] // the spend, the store's three, and the generator
+    pub fn redeem<R: TryCryptoRng<Error: 'static> + ?Sized>(
+        &self,
+        token: &act::Token<L>,
+        challenge: &act::ActChallenge<'_>,
+        cost: u128,
+        refund_amount: u128,
+        store: &mut (impl ReplayStore + ?Sized),
+        expires_at: u64,
+        now: u64,
+        rng: &mut R,
+    ) -> Result<Refund> {
+        let verified = self.verify(token, challenge, cost, refund_amount, rng)?;
+        spend_id(store, self.key_id(), &verified.nullifier, expires_at, now)?;
+        Ok(verified.refund)
     }
 }
 

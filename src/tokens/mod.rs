@@ -29,6 +29,7 @@ use rand_core::TryCryptoRng;
 use crate::error::{Error, Result};
 use crate::wire::token_type::NONCE_LEN;
 
+pub mod act;
 pub mod amortized;
 pub mod arc;
 pub mod athm;

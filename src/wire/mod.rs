@@ -14,6 +14,7 @@
 pub mod auth;
 pub mod challenge;
 pub mod codec;
+pub mod credential_challenge;
 pub mod extension_set;
 pub mod extensions;
 pub(crate) mod json;

@@ -90,8 +90,7 @@ pub use wire::{ArcChallenge, ArcToken, Context, TokenRequest};
 
 /// The token type code point.
 pub const TOKEN_TYPE: u16 = 0xE5AC;
-/// Length of a non-empty `credential_context`.
-pub const CREDENTIAL_CONTEXT_LEN: usize = 32;
+pub use crate::wire::credential_challenge::CREDENTIAL_CONTEXT_LEN;
 /// Length of a `CredentialRequest`: type ‖ truncated key id ‖ request.
 pub const REQUEST_LEN: usize = 2 + 1 + arc_messages::REQUEST_LEN;
 /// Length of a `CredentialResponse`.

@@ -1,120 +1,30 @@
 //! The messages of type 0xE5AC: the ARC challenge, the request context, the
 //! credential request and the token (arc-protocol-01 §6, §7).
 
-use sha2::{Digest, Sha256};
-
-use super::{CREDENTIAL_CONTEXT_LEN, REQUEST_LEN, TOKEN_HEADER_LEN, TOKEN_TYPE, token_len};
+use super::{REQUEST_LEN, TOKEN_HEADER_LEN, TOKEN_TYPE, token_len};
 use crate::crypto::arc::CredentialRequest;
 use crate::crypto::arc::messages as arc_messages;
-use crate::error::{Error, Field, Result};
+use crate::error::{Error, Result};
 use crate::tokens::expect_type;
-use crate::wire::challenge::{MAX_NAME_LEN, REDEMPTION_CONTEXT_LEN, TokenChallenge};
 use crate::wire::codec::{Decode, Encode, Reader, Writer};
+use crate::wire::credential_challenge::{CredentialChallenge, len16};
 use crate::wire::token_type::{CHALLENGE_DIGEST_LEN, KEY_ID_LEN};
 
 /// An ARC `TokenChallenge` (arc-protocol-01 §6): the RFC 9577 fields with the
 /// type fixed to 0xE5AC, and the `credential_context` (empty or 32 bytes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ArcChallenge<'a> {
-    inner: TokenChallenge<'a>,
-    credential_context: Option<&'a [u8; CREDENTIAL_CONTEXT_LEN]>,
-}
+pub type ArcChallenge<'a> = CredentialChallenge<'a, TOKEN_TYPE>;
 
-fn credential_context_of(bytes: &[u8]) -> Result<Option<&[u8; CREDENTIAL_CONTEXT_LEN]>> {
-    match bytes.len() {
-        0 => Ok(None),
-        _ => Ok(Some(bytes.try_into().map_err(|_| Error::InvalidLength(Field::CredentialContext))?)),
-    }
-}
-
-fn len16(field: &[u8]) -> [u8; 2] {
-    u16::try_from(field.len()).unwrap_or(u16::MAX).to_be_bytes()
-}
-
-impl<'a> ArcChallenge<'a> {
-    /// A challenge with the names checked as [`TokenChallenge::new`] checks
-    /// them; `credential_context` must be empty or 32 bytes.
-    pub fn new(
-        issuer_name: &'a [u8],
-        redemption_context: &'a [u8],
-        origin_info: &'a [u8],
-        credential_context: &'a [u8],
-    ) -> Result<Self> {
-        let inner = TokenChallenge::new(TOKEN_TYPE, issuer_name, redemption_context, origin_info)?;
-        Ok(Self { inner, credential_context: credential_context_of(credential_context)? })
-    }
-
-    /// A challenge checked for structure only, as decoding does.
-    pub fn new_opaque(
-        issuer_name: &'a [u8],
-        redemption_context: &'a [u8],
-        origin_info: &'a [u8],
-        credential_context: &'a [u8],
-    ) -> Result<Self> {
-        let inner = TokenChallenge::new_opaque(TOKEN_TYPE, issuer_name, redemption_context, origin_info)?;
-        Ok(Self { inner, credential_context: credential_context_of(credential_context)? })
-    }
-
-    /// The RFC 9577 fields.
-    pub const fn challenge(&self) -> &TokenChallenge<'a> {
-        &self.inner
-    }
-
-    /// The `credential_context` (empty or 32 bytes).
-    pub fn credential_context(&self) -> &'a [u8] {
-        match self.credential_context {
-            Some(c) => c,
-            None => &[],
-        }
-    }
-
-    /// SHA-256 of the encoding, the token's `challenge_digest`.
-    pub fn digest(&self) -> [u8; CHALLENGE_DIGEST_LEN] {
-        let c = &self.inner;
-        let mut h = Sha256::new();
-        h.update(TOKEN_TYPE.to_be_bytes());
-        h.update(len16(c.issuer_name()));
-        h.update(c.issuer_name());
-        // redemption_context is 0 or 32 bytes: one length byte.
-        h.update([u8::try_from(c.redemption_context().len()).unwrap_or(0)]);
-        h.update(c.redemption_context());
-        h.update(len16(c.origin_info()));
-        h.update(c.origin_info());
-        h.update([u8::try_from(self.credential_context().len()).unwrap_or(0)]);
-        h.update(self.credential_context());
-        h.finalize().into()
-    }
-
+impl<'a> CredentialChallenge<'a, TOKEN_TYPE> {
     /// The request context of issuance (arc-protocol-01 §7.1), in parts.
     pub fn request_context(&self, issuer_key_id: &[u8; KEY_ID_LEN]) -> Context<'a> {
-        Context::new(self.inner.issuer_name(), self.inner.origin_info(), self.credential_context(), issuer_key_id)
+        let c = self.challenge();
+        Context::new(c.issuer_name(), c.origin_info(), self.credential_context(), issuer_key_id)
     }
 
     /// The presentation context of a token (arc-protocol-01 §8.1), in parts.
     pub fn presentation_context(&self, issuer_key_id: &[u8; KEY_ID_LEN]) -> Context<'a> {
-        Context::new(self.inner.issuer_name(), self.inner.origin_info(), self.inner.redemption_context(), issuer_key_id)
-    }
-}
-
-impl<'a> Decode<'a> for ArcChallenge<'a> {
-    fn decode_from(r: &mut Reader<'a>) -> Result<Self> {
-        expect_type(r, TOKEN_TYPE)?;
-        let issuer_name = r.u16_prefixed(1, MAX_NAME_LEN, Field::IssuerName)?;
-        let redemption_context = r.u8_prefixed(0, REDEMPTION_CONTEXT_LEN, Field::RedemptionContext)?;
-        let origin_info = r.u16_prefixed(0, MAX_NAME_LEN, Field::OriginInfo)?;
-        let credential_context = r.u8_prefixed(0, CREDENTIAL_CONTEXT_LEN, Field::CredentialContext)?;
-        Self::new_opaque(issuer_name, redemption_context, origin_info, credential_context)
-    }
-}
-
-impl Encode for ArcChallenge<'_> {
-    fn encoded_len(&self) -> usize {
-        self.inner.encoded_len() + 1 + self.credential_context().len()
-    }
-
-    fn encode_into(&self, w: &mut Writer<'_>) -> Result<()> {
-        self.inner.encode_into(w)?;
-        w.u8_prefixed(self.credential_context())
+        let c = self.challenge();
+        Context::new(c.issuer_name(), c.origin_info(), c.redemption_context(), issuer_key_id)
     }
 }
 

@@ -43,7 +43,9 @@ async function main(argv) {
         );
         const accepted = statuses.filter((s) => s === 200).length;
         const refused = statuses.filter((s) => s === 401).length;
-        process.stdout.write(`race: ${n} requests, ${accepted} accepted, ${refused} refused\n`);
+        const other = statuses.filter((s) => s !== 200 && s !== 401);
+        const others = other.length ? `, other statuses: ${other.join(' ')}` : '';
+        process.stdout.write(`race: ${n} requests, ${accepted} accepted, ${refused} refused${others}\n`);
         return accepted === 1 && refused === n - 1 ? 0 : 1;
     }
     process.stderr.write('usage: replay.mjs token URL | get URL AUTH | race N AUTH URL...\n');

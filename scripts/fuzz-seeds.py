@@ -21,7 +21,7 @@ seeds = {k: [] for k in ["challenge", "token", "www_authenticate", "authorizatio
                          "extensions", "type_da7a_request", "authorization_extensions",
                          "arc_challenge", "arc_token_request", "arc_credential_response", "arc_presentation",
                          "arc_token", "arc_state", "type_c07e_request", "type_c07e_response", "type_c07e_token",
-                         "type_c07e_state", "athm_keys"]}
+                         "type_c07e_state", "athm_keys", "act_messages"]}
 for case in json.load(open(vec / "token-test-vectors.json")):
     h = bytes.fromhex
     c = challenge(int(case["token_type"], 16), h(case["issuer_name"]), h(case["redemption_context"]), h(case["origin_info"]))
@@ -252,6 +252,22 @@ seeds["type_c07e_state"] += [b"\x01" + flip_at(c07e_state, 128),
                              b"\x01" + bytes(32) + c07e_state[32:], b"\x00" + c07e_state]
 athm_sk = next(k for k in seeds["athm_keys"] if k[0] == 2)
 seeds["athm_keys"].append(athm_sk[:1] + bytes(32) + athm_sk[33:97] + bytes(32) + athm_sk[129:])
+
+# ACT (draft-schlesinger-cfrg-act-01): the appendix vector's messages, keys
+# and client states (L = 8), each behind the act_messages selector byte (0
+# IssuanceRequest, 1 IssuanceResponse, 2 SpendProof<8>, 3 Refund, 4
+# PublicKey, 5 PrivateKey, 6 PreIssuance, 7 CreditToken, 8 PreRefund; the
+# issuer of pat::fuzzing's act.rs is the vector's), and a spend proof whose
+# ctx (its last field) is altered, which decodes and fails verification.
+ACT_FIELDS = ["issuance_request_cbor", "issuance_response_cbor", "spend_proof_cbor", "refund_cbor", "pk_cbor",
+              "sk_cbor", "preissuance_cbor", "credit_token_cbor", "prerefund_cbor"]
+for case in json.load(open(root / "tests" / "vectors" / "act" / "draft-schlesinger-cfrg-act-01.json")):
+    assert case["L"] == 8, case["L"]
+    for selector, field in enumerate(ACT_FIELDS):
+        seeds["act_messages"].append(bytes([selector]) + bytes.fromhex(case[field]))
+    seeds["act_messages"].append(b"\x07" + bytes.fromhex(case["refund_token_cbor"]))
+    proof = bytes.fromhex(case["spend_proof_cbor"])
+    seeds["act_messages"].append(b"\x02" + flip_at(proof, len(proof) - 32))
 
 for target, items in seeds.items():
     d = corpus / target

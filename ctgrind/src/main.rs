@@ -17,7 +17,9 @@
 //!   ARC server key's x0, x1, x2, xb and an exported ARC presentation
 //!   state's nonce counter (`arc-client-present-counter`); the ATHM private
 //!   key (x, y, z, r_x, r_y), the hidden metadata value m the issuer passes
-//!   in, and an exported type 0xC07E request state's r ‖ tc.
+//!   in, and an exported type 0xC07E request state's r ‖ tc; the ACT
+//!   private key x, and the ACT client's PreIssuance (k, r), CreditToken
+//!   and PreRefund, in memory and in their exported CBOR.
 //!
 //! Messages that cross the network are marked public by [`wire`]: once sent,
 //! their bytes are known to everyone.
@@ -425,6 +427,109 @@ fn athm_roles(role: Role) {
     }
 }
 
+/// Poisons the 32-byte payloads of the `fields` (0-based) of an ACT flat
+/// CBOR map `{1: b, 2: b, ...}` (map head, then key, `0x58 0x20` and 32
+/// bytes per field), leaving the head bytes defined: an import parses the
+/// secrets without branching on them.
+fn act_poison_flat(bytes: &[u8], fields: std::ops::Range<usize>) {
+    for field in bytes[1..].chunks(35).take(fields.end).skip(fields.start) {
+        poison(&field[3..]);
+    }
+}
+
+/// ACT (draft-schlesinger-cfrg-act-01, ristretto255, BLAKE3, CBOR), L = 8.
+/// The client's request (k, r from its generator, the nonces k′, r′),
+/// `to_credit_token` (the issuer's proof, public), `prove_spend` (r1, r2,
+/// the proof nonces, k*, r*, and the bits of the remainder m = c − s, which
+/// select the real and simulated branch of each OR-proof: 200 − 75 = 125 =
+/// 0b0111_1101 has both bit values, and the second spend's 130 − 130 = 0
+/// only zeros), overspends refused, and `PreRefund::to_credit_token`. The
+/// PreIssuance (k, r) is poisoned in memory; it, the CreditToken (e, k, r,
+/// c) and the PreRefund (r*, k*, m) are exported to CBOR and imported again
+/// with those payloads poisoned, and the imported values are used. A and
+/// ctx stay defined: A came in the issuer's response (so did e, poisoned
+/// all the same, the stricter choice), and the spend proof reveals ctx (the
+/// refund's check multiplies it in variable time;
+/// `CompressedRistretto::decompress`, which imports A, branches on its
+/// validity). The issuer's `issue` (e and α from its generator) and
+/// `refund` (the spend proof's
+/// check with its −γ·x·A′ term, e* and α), a forged spend proof refused.
+/// The private key x is poisoned after parsing (and the check W = x·G).
+fn act_roles(role: Role) {
+    use pat::crypto::act::{
+        CreditToken, IssuanceRequest, IssuanceResponse, Params, PreIssuance, PreRefund, PrivateKey, Refund, SpendProof,
+    };
+    const L: usize = 8;
+    const CTX: [u8; 32] = [7; 32];
+    let params = Params::new("pat", "ctgrind", "act", "2026-02-13").unwrap();
+    let generated = PrivateKey::generate(&mut rng(false)).unwrap();
+    let key = PrivateKey::from_cbor(&*generated.to_cbor()).unwrap();
+    drop(generated);
+    if role.issuer() {
+        key.ctgrind_poison();
+    }
+    let public_key = *key.public_key();
+    let (mut crng, mut irng) = (rng(role.client()), rng(role.issuer()));
+
+    // Issuance: the PreIssuance poisoned in memory, exported (its payloads
+    // stay poisoned, with `act_poison_flat` as well) and imported again.
+    let pre = PreIssuance::random(&mut crng).unwrap();
+    if role.client() {
+        poison(&pre);
+    }
+    let mut exported = pre.to_cbor();
+    if role.client() {
+        act_poison_flat(&exported[..], 0..2);
+    }
+    let imported = PreIssuance::from_cbor(&exported[..]).unwrap();
+    exported.fill(0);
+    let request = imported.request(&params, &mut crng).unwrap();
+    let request = IssuanceRequest::from_cbor(&arc_wire(request.to_cbor())).unwrap();
+    let response = key.issue::<L, _>(&params, &request, 200, &CTX, &mut irng).unwrap();
+    let response = IssuanceResponse::from_cbor(&arc_wire(response.to_cbor())).unwrap();
+    let mut token = pre.to_credit_token::<L>(&params, &public_key, &request, &response).unwrap();
+    black_box(imported.to_credit_token::<L>(&params, &public_key, &request, &response).unwrap());
+
+    for (s, t, balance) in [(75u128, 5u128, 130u128), (130, 0, 0)] {
+        // The token exported and imported again with e, k, r and c poisoned;
+        // overspends refused before anything is drawn.
+        let mut exported = token.to_cbor();
+        if role.client() {
+            act_poison_flat(&exported[..], 1..5);
+        }
+        token = CreditToken::from_cbor(&exported[..]).unwrap();
+        exported.fill(0);
+        assert!(token.prove_spend::<L, _>(&params, 256, &mut crng).is_err());
+        assert!(token.prove_spend::<L, _>(&params, balance + s - t + 1, &mut crng).is_err());
+        let (proof, pre_refund) = token.prove_spend::<L, _>(&params, s, &mut crng).unwrap();
+        let mut bytes = [0u8; SpendProof::<L>::LEN];
+        proof.encode(&mut bytes).unwrap();
+        public(&bytes);
+        let proof = SpendProof::<L>::from_cbor(&bytes).unwrap();
+        assert_eq!(proof.charge().unwrap(), s);
+        let refund = key.refund::<L, _>(&params, &proof, t, &mut irng).unwrap();
+        let refund = Refund::from_cbor(&arc_wire(refund.to_cbor())).unwrap();
+        // A forged proof (the low byte of its ctx, the last field): the
+        // rejection path of the same check.
+        let mut forged = bytes;
+        forged[SpendProof::<L>::LEN - 32] ^= 1;
+        let forged = SpendProof::<L>::from_cbor(&forged).unwrap();
+        assert!(key.refund::<L, _>(&params, &forged, t, &mut irng).is_err());
+        // The PreRefund (r*, k* from the generator, m from the poisoned c),
+        // exported and imported again with r*, k*, m poisoned; both build
+        // the next token.
+        let mut exported = pre_refund.to_cbor();
+        if role.client() {
+            act_poison_flat(&exported[..], 0..3);
+        }
+        let imported = PreRefund::from_cbor(&exported[..]).unwrap();
+        exported.fill(0);
+        black_box(pre_refund.to_credit_token::<L>(&params, &proof, &refund, &public_key).unwrap());
+        token = imported.to_credit_token::<L>(&params, &proof, &refund, &public_key).unwrap();
+        assert_eq!(token.credits::<L>().unwrap(), balance);
+    }
+}
+
 /// Poisons an ARC (P-256) server key's four scalars x0, x1, x2, xb. The
 /// library has no `ctgrind_poison` hook for this key, so the whole key is
 /// poisoned and its public half (a field the key lends out by reference)
@@ -713,6 +818,8 @@ const CASES: &[(&str, fn())] = &[
     ("typeda7b-issuer", || poprf_roles(Role::Issuer)),
     ("athm-client", || athm_roles(Role::Client)),
     ("athm-issuer", || athm_roles(Role::Issuer)),
+    ("act-client", || act_roles(Role::Client)),
+    ("act-issuer", || act_roles(Role::Issuer)),
     ("arc-client-request", || drop(arc_issuance(true, false))),
     ("arc-client-present", || arc_presentations(Role::Client)),
     ("arc-client-present-counter", arc_present_counter),

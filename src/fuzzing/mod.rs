@@ -16,8 +16,11 @@
 // that receives it, played by a fixed issuer and client), `arc.rs` those
 // of ARC (token type 0xE5AC), its states and its keys, and `athm.rs` those of
 // ATHM (token type 0xC07E), its state and its keys, with the reference
-// vectors' issuer and client as the fixture.
+// vectors' issuer and client as the fixture, and `act.rs` the one target of
+// the ACT crypto layer's decoders (a selector byte, then the CBOR), with the
+// appendix vectors' issuer as the fixture.
 
+mod act;
 mod arc;
 mod athm;
 mod decode;
@@ -27,6 +30,7 @@ mod poprf;
 
 use crate::wire::codec::Encode;
 
+pub use act::act_messages;
 pub use arc::{arc_challenge, arc_credential_response, arc_presentation, arc_state, arc_token, arc_token_request};
 pub use athm::{athm_keys, type_c07e_request, type_c07e_response, type_c07e_state, type_c07e_token};
 pub use decode::{
@@ -42,7 +46,7 @@ pub use poprf::{type_da7b_request, type_da7b_response, type_da7b_seeds, type_da7
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by name, for corpus replay.
-pub const TARGETS: [(&str, Check); 36] = [
+pub const TARGETS: [(&str, Check); 37] = [
     ("challenge", challenge),
     ("token", token),
     ("www_authenticate", www_authenticate),
@@ -79,6 +83,7 @@ pub const TARGETS: [(&str, Check); 36] = [
     ("type_c07e_token", type_c07e_token),
     ("type_c07e_state", type_c07e_state),
     ("athm_keys", athm_keys),
+    ("act_messages", act_messages),
 ];
 
 /// Re-encodes `msg` and compares with `data` when it fits a 4 KiB buffer;

@@ -3,7 +3,8 @@
 
 use core::fmt;
 
-use p256::Scalar;
+use p256::elliptic_curve::ops::LinearCombination;
+use p256::{ProjectivePoint, Scalar};
 use rand_core::TryCryptoRng;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
@@ -186,15 +187,16 @@ fn verify_issuance_proof<const N: usize>(
     let mut d = proof.c.point;
     let mut e = Scalar::ZERO;
     for ((slot, e_i), a_i) in commitments.iter_mut().zip(&proof.e).zip(&proof.a) {
-        *slot = Elem::public(h * a_i - d * e_i)?;
+        *slot = Elem::public(ProjectivePoint::lincomb_vartime(&[(h, *a_i), (d, -*e_i)]))?;
         d -= pk.c_y.point;
         e += e_i;
     }
     let (u, v, ts, t) = (response.u.point, response.v.point, response.ts, request.t.point);
-    let c_d = Elem::public(u * proof.a_d + mul_g(&e))?;
-    let c_rho =
-        Elem::public(v * proof.a_d + h * proof.a_rho + (pk.c_x.point + proof.c.point + pk.z.point * ts + t) * e)?;
-    let c_w = Elem::public(v * proof.a_d + mul_g(&proof.a_w) + t * e)?;
+    let g = ProjectivePoint::GENERATOR;
+    let c_d = Elem::public(ProjectivePoint::lincomb_vartime(&[(u, proof.a_d), (g, e)]))?;
+    let base = pk.c_x.point + proof.c.point + pk.z.point * ts + t;
+    let c_rho = Elem::public(ProjectivePoint::lincomb_vartime(&[(v, proof.a_d), (h, proof.a_rho), (base, e)]))?;
+    let c_w = Elem::public(ProjectivePoint::lincomb_vartime(&[(v, proof.a_d), (g, proof.a_w), (t, e)]))?;
     let challenge = response_challenge(params, pk, response, request, &commitments, &c_d, &c_rho, &c_w);
     if !bool::from(challenge.ct_eq(&e)) {
         return Err(Error::Verification);

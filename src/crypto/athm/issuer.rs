@@ -8,6 +8,7 @@
 //! compares every bucket and selects the match.
 
 use p256::elliptic_curve::group::Group as _;
+use p256::elliptic_curve::ops::LinearCombination;
 use p256::{ProjectivePoint, Scalar};
 use rand_core::TryCryptoRng;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
@@ -184,7 +185,7 @@ pub fn token_response<R: TryCryptoRng<Error: 'static> + ?Sized, const N: usize>(
     let mut commitments = [generator_g(); N];
     let mut shifted = c.point; // C − i·C_y
     for ((slot, (e_i, a_i)), is_real) in commitments.iter_mut().zip(e.iter().zip(&a)).zip(&real) {
-        let simulated = h * a_i - shifted * e_i;
+        let simulated = ProjectivePoint::lincomb(&[(h, *a_i), (shifted, -*e_i)]);
         *slot = Elem::public(ProjectivePoint::conditional_select(&simulated, &real_commitment, *is_real))?;
         shifted -= pk.c_y.point;
     }

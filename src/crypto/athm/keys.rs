@@ -2,8 +2,9 @@
 
 use core::fmt;
 
-use p256::Scalar;
 use p256::elliptic_curve::Field as _;
+use p256::elliptic_curve::ops::LinearCombination;
+use p256::{ProjectivePoint, Scalar};
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -192,7 +193,11 @@ impl PublicKey {
 
     /// `VerifyPublicKeyProof`: the key a client may use, or `Verification`.
     pub fn verify<const N: usize>(&self, params: &Params<'_, N>, proof: &PublicKeyProof) -> Result<VerifiedPublicKey> {
-        let gamma = Elem::public(mul_g(&proof.a_z) + self.z.point * proof.e)?;
+        // Public values only: variable time.
+        let gamma = Elem::public(ProjectivePoint::lincomb_vartime(&[
+            (ProjectivePoint::GENERATOR, proof.a_z),
+            (self.z.point, proof.e),
+        ]))?;
         let e = key_challenge(params, &self.z, &gamma);
         if !bool::from(e.ct_eq(&proof.e)) {
             return Err(Error::Verification);

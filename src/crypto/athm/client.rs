@@ -166,8 +166,11 @@ pub fn finalize_token<R: TryCryptoRng<Error: 'static> + ?Sized, const N: usize>(
     let mut c = random_nonzero_scalar(rng)?;
     let u = response.u.point;
     let p = Elem::public(u * c)?;
-    let q = Elem::public((response.v.point - u * context.r) * c)?;
+    // c·(V − r·U) as one combination: c·V + (−c·r)·U.
+    let mut cr = -(c * context.r);
+    let q = Elem::public(ProjectivePoint::lincomb(&[(response.v.point, c), (u, cr)]))?;
     c.zeroize();
+    cr.zeroize();
     let mut t = context.tc + response.ts;
     crate::ct::declassify(&mut t);
     Ok(Token { t, p, q })
@@ -194,8 +197,14 @@ fn verify_issuance_proof<const N: usize>(
     let (u, v, ts, t) = (response.u.point, response.v.point, response.ts, request.t.point);
     let g = ProjectivePoint::GENERATOR;
     let c_d = Elem::public(ProjectivePoint::lincomb_vartime(&[(u, proof.a_d), (g, e)]))?;
-    let base = pk.c_x.point + proof.c.point + pk.z.point * ts + t;
-    let c_rho = Elem::public(ProjectivePoint::lincomb_vartime(&[(v, proof.a_d), (h, proof.a_rho), (base, e)]))?;
+    // e·(C_x + C + ts·Z + T), with e·ts·Z a term of its own.
+    let base = pk.c_x.point + proof.c.point + t;
+    let c_rho = Elem::public(ProjectivePoint::lincomb_vartime(&[
+        (v, proof.a_d),
+        (h, proof.a_rho),
+        (base, e),
+        (pk.z.point, ts * e),
+    ]))?;
     let c_w = Elem::public(ProjectivePoint::lincomb_vartime(&[(v, proof.a_d), (g, proof.a_w), (t, e)]))?;
     let challenge = response_challenge(params, pk, response, request, &commitments, &c_d, &c_rho, &c_w);
     if !bool::from(challenge.ct_eq(&e)) {

@@ -157,9 +157,12 @@ pub fn token_response<R: TryCryptoRng<Error: 'static> + ?Sized, const N: usize>(
     crate::ct::declassify(&mut ts);
     let mut d = random_nonzero_scalar(rng)?;
     let u = Elem::public(mul_g(&d))?;
-    let x_pt = mul_g(&key.x);
-    let y_pt = mul_g(&key.y);
-    let v = Elem::public((x_pt + y_pt * m + pk.z.point * ts + request.t.point) * d)?;
+    // V = d·(X + m·Y + ts·Z + T) = (d·(x + m·y))·G + (d·ts)·Z + d·T.
+    let mut d_xy = d * (key.x + m * key.y);
+    let mut d_ts = d * ts;
+    let v = Elem::public(mul_g(&d_xy) + ProjectivePoint::lincomb(&[(pk.z.point, d_ts), (request.t.point, d)]))?;
+    d_xy.zeroize();
+    d_ts.zeroize();
 
     // The slot of the real bucket, as a mask per slot.
     let mut real = [Choice::from(0); N];
@@ -180,7 +183,7 @@ pub fn token_response<R: TryCryptoRng<Error: 'static> + ?Sized, const N: usize>(
     let mut r_w = random_scalar(rng)?;
     let mut mu = random_scalar(rng)?;
 
-    let c = Elem::public(pk.c_y.point * m + h * mu)?;
+    let c = Elem::public(ProjectivePoint::lincomb(&[(pk.c_y.point, m), (h, mu)]))?;
     let real_commitment = h * r_mu;
     let mut commitments = [generator_g(); N];
     let mut shifted = c.point; // C − i·C_y
@@ -189,7 +192,10 @@ pub fn token_response<R: TryCryptoRng<Error: 'static> + ?Sized, const N: usize>(
         *slot = Elem::public(ProjectivePoint::conditional_select(&simulated, &real_commitment, *is_real))?;
         shifted -= pk.c_y.point;
     }
-    let c_d = Elem::public(u.point * r_d)?;
+    // U·r_d = (d·r_d)·G.
+    let mut d_r_d = d * r_d;
+    let c_d = Elem::public(mul_g(&d_r_d))?;
+    d_r_d.zeroize();
     let r_d_v = v.point * r_d;
     let c_rho = Elem::public(r_d_v + h * r_rho)?;
     let c_w = Elem::public(r_d_v + mul_g(&r_w))?;

@@ -226,7 +226,11 @@ ATHM_SEEDS = {"type_c07e_request": ("type_c07e_request", b""), "type_c07e_issue"
               "type_c07e_request_state": ("type_c07e_state", b"\x01"), "athm_public_key": ("athm_keys", b"\x00"),
               "athm_key_proof": ("athm_keys", b"\x01"), "athm_private_key": ("athm_keys", b"\x02"),
               "type_c07e_token_key": ("athm_keys", b"\x03")}
+# The ACT kinds (act_*, type_e5ad_*) are left out here: the act_messages
+# target takes its seeds from the ACT vectors above.
 for case in json.load(open(root / "tests" / "vectors" / "negative" / "malformed.json")):
+    if case["kind"].startswith(("act_", "type_e5ad_")):
+        continue
     if case["error"] == "Ok":
         assert case.get("limit", 2) == 2, case
         target, prefix = ARC_SEEDS.get(case["kind"]) or ATHM_SEEDS[case["kind"]]

@@ -2,7 +2,7 @@
 """Writes tests/vectors/negative/malformed.json: malformed messages of every
 kind, built from the valid vectors by one deliberate defect each, with the
 error the library must answer (the `Debug` form of `pat::Error`); the
-ARC kinds also hold their valid message, with "error": "Ok".
+ARC, ATHM and ACT kinds also hold their valid message, with "error": "Ok".
 
 The expected error of each entry follows from the wire format and the error
 contract documented in the crate (a read past the end is `Truncated`, bytes
@@ -826,6 +826,635 @@ trailing("athm_key_proof", ath_proof)
 for at, name, value, what in [(0, "e", N, "n"), (0, "e", N + 1, "n + 1"), (0, "e", 2**256 - 1, "2^256 - 1"),
                               (32, "a_z", N, "n"), (32, "a_z", 2**256 - 1, "2^256 - 1")]:
     add("athm_key_proof", f"{name} = {what}", with_scalar(ath_proof, at, value), "InvalidScalar")
+
+# --- ACT(ristretto255) and type 0xE5AD (draft-schlesinger-cfrg-act-01,
+# draft-schlesinger-privacypass-act-01)
+# The valid messages are the appendix vectors (tests/vectors/act/, L = 8, one
+# run, ctx = 0). Every message is a deterministic-CBOR map keyed 1..n in
+# order whose values are 32-byte byte strings (head 58 20): elements (RFC 9496
+# encodings, 32 bytes) and scalars (32 bytes little-endian); the spend proof
+# also holds definite-length arrays (Com[8], gamma0[8], z[8][2]). The decoders
+# accept only that one encoding (src/crypto/act/cbor.rs): the input ending
+# early is Truncated, bytes after the message TrailingBytes, a head of the
+# expected major type with another length, count or form (non-minimal,
+# indefinite) InvalidLength(Message), any other unexpected head byte (major
+# type) or key byte InvalidValue(Message); a scalar not below q is
+# InvalidScalar, an element that is not a canonical encoding of a point, or
+# is the identity, InvalidElement. Zero scalars and any other element decode
+# (the "Ok" entries). The check kinds run with the vectors' key and states
+# (tests/negative.rs, `act_check`): the issuer's check of a request
+# (act_issue) and of a spend proof (act_spend_proof_verify, refunding 10),
+# the client's check of a response (act_finalize) and of a refund
+# (act_refund_finalize).
+actv = json.load(open(root / "tests" / "vectors" / "act" / "draft-schlesinger-cfrg-act-01.json"))[0]
+assert actv["L"] == 8 and actv["ctx"] == "00" * 32
+act = lambda name: h(actv[name + "_cbor"])
+IL, IV = "InvalidLength(Message)", "InvalidValue(Message)"
+Q = 2**252 + 27742317777372353535851937790883648493  # the order of ristretto255
+RP = 2**255 - 19
+RD = -121665 * pow(121666, -1, RP) % RP
+SQRT_M1 = pow(2, (RP - 1) // 4, RP)
+
+
+def r_neg(x):
+    return x % RP & 1
+
+
+def sqrt_ratio_m1(u, v):  # RFC 9496 §4.2
+    r = u * pow(v, 3, RP) * pow(u * pow(v, 7, RP), (RP - 5) // 8, RP) % RP
+    check = v * r * r % RP
+    correct, flipped, flipped_i = check == u % RP, check == -u % RP, check == -u * SQRT_M1 % RP
+    if flipped or flipped_i:
+        r = r * SQRT_M1 % RP
+    return correct or flipped, RP - r if r_neg(r) else r
+
+
+def ristretto_refusal(b):
+    """Why RFC 9496 §4.3.1 Decode refuses b (None if it decodes; s = 0, the
+    identity, decodes there and is refused by pat's decoder only)."""
+    s = int.from_bytes(b, "little")
+    if s >= RP:
+        return "non-canonical"
+    if r_neg(s):
+        return "negative"
+    ss = s * s % RP
+    u1, u2 = (1 - ss) % RP, (1 + ss) % RP
+    v = (-(RD * u1 * u1) - u2 * u2) % RP
+    was_square, invsqrt = sqrt_ratio_m1(1, v * u2 * u2 % RP)
+    den_x = invsqrt * u2 % RP
+    den_y = invsqrt * den_x * v % RP
+    x = 2 * s * den_x % RP
+    x = RP - x if r_neg(x) else x
+    y = u1 * den_y % RP
+    if not was_square:
+        return "non-square"
+    if r_neg(x * y % RP):
+        return "negative xy"
+    if y == 0:
+        return "y = 0"
+    return None
+
+
+def act_element_ok(b):
+    return b != bytes(32) and ristretto_refusal(b) is None
+
+
+G255 = h("e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76")  # the generator (RFC 9496 A.1)
+assert act_element_ok(G255)
+# Bad elements, each InvalidElement; the RFC 9496 A.2 ones checked for their reason here.
+ACT_BAD_ELEMENTS = [
+    ("the identity (all zero)", bytes(32)),
+    ("s = p (non-canonical)", h("ed" + "ff" * 30 + "7f")),
+    ("s = 2^255 - 1 (non-canonical)", h("ff" * 31 + "7f")),
+    ("high bit set (s = 2^255)", bytes(31) + b"\x80"),
+    ("all 0xff", b"\xff" * 32),
+    ("negative s = 1", b"\x01" + bytes(31)),
+    ("non-square x^2 (RFC 9496 A.2)", h("26948d35ca62e643e26a83177332e6b6afeb9d08e4268b650f1f5bbd8d81d371")),
+    ("negative xy (RFC 9496 A.2)", h("3eb858e78f5a7254d8c9731174a94f76755fd3941c0ac93735c07ba14579630e")),
+    ("s = -1, which gives y = 0 (RFC 9496 A.2)", h("ec" + "ff" * 30 + "7f")),
+]
+assert [ristretto_refusal(e) for _, e in ACT_BAD_ELEMENTS] == [
+    None, "non-canonical", "non-canonical", "non-canonical", "non-canonical", "negative", "non-square", "negative xy",
+    "y = 0"]
+# Scalars not below q, each InvalidScalar.
+ACT_BAD_SCALARS = [("q", Q), ("q + 1", Q + 1), ("2^256 - 1", 2**256 - 1), ("2^255", 2**255), ("2^253", 2**253)]
+
+
+def sle(v):
+    return v.to_bytes(32, "little")
+
+
+def act_fields(m):
+    """The 32-byte values of a flat map {1: v1, ..., n: vn}."""
+    n = m[0] & 0x1f
+    assert m[0] == 0xa0 | n and len(m) == 1 + 35 * n
+    for i in range(n):
+        assert m[1 + 35 * i:4 + 35 * i] == bytes([i + 1, 0x58, 0x20])
+    return [m[4 + 35 * i:36 + 35 * i] for i in range(n)]
+
+
+def act_flat(values):
+    return bytes([0xa0 | len(values)]) + b"".join(bytes([i + 1]) + b"\x58\x20" + v for i, v in enumerate(values))
+
+
+def with_field(m, i, value):
+    fields = act_fields(m)
+    fields[i] = value
+    return act_flat(fields)
+
+
+def act_structure(kind, m, what):
+    """Truncations, trailing bytes and every head, key and length defect of
+    a flat map (n ≥ 2 fields) kind; the valid message first."""
+    n = len(act_fields(m))
+    last = 1 + 35 * (n - 1)  # the last key
+    add(kind, f"valid: the vector's {what}", m, "Ok")
+    truncations(kind, m, [0, 1, 2, 3, 4, 20, 35, 36, 37, last + 3, len(m) - 1])
+    trailing(kind, m)
+    add(kind, "the message twice", m + m, "TrailingBytes")
+    add(kind, "a CBOR break byte (ff) after the map", m + b"\xff", "TrailingBytes")
+    # The map head.
+    add(kind, f"map of {n - 1} pairs (the last field dropped)", bytes([0xa0 | (n - 1)]) + m[1:last], IL)
+    add(kind, f"map head of {n - 1} pairs over {n}", bytes([0xa0 | (n - 1)]) + m[1:], IL)
+    add(kind, f"map of {n + 1} pairs (a field keyed {n + 1} added)",
+        bytes([0xa0 | (n + 1)]) + m[1:] + bytes([n + 1]) + b"\x58\x20" + bytes(32), IL)
+    add(kind, f"non-minimal map head b8 {n:02x}", b"\xb8" + bytes([n]) + m[1:], IL)
+    add(kind, "indefinite-length map (bf ... ff)", b"\xbf" + m[1:] + b"\xff", IL)
+    add(kind, "empty map (a0)", b"\xa0", IL)
+    add(kind, f"array head {0x80 | n:02x} in place of the map head", bytes([0x80 | n]) + m[1:], IV)
+    add(kind, "self-described CBOR tag 55799 (d9 d9 f7) in front", b"\xd9\xd9\xf7" + m, IV)
+    add(kind, "the map inside a byte string", bytes([0x58, len(m)]) + m, IV)
+    # Keys.
+    add(kind, "first key 0", m[:1] + b"\x00" + m[2:], IV)
+    add(kind, "fields 1 and 2 exchanged (keys 2, 1)", m[:1] + m[36:71] + m[1:36] + m[71:], IV)
+    add(kind, "key 1 twice", m[:36] + b"\x01" + m[37:], IV)
+    add(kind, "key 1 in the non-minimal form 18 01", m[:1] + b"\x18\x01" + m[2:], IV)
+    add(kind, "key -1 (20)", m[:1] + b"\x20" + m[2:], IV)
+    add(kind, "text key \"1\" (61 31)", m[:1] + b"\x61\x31" + m[2:], IV)
+    add(kind, f"last key {n + 1}", m[:last] + bytes([n + 1]) + m[last + 1:], IV)
+    add(kind, f"last key {n} in the non-minimal form 18 {n:02x}", m[:last] + bytes([0x18, n]) + m[last + 1:], IV)
+    # The byte strings' heads.
+    v1 = m[4:36]
+    add(kind, "field 1 a 31-byte string (58 1f)", m[:2] + b"\x58\x1f" + v1[:31] + m[36:], IL)
+    add(kind, "field 1 a 33-byte string (58 21)", m[:2] + b"\x58\x21" + v1 + b"\x00" + m[36:], IL)
+    add(kind, "field 1 with the non-minimal length 59 00 20", m[:2] + b"\x59\x00\x20" + m[4:], IL)
+    add(kind, "field 1 an indefinite-length string (5f 58 20 ... ff)", m[:2] + b"\x5f" + m[2:36] + b"\xff" + m[36:], IL)
+    add(kind, "field 1 an empty string (40)", m[:2] + b"\x40" + m[36:], IL)
+    add(kind, "field 1 a 23-byte string in the short form (57)", m[:2] + b"\x57" + v1[:23] + m[36:], IL)
+    add(kind, "field 1 a text string (78 20)", m[:2] + b"\x78\x20" + m[4:], IV)
+    add(kind, "field 1 the integer 0", m[:2] + b"\x00" + m[36:], IV)
+    add(kind, "field 1 an array of two 16-byte strings", m[:2] + b"\x82\x50" + v1[:16] + b"\x50" + v1[16:] + m[36:], IV)
+    add(kind, f"field {n} with the non-minimal length 59 00 20", m[:last + 1] + b"\x59\x00\x20" + m[last + 3:], IL)
+    add(kind, f"field {n} a 31-byte string (58 1f)", m[:last + 1] + b"\x58\x1f" + m[last + 3:-1], IL)
+
+
+_rot = [0]
+
+
+def act_values(kind, m, names, types, all_elements=False):
+    """Per field: every element field refused as the identity and two other
+    bad encodings (all of them with all_elements), every scalar field as q
+    and one more value not below q; the first scalar also unreduced (v + q).
+    Decodable replacements (zero, q - 1, the generator) are "Ok"."""
+    fields = act_fields(m)
+    first_scalar = True
+    for i, (name, t) in enumerate(zip(names, types)):
+        if t == "E":
+            bad = ACT_BAD_ELEMENTS if all_elements else [ACT_BAD_ELEMENTS[0]] + [
+                ACT_BAD_ELEMENTS[1 + (_rot[0] + j) % (len(ACT_BAD_ELEMENTS) - 1)] for j in (0, 1)]
+            _rot[0] += 2
+            for what, e in bad:
+                add(kind, f"{name}: {what}", with_field(m, i, e), "InvalidElement")
+            add(kind, f"valid: {name} = the generator", with_field(m, i, G255), "Ok")
+        else:
+            what, value = ACT_BAD_SCALARS[1 + _rot[0] % (len(ACT_BAD_SCALARS) - 1)]
+            _rot[0] += 1
+            add(kind, f"{name} = q", with_field(m, i, sle(Q)), "InvalidScalar")
+            add(kind, f"{name} = {what}", with_field(m, i, sle(value)), "InvalidScalar")
+            if first_scalar:
+                v = int.from_bytes(fields[i], "little")
+                assert v + Q < 2**256
+                add(kind, f"{name} unreduced ({name} + q)", with_field(m, i, sle(v + Q)), "InvalidScalar")
+                add(kind, f"valid: {name} = 0", with_field(m, i, bytes(32)), "Ok")
+                first_scalar = False
+    i = max(j for j, t in enumerate(types) if t == "S")
+    add(kind, f"valid: {names[i]} = q - 1", with_field(m, i, sle(Q - 1)), "Ok")
+
+
+def act_flip(m, i):
+    """Bit 0 of the middle byte of flat field i flipped."""
+    return flip(m, 4 + 35 * i + 16)
+
+
+def act_flip_error(m, i, otherwise="Verification"):
+    """The error of act_flip for an element field: InvalidElement when the
+    new encoding does not decode."""
+    return otherwise if act_element_ok(act_flip(m, i)[4 + 35 * i:36 + 35 * i]) else "InvalidElement"
+
+
+def act_scalar_flip(m, i):
+    new = act_flip(m, i)
+    assert int.from_bytes(new[4 + 35 * i:36 + 35 * i], "little") < Q
+    return new
+
+
+act_sk, act_pk, act_pre, act_req = act("sk"), act("pk"), act("preissuance"), act("issuance_request")
+act_resp, act_cred, act_ref = act("issuance_response"), act("credit_token"), act("refund")
+act_sp, act_prer = act("spend_proof"), act("prerefund")
+act_w = act_pk[2:]
+assert act_pk[:2] == b"\x58\x20" and act_fields(act_sk)[1] == act_w and act_element_ok(act_w)
+
+# IssuanceRequest {1: K, 2: gamma, 3: k_bar, 4: r_bar}.
+REQ_NAMES = ["K", "gamma", "k_bar", "r_bar"]
+act_structure("act_request", act_req, "issuance request")
+act_values("act_request", act_req, REQ_NAMES, "ESSS", all_elements=True)
+# PrivateKey::issue (100 credits, ctx 0): the request's proof.
+add("act_issue", "valid: the vector's request", act_req, "Ok")
+add("act_issue", "one bit flipped in K", act_flip(act_req, 0), act_flip_error(act_req, 0))
+for i in (1, 2, 3):
+    add("act_issue", f"one bit flipped in {REQ_NAMES[i]}", act_scalar_flip(act_req, i), "Verification")
+add("act_issue", "K = the generator", with_field(act_req, 0, G255), "Verification")
+add("act_issue", "gamma = 0", with_field(act_req, 1, bytes(32)), "Verification")
+_f = act_fields(act_req)
+add("act_issue", "k_bar and r_bar exchanged", act_flat([_f[0], _f[1], _f[3], _f[2]]), "Verification")
+
+# IssuanceResponse {1: A, 2: e, 3: gamma, 4: z, 5: c, 6: ctx}.
+RESP_NAMES = ["A", "e", "gamma", "z", "c", "ctx"]
+act_structure("act_response", act_resp, "issuance response")
+act_values("act_response", act_resp, RESP_NAMES, "ESSSSS")
+add("act_response", "valid: c = 2^8 (L is checked by its user, not the decoder)", with_field(act_resp, 4, sle(256)),
+    "Ok")
+# PreIssuance::to_credit_token with the vector's state and key: c below 2^8
+# (ValueTooLarge), then the issuer's proof.
+add("act_finalize", "valid: the vector's response", act_resp, "Ok")
+add("act_finalize", "one bit flipped in A", act_flip(act_resp, 0), act_flip_error(act_resp, 0))
+for i in (1, 2, 3, 5):
+    add("act_finalize", f"one bit flipped in {RESP_NAMES[i]}", act_scalar_flip(act_resp, i), "Verification")
+add("act_finalize", "A = the generator", with_field(act_resp, 0, G255), "Verification")
+add("act_finalize", "c = 101", with_field(act_resp, 4, sle(101)), "Verification")
+add("act_finalize", "c = 0", with_field(act_resp, 4, sle(0)), "Verification")
+add("act_finalize", "c = 2^8", with_field(act_resp, 4, sle(256)), "ValueTooLarge")
+add("act_finalize", "c = q - 1", with_field(act_resp, 4, sle(Q - 1)), "ValueTooLarge")
+add("act_finalize", "ctx = 1", with_field(act_resp, 5, sle(1)), "Verification")
+_f = act_fields(act_resp)
+add("act_finalize", "e and z exchanged", act_flat([_f[0], _f[3], _f[2], _f[1], _f[4], _f[5]]), "Verification")
+add("act_finalize", "the credit token (same schema: A, e, k, r, c, ctx)", act_cred, "Verification")
+
+# Refund {1: A*, 2: e*, 3: gamma, 4: z, 5: t}.
+REF_NAMES = ["A*", "e*", "gamma", "z", "t"]
+act_structure("act_refund", act_ref, "refund")
+act_values("act_refund", act_ref, REF_NAMES, "ESSSS")
+add("act_refund", "valid: t = 2^8 (L is checked by its user)", with_field(act_ref, 4, sle(256)), "Ok")
+# PreRefund::to_credit_token with the vector's state, spend proof and key:
+# the refund's proof, then t and m + t below 2^8.
+add("act_refund_finalize", "valid: the vector's refund", act_ref, "Ok")
+add("act_refund_finalize", "one bit flipped in A*", act_flip(act_ref, 0), act_flip_error(act_ref, 0))
+for i in (1, 2, 3, 4):
+    add("act_refund_finalize", f"one bit flipped in {REF_NAMES[i]}", act_scalar_flip(act_ref, i), "Verification")
+add("act_refund_finalize", "A* = the generator", with_field(act_ref, 0, G255), "Verification")
+for t, what in [(11, "11"), (0, "0"), (256, "2^8 (the proof is checked first)"), (Q - 1, "q - 1")]:
+    add("act_refund_finalize", f"t = {what}", with_field(act_ref, 4, sle(t)), "Verification")
+_f = act_fields(act_ref)
+add("act_refund_finalize", "e* and z exchanged", act_flat([_f[0], _f[3], _f[2], _f[1], _f[4]]), "Verification")
+
+# CreditToken {1: A, 2: e, 3: k, 4: r, 5: c, 6: ctx} (the client's credential).
+act_structure("act_credit_token", act_cred, "credit token")
+act_values("act_credit_token", act_cred, ["A", "e", "k", "r", "c", "ctx"], "ESSSSS")
+add("act_credit_token", "valid: the refund's token", act("refund_token"), "Ok")
+add("act_credit_token", "valid: c = 2^200 (L is checked by its user)", with_field(act_cred, 4, sle(2**200)), "Ok")
+
+# PreIssuance {1: r, 2: k} and PreRefund {1: r*, 2: k*, 3: m, 4: ctx} (client states).
+act_structure("act_pre_issuance", act_pre, "pre-issuance")
+act_values("act_pre_issuance", act_pre, ["r", "k"], "SS")
+add("act_pre_issuance", "a 3-field map (the pre-refund's first fields)", act_flat(act_fields(act_prer)[:3]), IL)
+act_structure("act_pre_refund", act_prer, "pre-refund")
+act_values("act_pre_refund", act_prer, ["r*", "k*", "m", "ctx"], "SSSS")
+add("act_pre_refund", "valid: m = 2^200 (L is checked by its user)", with_field(act_prer, 2, sle(2**200)), "Ok")
+
+# PrivateKey {1: x, 2: W}: x below q, W an element, W = x*G (InvalidKey).
+act_structure("act_private_key", act_sk, "private key")
+add("act_private_key", "valid: x = 1, W = the generator", act_flat([sle(1), G255]), "Ok")
+for what, value in ACT_BAD_SCALARS:
+    add("act_private_key", f"x = {what}", with_field(act_sk, 0, sle(value)), "InvalidScalar")
+_x = int.from_bytes(act_fields(act_sk)[0], "little")
+add("act_private_key", "x unreduced (x + q)", with_field(act_sk, 0, sle(_x + Q)), "InvalidScalar")
+for what, e in ACT_BAD_ELEMENTS[:5]:
+    add("act_private_key", f"W: {what}", with_field(act_sk, 1, e), "InvalidElement")
+add("act_private_key", "x = 0 (W = x*G would be the identity)", with_field(act_sk, 0, bytes(32)), "InvalidKey")
+add("act_private_key", "x = 1 with the vector's W", with_field(act_sk, 0, sle(1)), "InvalidKey")
+add("act_private_key", "x = q - 1", with_field(act_sk, 0, sle(Q - 1)), "InvalidKey")
+add("act_private_key", "one bit flipped in x", act_scalar_flip(act_sk, 0), "InvalidKey")
+add("act_private_key", "W = the generator", with_field(act_sk, 1, G255), "InvalidKey")
+add("act_private_key", "one bit flipped in W", act_flip(act_sk, 1), act_flip_error(act_sk, 1, "InvalidKey"))
+
+# PublicKey: the byte string W (58 20 W, 34 bytes).
+add("act_public_key", "valid: the vector's key", act_pk, "Ok")
+add("act_public_key", "valid: the generator", b"\x58\x20" + G255, "Ok")
+truncations("act_public_key", act_pk, [0, 1, 2, 3, 33])
+trailing("act_public_key", act_pk)
+add("act_public_key", "the key twice", act_pk + act_pk, "TrailingBytes")
+add("act_public_key", "a 31-byte string (58 1f)", b"\x58\x1f" + act_w[:31], IL)
+add("act_public_key", "a 33-byte string (58 21)", b"\x58\x21" + act_w + b"\x00", IL)
+add("act_public_key", "the non-minimal length 59 00 20", b"\x59\x00\x20" + act_w, IL)
+add("act_public_key", "an indefinite-length string (5f 58 20 W ff)", b"\x5f" + act_pk + b"\xff", IL)
+assert act_w[0] >> 5 == 2  # W's first byte, 0x4a, reads as the head of a 10-byte string
+add("act_public_key", "the raw 32 bytes of W (no head)", act_w, IL)
+add("act_public_key", "a text string (78 20)", b"\x78\x20" + act_w, IV)
+add("act_public_key", "a map {1: W} (the private key's shape)", b"\xa1\x01" + act_pk, IV)
+add("act_public_key", "an array [W]", b"\x81" + act_pk, IV)
+add("act_public_key", "self-described CBOR tag 55799 in front", b"\xd9\xd9\xf7" + act_pk, IV)
+for what, e in ACT_BAD_ELEMENTS:
+    add("act_public_key", f"W: {what}", b"\x58\x20" + e, "InvalidElement")
+
+# SpendProof<8> {1: k, 2: s, 3: A', 4: B_bar, 5: [Com x 8], 6: gamma, 7: e_bar,
+# 8: r2_bar, 9: r3_bar, 10: c_bar, 11: r_bar, 12: w00, 13: w01,
+# 14: [gamma0 x 8], 15: [[z0, z1] x 8], 16: k_bar, 17: s_bar, 18: ctx}
+# (1628 bytes). Unlike the flat maps, its decoder decodes each value as it
+# reads it.
+SP = {}  # a value's name -> the offset of its 32 bytes; "#name" -> the offset of a key or array head
+_pos = 1
+
+
+def _sp_bstr(name):
+    global _pos
+    assert act_sp[_pos:_pos + 2] == b"\x58\x20"
+    SP[name] = _pos + 2
+    _pos += 34
+
+
+def _sp_key(key, name=None):
+    global _pos
+    assert act_sp[_pos] == key
+    SP["#" + str(key)] = _pos
+    _pos += 1
+    if name:
+        _sp_bstr(name)
+
+
+def _sp_array(name, n):
+    global _pos
+    assert act_sp[_pos] == 0x80 | n
+    SP["#" + name] = _pos
+    _pos += 1
+
+
+assert act_sp[0] == 0xb2
+for _k, _n in [(1, "k"), (2, "s"), (3, "A'"), (4, "B_bar")]:
+    _sp_key(_k, _n)
+_sp_key(5)
+_sp_array("Com", 8)
+for _j in range(8):
+    _sp_bstr(f"Com[{_j}]")
+for _k, _n in [(6, "gamma"), (7, "e_bar"), (8, "r2_bar"), (9, "r3_bar"), (10, "c_bar"), (11, "r_bar"), (12, "w00"),
+               (13, "w01")]:
+    _sp_key(_k, _n)
+_sp_key(14)
+_sp_array("gamma0", 8)
+for _j in range(8):
+    _sp_bstr(f"gamma0[{_j}]")
+_sp_key(15)
+_sp_array("z", 8)
+for _j in range(8):
+    _sp_array(f"z[{_j}]", 2)
+    _sp_bstr(f"z[{_j}][0]")
+    _sp_bstr(f"z[{_j}][1]")
+for _k, _n in [(16, "k_bar"), (17, "s_bar"), (18, "ctx")]:
+    _sp_key(_k, _n)
+assert _pos == len(act_sp) == 1628
+SP_ELEMENTS = ["A'", "B_bar"] + [f"Com[{j}]" for j in range(8)]
+
+
+def sp_get(name):
+    return act_sp[SP[name]:SP[name] + 32]
+
+
+def sp_with(name, value, m=act_sp):
+    at = SP[name]
+    return m[:at] + value + m[at + 32:]
+
+
+def sp_head(at, new, old_len=1, m=act_sp):
+    return m[:at] + new + m[at + old_len:]
+
+
+def sp_flip(name):
+    new = flip(act_sp, SP[name] + 16)
+    if name in SP_ELEMENTS:
+        return new, "Verification" if act_element_ok(new[SP[name]:SP[name] + 32]) else "InvalidElement"
+    assert int.from_bytes(new[SP[name]:SP[name] + 32], "little") < Q
+    return new, "Verification"
+
+
+K = "act_spend_proof"
+add(K, "valid: the vector's spend proof", act_sp, "Ok")
+add(K, "valid: k = 0 (decodes; the proof then fails)", sp_with("k", bytes(32)), "Ok")
+add(K, "valid: s = 2^200 (L is checked by its user)", sp_with("s", sle(2**200)), "Ok")
+add(K, "valid: Com[3] = the generator", sp_with("Com[3]", G255), "Ok")
+add(K, "valid: z[7][1] = q - 1", sp_with("z[7][1]", sle(Q - 1)), "Ok")
+truncations(K, act_sp, [0, 1, 2, 3, 4, SP["#5"], SP["#Com"], SP["#Com"] + 1, SP["Com[0]"], SP["#6"], SP["#gamma0"],
+                        SP["#z"], SP["#z[0]"], SP["z[0][1]"], SP["#16"], len(act_sp) - 1])
+trailing(K, act_sp)
+add(K, "the proof twice", act_sp + act_sp, "TrailingBytes")
+add(K, "map of 17 pairs (ctx dropped)", b"\xb1" + act_sp[1:SP["#18"]], IL)
+add(K, "map head of 19 pairs over 18", b"\xb3" + act_sp[1:], IL)
+add(K, "non-minimal map head b8 12", b"\xb8\x12" + act_sp[1:], IL)
+add(K, "indefinite-length map (bf ... ff)", b"\xbf" + act_sp[1:] + b"\xff", IL)
+add(K, "array head 92 in place of the map head", b"\x92" + act_sp[1:], IV)
+add(K, "self-described CBOR tag 55799 in front", b"\xd9\xd9\xf7" + act_sp, IV)
+add(K, "key 5 missing (the Com array right after B_bar)", act_sp[:SP["#5"]] + act_sp[SP["#Com"]:], IV)
+add(K, "key 5 replaced by 6", sp_head(SP["#5"], b"\x06"), IV)
+add(K, "fields 6 and 7 exchanged (keys 7, 6)",
+    act_sp[:SP["#6"]] + act_sp[SP["#7"]:SP["#8"]] + act_sp[SP["#6"]:SP["#7"]] + act_sp[SP["#8"]:], IV)
+add(K, "key 18 in the non-minimal form 18 12", sp_head(SP["#18"], b"\x18\x12"), IV)
+add(K, "key 16 replaced by 17", sp_head(SP["#16"], b"\x11"), IV)
+add(K, "Com: array of 7 (the head of an L = 7 proof)", sp_head(SP["#Com"], b"\x87"), IL)
+add(K, "Com: array of 9", sp_head(SP["#Com"], b"\x89"), IL)
+add(K, "Com: 7 commitments under an array head of 7", sp_head(SP["#Com"], b"\x87", 1 + 34), IL)
+add(K, "Com: non-minimal array head 98 08", sp_head(SP["#Com"], b"\x98\x08"), IL)
+add(K, "Com: indefinite-length array (9f ... ff)",
+    act_sp[:SP["#Com"]] + b"\x9f" + act_sp[SP["#Com"] + 1:SP["#6"]] + b"\xff" + act_sp[SP["#6"]:], IL)
+add(K, "Com: a map head a8", sp_head(SP["#Com"], b"\xa8"), IV)
+add(K, "Com: one 272-byte string (59 01 10) of the 8 encodings",
+    act_sp[:SP["#Com"]] + b"\x59\x01\x10" + b"".join(act_sp[SP[f"Com[{j}]"]:SP[f"Com[{j}]"] + 32] for j in range(8))
+    + act_sp[SP["#6"]:], IV)
+add(K, "gamma0: array of 7", sp_head(SP["#gamma0"], b"\x87"), IL)
+add(K, "z: one flat array of 16 strings (90)", sp_head(SP["#z"], b"\x90"), IL)
+add(K, "z[0]: array of 3", sp_head(SP["#z[0]"], b"\x83"), IL)
+add(K, "z[7]: array of 1", sp_head(SP["#z[7]"], b"\x81"), IL)
+add(K, "z[0]: the pair without its array head", sp_head(SP["#z[0]"], b""), IV)
+add(K, "z[4]: a map head a2", sp_head(SP["#z[4]"], b"\xa2"), IV)
+add(K, "Com[0]: a 31-byte string (58 1f)", sp_head(SP["Com[0]"] - 2, b"\x58\x1f" + sp_get("Com[0]")[:31], 34), IL)
+add(K, "gamma0[7]: the non-minimal length 59 00 20", sp_head(SP["gamma0[7]"] - 2, b"\x59\x00\x20", 2), IL)
+add(K, "z[3][1]: an indefinite-length string (5f ... ff)",
+    act_sp[:SP["z[3][1]"] - 2] + b"\x5f" + act_sp[SP["z[3][1]"] - 2:SP["z[3][1]"] + 32] + b"\xff"
+    + act_sp[SP["z[3][1]"] + 32:], IL)
+add(K, "A': a text string (78 20)", sp_head(SP["A'"] - 2, b"\x78\x20", 2), IV)
+add(K, "ctx: the integer 0", act_sp[:SP["ctx"] - 2] + b"\x00", IV)
+for name, (what, e) in zip(SP_ELEMENTS, [ACT_BAD_ELEMENTS[i] for i in [0, 6, 0, 7, 1, 8, 5, 2, 3, 4]]):
+    add(K, f"{name}: {what}", sp_with(name, e), "InvalidElement")
+for name, (what, value) in zip(["k", "s", "gamma", "e_bar", "r2_bar", "r3_bar", "c_bar", "r_bar", "w00", "w01",
+                                "gamma0[0]", "gamma0[7]", "z[0][0]", "z[5][1]", "k_bar", "s_bar", "ctx"],
+                               ACT_BAD_SCALARS * 4):
+    add(K, f"{name} = {what}", sp_with(name, sle(value)), "InvalidScalar")
+add(K, "k unreduced (k + q)", sp_with("k", sle(int.from_bytes(sp_get("k"), "little") + Q)), "InvalidScalar")
+
+# PrivateKey::refund (t = 10) with the vector's key: the charge s below 2^8
+# (ValueTooLarge), then the spend proof.
+K = "act_spend_proof_verify"
+add(K, "valid: the vector's spend proof", act_sp, "Ok")
+for name in ["k", "A'", "B_bar", "Com[0]", "Com[7]", "gamma", "e_bar", "r2_bar", "r3_bar", "c_bar", "r_bar", "w00",
+             "w01", "gamma0[0]", "gamma0[7]", "z[0][0]", "z[7][1]", "k_bar", "s_bar", "ctx"]:
+    new, error = sp_flip(name)
+    add(K, f"one bit flipped in {name}", new, error)
+for s, error in [(31, "Verification"), (0, "Verification"), (256, "ValueTooLarge"), (Q - 1, "ValueTooLarge")]:
+    add(K, f"s = {s if s < Q - 1 else 'q - 1'}", sp_with("s", sle(s)), error)
+for a, b in [("Com[0]", "Com[1]"), ("z[0][0]", "z[0][1]"), ("w00", "w01")]:
+    add(K, f"{a} and {b} exchanged", sp_with(b, sp_get(a), sp_with(a, sp_get(b))), "Verification")
+add(K, "Com[2] = the generator", sp_with("Com[2]", G255), "Verification")
+
+# --- Type 0xE5AD: the vectors' messages framed as Privacy Pass messages.
+# TokenRequest = 0xE5AD ‖ last byte of the key id ‖ IssuanceRequest[141];
+# TokenResponse = IssuanceResponse[211]; Token = 0xE5AD ‖ challenge digest
+# ‖ key id ‖ SpendProof<8>[1628]; key id = SHA-256(W). The fixed-length
+# fields are cut from the input before their CBOR is decoded: a message
+# short of its length is Truncated even where the CBOR inside is also
+# malformed. The issue, finalize, verify and token-key kinds run with the
+# vectors' key, the vector's client state with ctx 0, and the challenge
+# `ech` (tests/negative.rs, `act_check`).
+E5AD = 0xE5AD
+E5AD_WRONG_TYPES = [0x0001, 0x0002, 0x0005, 0xDA7A, 0xE5AC, 0xADE5, 0xC07E]
+act_kid = hashlib.sha256(act_w).digest()
+
+# ActChallenge: the ArcChallenge shape under 0xE5AD.
+K = "type_e5ad_challenge"
+ech = arc_challenge(b"issuer.example", bytes(range(32)), b"origin.example", bytes(range(100, 132)), tt=E5AD)
+add(K, "valid: 32-byte redemption and credential contexts", ech, "Ok")
+add(K, "valid: empty contexts", arc_challenge(b"issuer.example", b"", b"", b"", tt=E5AD), "Ok")
+truncations(K, ech, [0, 1, 2, 3, 4, 20, 52, 86, 87, 88, len(ech) - 1])
+trailing(K, ech)
+retyped(K, ech, E5AD, E5AD_WRONG_TYPES + [0x0000])
+for n in [1, 31, 33]:
+    add(K, f"credential_context of {n} bytes", arc_challenge(b"issuer.example", b"", b"o", bytes(n), tt=E5AD),
+        "InvalidLength(CredentialContext)")
+add(K, "credential_context length 255", arc_challenge(b"i", b"", b"", bytes(255), tt=E5AD),
+    "InvalidLength(CredentialContext)")
+add(K, "credential_context length 32 over 31 bytes", arc_challenge(b"i", b"", b"", bytes(31), cctx_len=32, tt=E5AD),
+    "Truncated")
+add(K, "redemption_context of 16 bytes", arc_challenge(b"i", bytes(16), b"", bytes(32), tt=E5AD),
+    "InvalidLength(RedemptionContext)")
+add(K, "empty issuer_name", arc_challenge(b"", b"", b"", bytes(32), tt=E5AD), "InvalidLength(IssuerName)")
+add(K, "the RFC 9577 challenge alone (no credential_context)", ech[:86], "Truncated")
+
+# TokenRequest.
+K = "type_e5ad_request"
+ereq = struct.pack(">H", E5AD) + act_kid[-1:] + act_req
+assert len(ereq) == 144
+add(K, "valid: the vector's request", ereq, "Ok")
+truncations(K, ereq, [0, 1, 2, 3, 4, 5, 6, 7, 40, len(ereq) - 1])
+trailing(K, ereq)
+add(K, "two requests", ereq + ereq, "TrailingBytes")
+retyped(K, ereq, E5AD, E5AD_WRONG_TYPES)
+add(K, "the bare CBOR (no type, no key id)", act_req, f"WrongTokenType {{ expected: {E5AD}, found: {0xa401} }}")
+add(K, "a 2-byte length before the CBOR", ereq[:3] + struct.pack(">H", len(act_req)) + act_req, IV)
+add(K, "map head a3", ereq[:3] + b"\xa3" + act_req[1:], IL)
+add(K, "first key 0", ereq[:4] + b"\x00" + act_req[2:], IV)
+add(K, "K a 31-byte string (the request one byte short)", ereq[:5] + b"\x58\x1f" + act_req[4:35] + act_req[36:],
+    "Truncated")
+add(K, "K with the non-minimal length 59 00 20 (one byte long)", ereq[:5] + b"\x59\x00\x20" + act_req[4:], IL)
+add(K, "K a text string (78 20)", ereq[:5] + b"\x78\x20" + act_req[4:], IV)
+add(K, "K: the identity", ereq[:3] + with_field(act_req, 0, bytes(32)), "InvalidElement")
+add(K, "K: s = p", ereq[:3] + with_field(act_req, 0, ACT_BAD_ELEMENTS[1][1]), "InvalidElement")
+add(K, "gamma = q", ereq[:3] + with_field(act_req, 1, sle(Q)), "InvalidScalar")
+add(K, "r_bar = 2^256 - 1", ereq[:3] + with_field(act_req, 3, sle(2**256 - 1)), "InvalidScalar")
+# Issuer::issue (100 credits, for ech): the truncated key id, then the proof.
+K = "type_e5ad_issue"
+add(K, "valid: the vector's request", ereq, "Ok")
+for kid in [act_kid[-1] ^ 0xFF, 0x00, (act_kid[-1] + 1) % 256]:
+    add(K, f"truncated key id 0x{kid:02x} of another key", ereq[:2] + bytes([kid]) + act_req, "KeyIdMismatch")
+add(K, "one bit flipped in gamma", ereq[:3] + act_scalar_flip(act_req, 1), "Verification")
+add(K, "one bit flipped in r_bar", ereq[:3] + act_scalar_flip(act_req, 3), "Verification")
+add(K, "K = the generator", ereq[:3] + with_field(act_req, 0, G255), "Verification")
+
+# TokenResponse.
+K = "type_e5ad_response"
+add(K, "valid: the vector's response", act_resp, "Ok")
+add(K, "valid: the credit token's CBOR (same schema)", act_cred, "Ok")
+truncations(K, act_resp, [0, 1, 2, 3, 4, 36, 105, len(act_resp) - 1])
+trailing(K, act_resp)
+add(K, "two responses", act_resp + act_resp, "TrailingBytes")
+add(K, "the refund (176 bytes)", act_ref, "Truncated")
+add(K, "map head a5", b"\xa5" + act_resp[1:], IL)
+add(K, "last key 7", act_resp[:176] + b"\x07" + act_resp[177:], IV)
+add(K, "ctx with the non-minimal length 59 00 20 (one byte long)", act_resp[:177] + b"\x59\x00\x20" + act_resp[179:],
+    IL)
+add(K, "ctx a 31-byte string (one byte short)", act_resp[:177] + b"\x58\x1f" + act_resp[179:-1], "Truncated")
+add(K, "A: the identity", with_field(act_resp, 0, bytes(32)), "InvalidElement")
+add(K, "c = q", with_field(act_resp, 4, sle(Q)), "InvalidScalar")
+# Client::finalize with the vector's state (ctx 0): the context, then c, then the proof.
+K = "type_e5ad_finalize"
+add(K, "valid: the vector's response", act_resp, "Ok")
+add(K, "ctx = 1", with_field(act_resp, 5, sle(1)), "ChallengeMismatch")
+add(K, "ctx = q - 1", with_field(act_resp, 5, sle(Q - 1)), "ChallengeMismatch")
+add(K, "ctx = 1 and c = 2^8 (the context is checked first)",
+    with_field(with_field(act_resp, 5, sle(1)), 4, sle(256)), "ChallengeMismatch")
+add(K, "c = 2^8", with_field(act_resp, 4, sle(256)), "ValueTooLarge")
+add(K, "c = 101", with_field(act_resp, 4, sle(101)), "Verification")
+add(K, "one bit flipped in A", act_flip(act_resp, 0), act_flip_error(act_resp, 0))
+add(K, "one bit flipped in gamma", act_scalar_flip(act_resp, 2), "Verification")
+add(K, "one bit flipped in z", act_scalar_flip(act_resp, 3), "Verification")
+add(K, "the credit token's CBOR", act_cred, "Verification")
+
+# Token<8>.
+K = "type_e5ad_token"
+T_SP = 2 + 32 + 32
+etok = struct.pack(">H", E5AD) + hashlib.sha256(ech).digest() + act_kid + act_sp
+assert len(etok) == T_SP + 1628
+
+
+def etok_with(proof, head=etok[:T_SP]):
+    return head + proof
+
+
+add(K, "valid: the vector's spend proof for ech", etok, "Ok")
+truncations(K, etok, [0, 1, 2, 3, 33, 34, 35, 65, 66, 67, 500, len(etok) - 1])
+trailing(K, etok)
+add(K, "two tokens", etok + etok, "TrailingBytes")
+retyped(K, etok, E5AD, E5AD_WRONG_TYPES)
+add(K, "map head b1", etok_with(b"\xb1" + act_sp[1:]), IL)
+add(K, "Com: array of 7", etok_with(sp_head(SP["#Com"], b"\x87")), IL)
+add(K, "Com: array of 9", etok_with(sp_head(SP["#Com"], b"\x89")), IL)
+add(K, "key 18 in the non-minimal form 18 12 (one byte long)", etok_with(sp_head(SP["#18"], b"\x18\x12")), IV)
+add(K, "ctx a 31-byte string (one byte short)", etok_with(act_sp[:SP["ctx"] - 1] + b"\x1f" + act_sp[SP["ctx"]:-1]),
+    "Truncated")
+add(K, "Com[2]: the identity", etok_with(sp_with("Com[2]", bytes(32))), "InvalidElement")
+add(K, "A': negative xy", etok_with(sp_with("A'", ACT_BAD_ELEMENTS[7][1])), "InvalidElement")
+add(K, "k = 2^256 - 1", etok_with(sp_with("k", sle(2**256 - 1))), "InvalidScalar")
+add(K, "gamma0[3] = q", etok_with(sp_with("gamma0[3]", sle(Q))), "InvalidScalar")
+# Issuer::verify (cost 30, refund 10, for ech): the digest, the key id, the
+# charge against the cost, then the context. The vector's ctx (0) is no
+# challenge's context, so the valid proof stops at the context check.
+K = "type_e5ad_verify"
+other_head = etok[:2] + hashlib.sha256(arc_challenge(b"issuer.example", b"", b"origin.example", b"", tt=E5AD)).digest()
+add(K, "the vector's proof (ctx 0, not ech's context)", etok, "ChallengeMismatch")
+add(K, "the digest of another challenge", etok_with(act_sp, other_head + act_kid), "ChallengeMismatch")
+add(K, "another key id", flip(etok, 34 + 31), "KeyIdMismatch")
+add(K, "another key id and another digest (the digest is checked first)",
+    etok_with(act_sp, other_head + flip(act_kid, 31)), "ChallengeMismatch")
+add(K, "charge 31 (cost 30)", etok_with(sp_with("s", sle(31))), "InvalidValue(Token)")
+add(K, "charge 29", etok_with(sp_with("s", sle(29))), "InvalidValue(Token)")
+add(K, "charge 0", etok_with(sp_with("s", sle(0))), "InvalidValue(Token)")
+add(K, "charge 2^8", etok_with(sp_with("s", sle(256))), "ValueTooLarge")
+add(K, "charge 31 and another key id (the key id is checked first)", flip(etok_with(sp_with("s", sle(31))), 34 + 31),
+    "KeyIdMismatch")
+
+# RequestState::from_bytes: PreIssuance[71] ‖ IssuanceRequest[141] ‖ ctx[32].
+K = "type_e5ad_request_state"
+est = act_pre + act_req + bytes(32)
+assert len(est) == 244
+add(K, "valid: the vector's state, ctx 0", est, "Ok")
+add(K, "valid: ctx of 0xff bytes (not decoded as a scalar)", act_pre + act_req + b"\xff" * 32, "Ok")
+for n in [0, 1, 71, 212, 243, 245, 488]:
+    add(K, f"{n} bytes", (est * 2)[:n], "InvalidLength(State)")
+add(K, "the request before the pre-issuance", act_req + act_pre + bytes(32), IL)
+add(K, "pre-issuance map head a3", b"\xa3" + est[1:], IL)
+add(K, "pre-issuance key 2 replaced by 3", est[:36] + b"\x03" + est[37:], IV)
+add(K, "r = q", with_field(act_pre, 0, sle(Q)) + act_req + bytes(32), "InvalidScalar")
+add(K, "k = 2^256 - 1", with_field(act_pre, 1, sle(2**256 - 1)) + act_req + bytes(32), "InvalidScalar")
+add(K, "request map head a5", act_pre + b"\xa5" + act_req[1:] + bytes(32), IL)
+add(K, "K: the identity", act_pre + with_field(act_req, 0, bytes(32)) + bytes(32), "InvalidElement")
+add(K, "k_bar = q", act_pre + with_field(act_req, 2, sle(Q)) + bytes(32), "InvalidScalar")
+
+# Client::from_token_key: the raw 32-byte W.
+K = "type_e5ad_token_key"
+add(K, "valid: the vector's key", act_w, "Ok")
+add(K, "valid: the generator", G255, "Ok")
+for n in [0, 1, 31]:
+    add(K, f"{n} bytes", act_w[:n], "Truncated")
+for n in [33, 64]:
+    add(K, f"{n} bytes", (act_w * 2)[:n], "TrailingBytes")
+add(K, "the CBOR byte string (58 20 W)", act_pk, "TrailingBytes")
+for what, e in ACT_BAD_ELEMENTS:
+    add(K, what, e, "InvalidElement")
 
 
 out.parent.mkdir(parents=True, exist_ok=True)

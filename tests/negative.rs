@@ -1,8 +1,9 @@
 //! The committed negative vectors (`tests/vectors/negative/malformed.json`,
 //! written by `scripts/negative-vectors.py`): every malformed message must be
 //! refused with exactly the error the file names (`A|B` allows either), on
-//! every architecture the suite runs on. The ARC and ATHM (type 0xC07E)
-//! kinds also hold their valid message (`"error": "Ok"`), which must decode.
+//! every architecture the suite runs on. The ARC, ATHM (type 0xC07E) and
+//! ACT (type 0xE5AD) kinds also hold their valid message (`"error": "Ok"`),
+//! which must decode.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -13,6 +14,7 @@
 
 use std::collections::BTreeMap;
 
+use pat::crypto::act;
 use pat::crypto::arc::{
     Credential, CredentialRequestState, CredentialResponse, PresentationRef, PresentationState, ServerPrivateKey,
     ServerPublicKey,
@@ -25,7 +27,7 @@ use pat::crypto::voprf::{ByteArray, KeyPair, Suite};
 use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse};
 use pat::tokens::batched::{GenericBatchTokenRequest, GenericBatchTokenResponse};
 use pat::tokens::private::{self, PrivateTokenType};
-use pat::tokens::{arc, athm as c07e, metadata, poprf, public, rate_limited};
+use pat::tokens::{act as e5ad, arc, athm as c07e, metadata, poprf, public, rate_limited};
 use pat::wire::auth;
 use pat::wire::codec::Decode;
 use pat::wire::extensions::{EXTENSIONS_MAX_LEN, Extensions};
@@ -154,6 +156,64 @@ fn athm_check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
     }
 }
 
+/// The ACT kinds' bit length (the appendix vectors').
+const ACT_L: usize = 8;
+
+/// The ACT kinds that check after decoding, with the appendix vectors'
+/// key, client states and spend proof (L = 8, ctx 0): the issuer checks a
+/// request (100 credits) and a spend proof (refunding 10), the client a
+/// response and a refund; as type 0xE5AD, for the challenge `ech` of the
+/// script, the issuer issues and verifies (cost 30, refund 10), the client
+/// finalizes with the vector's state and ctx 0, a client loads a token key.
+fn act_check(kind: &str, bytes: &[u8]) -> pat::Result<()> {
+    let v = load("act/draft-schlesinger-cfrg-act-01.json")[0].clone();
+    let cbor = |name: &str| field(&v, &format!("{name}_cbor"));
+    let params = act::Params::from_domain_separator(v["domain_separator"].as_str().unwrap().as_bytes());
+    let sk = act::PrivateKey::from_cbor(&cbor("sk")).unwrap();
+    let pk = *sk.public_key();
+    let redemption: Vec<u8> = (0..32).collect();
+    let credential: Vec<u8> = (100..132).collect();
+    let challenge = e5ad::ActChallenge::new(b"issuer.example", &redemption, b"origin.example", &credential).unwrap();
+    let mut rng = UnwrapErr(OsRng);
+    match kind {
+        "act_issue" => {
+            let request = act::IssuanceRequest::from_cbor(bytes)?;
+            sk.issue::<ACT_L, _>(&params, &request, 100, &[0; 32], &mut rng).map(drop)
+        }
+        "act_finalize" => {
+            let pre = act::PreIssuance::from_cbor(&cbor("preissuance")).unwrap();
+            let request = act::IssuanceRequest::from_cbor(&cbor("issuance_request")).unwrap();
+            let response = act::IssuanceResponse::from_cbor(bytes)?;
+            pre.to_credit_token::<ACT_L>(&params, &pk, &request, &response).map(drop)
+        }
+        "act_spend_proof_verify" => {
+            let proof = act::SpendProof::<ACT_L>::from_cbor(bytes)?;
+            sk.refund::<ACT_L, _>(&params, &proof, 10, &mut rng).map(drop)
+        }
+        "act_refund_finalize" => {
+            let pre_refund = act::PreRefund::from_cbor(&cbor("prerefund")).unwrap();
+            let proof = act::SpendProof::<ACT_L>::from_cbor(&cbor("spend_proof")).unwrap();
+            pre_refund.to_credit_token::<ACT_L>(&params, &proof, &act::Refund::from_cbor(bytes)?, &pk).map(drop)
+        }
+        "type_e5ad_issue" => {
+            let issuer = e5ad::Issuer::<ACT_L>::new(params, sk);
+            issuer.issue(&e5ad::TokenRequest::decode(bytes)?, 100, &challenge, &mut rng).map(drop)
+        }
+        "type_e5ad_finalize" => {
+            let client = e5ad::Client::<ACT_L>::from_token_key(params, &pk.to_bytes()).unwrap();
+            let state = [cbor("preissuance"), cbor("issuance_request"), vec![0; 32]].concat();
+            let state = e5ad::RequestState::from_bytes(&state).unwrap();
+            client.finalize(&state, &e5ad::TokenResponse::decode(bytes)?).map(drop)
+        }
+        "type_e5ad_verify" => {
+            let issuer = e5ad::Issuer::<ACT_L>::new(params, sk);
+            issuer.verify(&e5ad::Token::<ACT_L>::decode(bytes)?, &challenge, 30, 10, &mut rng).map(drop)
+        }
+        "type_e5ad_token_key" => e5ad::Client::<ACT_L>::from_token_key(params, bytes).map(drop),
+        other => panic!("unknown ACT kind {other}"),
+    }
+}
+
 /// An `Authorization` value with extensions, parsed, its token and its
 /// extensions decoded (the first error of the three).
 fn authorization_extensions(bytes: &[u8]) -> pat::Result<()> {
@@ -242,13 +302,37 @@ fn check(kind: &str, bytes: &[u8], case: &Value) -> pat::Result<()> {
         "athm_private_key" => PrivateKey::from_bytes(bytes).map(drop),
         "athm_public_key" => athm::PublicKey::from_bytes(bytes).map(drop),
         "athm_key_proof" => PublicKeyProof::from_bytes(bytes).map(drop),
+        "act_request" => act::IssuanceRequest::from_cbor(bytes).map(drop),
+        "act_response" => act::IssuanceResponse::from_cbor(bytes).map(drop),
+        "act_spend_proof" => act::SpendProof::<ACT_L>::from_cbor(bytes).map(drop),
+        "act_refund" => act::Refund::from_cbor(bytes).map(drop),
+        "act_credit_token" => act::CreditToken::from_cbor(bytes).map(drop),
+        "act_pre_issuance" => act::PreIssuance::from_cbor(bytes).map(drop),
+        "act_pre_refund" => act::PreRefund::from_cbor(bytes).map(drop),
+        "act_private_key" => act::PrivateKey::from_cbor(bytes).map(drop),
+        "act_public_key" => act::PublicKey::from_cbor(bytes).map(drop),
+        "type_e5ad_challenge" => e5ad::ActChallenge::decode(bytes).map(drop),
+        "type_e5ad_request" => e5ad::TokenRequest::decode(bytes).map(drop),
+        "type_e5ad_response" => e5ad::TokenResponse::decode(bytes).map(drop),
+        "type_e5ad_token" => e5ad::Token::<ACT_L>::decode(bytes).map(drop),
+        "type_e5ad_request_state" => e5ad::RequestState::from_bytes(bytes).map(drop),
+        "act_issue"
+        | "act_finalize"
+        | "act_spend_proof_verify"
+        | "act_refund_finalize"
+        | "type_e5ad_issue"
+        | "type_e5ad_finalize"
+        | "type_e5ad_verify"
+        | "type_e5ad_token_key" => act_check(kind, bytes),
         other => panic!("unknown kind {other}"),
     }
 }
 
 /// The wire message a kind belongs to (crypto checks count with their message).
 fn message(kind: &str) -> String {
-    kind.replace("_evaluate", "_request")
+    kind.replace("_spend_proof_verify", "_spend_proof")
+        .replace("_refund_finalize", "_refund")
+        .replace("_evaluate", "_request")
         .replace("_issue", "_request")
         .replace("_finalize", "_response")
         .replace("_verify", "_token")
@@ -283,12 +367,16 @@ fn every_malformed_message_is_refused_with_its_error() {
     for (message, count) in &per_message {
         assert!(*count >= 10, "only {count} malformed {message} messages");
     }
-    // Every ARC and ATHM kind holds at least one valid message; no other kind does.
-    let with_valid = |k: &str| ["arc_", "athm_", "type_c07e_"].iter().any(|p| k.starts_with(p));
+    // Every ARC, ATHM and ACT kind holds at least one valid message; no other kind does.
+    let with_valid = |k: &str| ["arc_", "athm_", "type_c07e_", "act_", "type_e5ad_"].iter().any(|p| k.starts_with(p));
     for kind in per_message.keys().filter(|k| with_valid(k)) {
         assert!(valid.contains_key(kind), "no valid {kind} message");
     }
     assert!(valid.keys().all(|k| with_valid(k)), "{valid:?}");
-    assert_eq!(valid.values().sum::<usize>(), 31, "the committed file has 15 valid ARC and 16 valid ATHM messages");
-    assert_eq!(cases.len(), 758, "the committed file has 758 cases");
+    assert_eq!(
+        valid.values().sum::<usize>(),
+        83,
+        "the committed file has 15 valid ARC, 16 valid ATHM and 52 valid ACT messages"
+    );
+    assert_eq!(cases.len(), 1523, "the committed file has 1523 cases");
 }

@@ -795,7 +795,7 @@ for at, name in [(K_E, "e"), (K_AZ, "a_z")]:
 add("type_c07e_token_key", "Z and C_x swapped", ath_pk[33:66] + ath_pk[:33] + ath_pk[66:] + ath_proof, "Verification")
 add("type_c07e_token_key", "Z negated", flip(ath_key, 0, 0x01), "Verification")
 
-# PrivateKey::from_bytes: every scalar below n, y and z not zero.
+# PrivateKey::from_bytes: every scalar below n, y and z not zero, x and r_x not both zero.
 add("athm_private_key", "valid: the vectors' key", ath_sk, "Ok")
 add("athm_private_key", "valid: x = 0, r_y = 0", with_scalar(with_scalar(ath_sk, 0, 0), 128, 0), "Ok")
 for n in [0, 1, 32, 96, 159]:
@@ -805,6 +805,8 @@ for n in [161, 320]:
 add("athm_private_key", "y = 0", with_scalar(ath_sk, 32, 0), "InvalidKey")
 add("athm_private_key", "z = 0", with_scalar(ath_sk, 64, 0), "InvalidKey")
 add("athm_private_key", "y = z = 0", with_scalar(with_scalar(ath_sk, 32, 0), 64, 0), "InvalidKey")
+add("athm_private_key", "x = r_x = 0 (C_x the identity)", with_scalar(with_scalar(ath_sk, 0, 0), 96, 0), "InvalidKey")
+add("athm_private_key", "valid: r_x = 0", with_scalar(ath_sk, 96, 0), "Ok")
 for at, name, value, what in [(0, "x", N, "n"), (32, "y", N, "n (zero, unreduced)"), (64, "z", N + 1, "n + 1"),
                               (96, "r_x", 2**256 - 1, "2^256 - 1"), (128, "r_y", N, "n")]:
     add("athm_private_key", f"{name} = {what}", with_scalar(ath_sk, at, value), "InvalidScalar")

@@ -68,8 +68,10 @@ impl PrivateKey {
     }
 
     /// Decodes [`to_bytes`](Self::to_bytes): every scalar below the order
-    /// (`InvalidScalar`), y and z not zero (`InvalidKey`), exactly
-    /// [`LEN`](Self::LEN) bytes (`Truncated`, `TrailingBytes`).
+    /// (`InvalidScalar`), y and z not zero, and x and r_x not both zero
+    /// (`InvalidKey`: C_x = x·G + r_x·H would be the identity, which no
+    /// public key may hold), exactly [`LEN`](Self::LEN) bytes (`Truncated`,
+    /// `TrailingBytes`).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         match bytes.len() {
             n if n < Self::LEN => return Err(Error::Truncated),
@@ -83,7 +85,7 @@ impl PrivateKey {
         let [x, y, z, r_x, r_y] = s;
         let key = Self { x, y, z, r_x, r_y };
         s.zeroize();
-        let mut zero = key.y.is_zero() | key.z.is_zero();
+        let mut zero = key.y.is_zero() | key.z.is_zero() | (key.x.is_zero() & key.r_x.is_zero());
         crate::ct::declassify(&mut zero);
         if bool::from(zero) {
             return Err(Error::InvalidKey);

@@ -12,14 +12,16 @@ use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
 
 use super::cbor::{flat_len, read_flat, write_flat};
+use super::fixed_base::Gen::{H1, H2, H3, H4};
 use super::group::{
-    Elem, NE, bit, check_l, credit_to_scalar, decode_scalar, fits_in_bits, random_scalar, scalar_to_credit,
+    Elem, bit, check_l, credit_to_scalar, decode_scalar, fits_in_bits, invert, random_scalar, random_scalars,
+    scalar_to_credit,
 };
 use super::keys::PublicKey;
-use super::messages::{IssuanceRequest, IssuanceResponse, Refund, SpendProof};
+use super::messages::{Commitment, IssuanceRequest, IssuanceResponse, Refund, SpendProof};
 use super::params::Params;
 use super::transcript::Transcript;
-use super::vartime::{lincomb_vartime, mul_add_base_vartime, pow2_sum_vartime};
+use super::vartime::{add_mul_base_vartime, mul_add_base_vartime, mul_vartime, pow2_sum_vartime};
 use crate::error::{Error, Result};
 
 /// Implements `Drop` (wiping every scalar), `ZeroizeOnDrop`, a `Debug` that
@@ -61,8 +63,9 @@ impl PreIssuance {
     /// Draws r, then k (the reference code's order, which the appendix
     /// vectors follow).
     pub fn random<R: TryCryptoRng<Error: 'static> + ?Sized>(rng: &mut R) -> Result<Self> {
-        let r = random_scalar(rng)?;
-        let k = random_scalar(rng)?;
+        let mut rk = [Scalar::ZERO; 2];
+        random_scalars(rng, &mut rk)?;
+        let [r, k] = rk;
         Ok(Self { r, k })
     }
 
@@ -73,10 +76,12 @@ impl PreIssuance {
         params: &Params,
         rng: &mut R,
     ) -> Result<IssuanceRequest> {
-        let big_k = Elem::new(params.h2.point * self.k + params.h3.point * self.r)?;
-        let mut k_prime = random_scalar(rng)?;
-        let mut r_prime = random_scalar(rng)?;
-        let k1 = params.h2.point * k_prime + params.h3.point * r_prime;
+        let big_k = Elem::new(params.mul(H2, &self.k) + params.mul(H3, &self.r))?;
+        let mut nonces = [Scalar::ZERO; 2];
+        random_scalars(rng, &mut nonces)?;
+        let [mut k_prime, mut r_prime] = nonces;
+        nonces.zeroize();
+        let k1 = params.mul(H2, &k_prime) + params.mul(H3, &r_prime);
         let mut t = Transcript::new(params, b"request");
         t.element(&big_k);
         t.point(&k1);
@@ -103,22 +108,18 @@ impl PreIssuance {
         if !bool::from(fits_in_bits::<L>(&response.c)) {
             return Err(Error::ValueTooLarge);
         }
-        let x_a = G
-            + lincomb_vartime(&[(&response.c, &params.h1.point), (&response.ctx, &params.h4.point)])
-            + request.big_k.point;
-        let x_g = mul_add_base_vartime(&Scalar::ONE, &public.w.point, &response.e);
-        let y_a = lincomb_vartime(&[(&response.z, &response.a.point), (&-response.gamma, &x_a)]);
-        let y_g = mul_add_base_vartime(&-response.gamma, &x_g, &response.z);
-        let gamma = respond_challenge(
+        let x_a = G + params.mul_vartime(H1, &response.c) + params.mul_vartime(H4, &response.ctx) + request.big_k.point;
+        verify_signature_proof(
             params,
             b"respond",
             &[&response.c, &response.ctx, &response.e],
+            &x_a,
+            public,
             &response.a,
-            &[&x_a, &x_g, &y_a, &y_g],
-        );
-        if gamma != response.gamma {
-            return Err(Error::Verification);
-        }
+            &response.e,
+            &response.gamma,
+            &response.z,
+        )?;
         Ok(CreditToken { a: response.a, e: response.e, k: self.k, r: self.r, c: response.c, ctx: response.ctx })
     }
 
@@ -140,6 +141,31 @@ impl PreIssuance {
         f.zeroize();
         Ok(Self { r: r?, k: k? })
     }
+}
+
+/// Checks the issuer's proof of §3.3.3 and §3.4.4 that A = X_A/(e + x)
+/// under W = x·G (public values, variable time; `Verification` if it
+/// fails): X_G = W + e·G, Y_A = z·A − γ·X_A, Y_G = z·G − γ·X_G, and γ the
+/// challenge over them.
+#[allow(clippy::too_many_arguments)]
+fn verify_signature_proof(
+    params: &Params,
+    label: &[u8],
+    scalars: &[&Scalar; 3],
+    x_a: &RistrettoPoint,
+    public: &PublicKey,
+    a: &Elem,
+    e: &Scalar,
+    gamma: &Scalar,
+    z: &Scalar,
+) -> Result<()> {
+    let x_g = add_mul_base_vartime(&public.w.point, e);
+    let y_a = mul_vartime(z, &a.point) - mul_vartime(gamma, x_a);
+    let y_g = mul_add_base_vartime(&-gamma, &x_g, z);
+    if respond_challenge(params, label, scalars, a, &[x_a, &x_g, &y_a, &y_g]) != *gamma {
+        return Err(Error::Verification);
+    }
+    Ok(())
 }
 
 /// The challenge of the issuer's two proofs of §3.3.2 and §3.4.3 (labels
@@ -279,58 +305,57 @@ impl CreditToken {
             m.zeroize();
             return Err(Error::ValueTooLarge);
         }
-        let (h1, h2, h3, h4) = (params.h1.point, params.h2.point, params.h3.point, params.h4.point);
 
-        let mut r1 = random_scalar(rng)?;
-        let mut r2 = random_scalar(rng)?;
-        let mut c_prime = random_scalar(rng)?;
-        let mut r_prime = random_scalar(rng)?;
-        let mut e_prime = random_scalar(rng)?;
-        let mut r2_prime = random_scalar(rng)?;
-        let mut r3_prime = random_scalar(rng)?;
+        // The draws in the order above, batched (see `random_scalars`).
+        let mut first = [Scalar::ZERO; 8];
+        random_scalars(rng, &mut first)?;
+        let [mut r1, mut r2, mut c_prime, mut r_prime, mut e_prime, mut r2_prime, mut r3_prime, mut k_star] = first;
+        first.zeroize();
+        let mut s_i = Zeroizing::new([Scalar::ZERO; L]);
+        random_scalars(rng, &mut *s_i)?;
+        let mut k0_prime = random_scalar(rng)?;
+        let mut s_prime_i = Zeroizing::new([Scalar::ZERO; L]);
+        random_scalars(rng, &mut *s_prime_i)?;
+        let mut gamma_i = Zeroizing::new([Scalar::ZERO; L]);
+        random_scalars(rng, &mut *gamma_i)?;
+        let mut w0 = random_scalar(rng)?;
+        let mut z_i = Zeroizing::new([Scalar::ZERO; L]);
+        random_scalars(rng, &mut *z_i)?;
+        let mut last = [Scalar::ZERO; 2];
+        random_scalars(rng, &mut last)?;
+        let [mut k_prime, mut s_prime] = last;
+        last.zeroize();
 
-        // The re-randomized signature: B = G + c·H1 + k·H2 + r·H3 + ctx·H4,
-        // A′ = A·r1·r2, B̄ = B·r1, and the proof's first commitments.
-        let b = G + h1 * self.c + h2 * self.k + h3 * self.r + h4 * self.ctx;
+        // The re-randomized signature: A′ = A·r1·r2 and B̄ = B·r1, where B =
+        // G + c·H1 + k·H2 + r·H3 + ctx·H4; B̄ is computed as r1·G +
+        // (r1·c)·H1 + … + (r1·ctx)·H4, five fixed-base products (against
+        // four and a variable-base one for B, then B·r1). Then the proof's
+        // first commitments.
         let a_prime = Elem::new(self.a.point * (r1 * r2))?;
-        let b_bar = Elem::new(b * r1)?;
-        let mut r3 = r1.invert();
+        let mut r1_b = [r1 * self.c, r1 * self.k, r1 * self.r, r1 * self.ctx];
+        let [r1_c, r1_k, r1_r, r1_ctx] = &r1_b;
+        let b_bar = RistrettoPoint::mul_base(&r1)
+            + params.mul(H1, r1_c)
+            + params.mul(H2, r1_k)
+            + params.mul(H3, r1_r)
+            + params.mul(H4, r1_ctx);
+        r1_b.zeroize();
+        let b_bar = Elem::new(b_bar)?;
+        let mut r3 = invert(&r1);
         let a1 = a_prime.point * e_prime + b_bar.point * r2_prime;
-        let a2 = b_bar.point * r3_prime + h1 * c_prime + h3 * r_prime;
+        let a2 = b_bar.point * r3_prime + params.mul(H1, &c_prime) + params.mul(H3, &r_prime);
 
         // Commitments to the bits of m: Com_0 = i_0·H1 + k*·H2 + s_0·H3,
         // Com_j = i_j·H1 + s_j·H3.
-        let mut k_star = random_scalar(rng)?;
-        let mut s_i = Zeroizing::new([Scalar::ZERO; L]);
-        for v in s_i.iter_mut() {
-            *v = random_scalar(rng)?;
-        }
-        let mut com = [[0u8; NE]; L];
+        let mut com = [Commitment::empty(); L];
         for (j, (slot, s_j)) in com.iter_mut().zip(s_i.iter()).enumerate() {
-            let bit_h1 = RistrettoPoint::conditional_select(&RistrettoPoint::default(), &h1, bit(&m, j));
-            let mut p = bit_h1 + h3 * s_j;
+            let bit_h1 = RistrettoPoint::conditional_select(&RistrettoPoint::default(), &params.h1.point, bit(&m, j));
+            let mut p = bit_h1 + params.mul(H3, s_j);
             if j == 0 {
-                p += h2 * k_star;
+                p += params.mul(H2, &k_star);
             }
-            *slot = Elem::new(p)?.bytes;
+            *slot = Commitment::new(&Elem::new(p)?);
         }
-
-        let mut k0_prime = random_scalar(rng)?;
-        let mut s_prime_i = Zeroizing::new([Scalar::ZERO; L]);
-        for v in s_prime_i.iter_mut() {
-            *v = random_scalar(rng)?;
-        }
-        let mut gamma_i = Zeroizing::new([Scalar::ZERO; L]);
-        for v in gamma_i.iter_mut() {
-            *v = random_scalar(rng)?;
-        }
-        let mut w0 = random_scalar(rng)?;
-        let mut z_i = Zeroizing::new([Scalar::ZERO; L]);
-        for v in z_i.iter_mut() {
-            *v = random_scalar(rng)?;
-        }
-        let mut k_prime = random_scalar(rng)?;
-        let mut s_prime = random_scalar(rng)?;
 
         let mut t = Transcript::new(params, b"spend");
         t.scalar(&self.k);
@@ -340,7 +365,7 @@ impl CreditToken {
         t.point(&a1);
         t.point(&a2);
         for c in &com {
-            t.encoded(c);
+            t.encoded(c.bytes());
         }
         // Each bit's two OR-proof commitments: the real branch i_j gets
         // s′_j·H3 (+ k0′·H2 for bit 0), the other is simulated with the
@@ -351,18 +376,18 @@ impl CreditToken {
         for j in 0..L {
             let zero = !bit(&m, j);
             let (s_j, sp_j, g_j, z_j) = (at(&s_i, j), at(&s_prime_i, j), at(&gamma_i, j), at(&z_i, j));
-            let mut real = h3 * sp_j;
-            let mut sim = h3 * (z_j - g_j * s_j);
+            let mut real = params.mul(H3, &sp_j);
+            let mut sim = params.mul(H3, &(z_j - g_j * s_j));
             if j == 0 {
-                real += h2 * k0_prime;
-                sim += h2 * (w0 - g_j * k_star);
+                real += params.mul(H2, &k0_prime);
+                sim += params.mul(H2, &(w0 - g_j * k_star));
             }
-            let g_h1 = h1 * g_j;
+            let g_h1 = params.mul(H1, &g_j);
             sim += RistrettoPoint::conditional_select(&-g_h1, &g_h1, zero);
             t.point(&RistrettoPoint::conditional_select(&sim, &real, zero));
             t.point(&RistrettoPoint::conditional_select(&real, &sim, zero));
         }
-        t.point(&(h2 * k_prime + h3 * s_prime - h1 * c_prime));
+        t.point(&(params.mul(H2, &k_prime) + params.mul(H3, &s_prime) - params.mul(H1, &c_prime)));
         let gamma = t.challenge();
 
         // Responses. Per bit, γ0 is branch 0's challenge: γ − γ0_j when
@@ -495,20 +520,18 @@ impl PreRefund {
     ) -> Result<CreditToken> {
         check_l::<L>()?;
         let k_prime = commitments_sum(&spend_proof.com)?;
-        let x_a = G + k_prime + lincomb_vartime(&[(&refund.t, &params.h1.point), (&self.ctx, &params.h4.point)]);
-        let x_g = mul_add_base_vartime(&Scalar::ONE, &public.w.point, &refund.e);
-        let y_a = lincomb_vartime(&[(&refund.z, &refund.a.point), (&-refund.gamma, &x_a)]);
-        let y_g = mul_add_base_vartime(&-refund.gamma, &x_g, &refund.z);
-        let gamma = respond_challenge(
+        let x_a = G + k_prime + params.mul_vartime(H1, &refund.t) + params.mul_vartime(H4, &self.ctx);
+        verify_signature_proof(
             params,
             b"refund",
             &[&refund.e, &refund.t, &self.ctx],
+            &x_a,
+            public,
             &refund.a,
-            &[&x_a, &x_g, &y_a, &y_g],
-        );
-        if gamma != refund.gamma {
-            return Err(Error::Verification);
-        }
+            &refund.e,
+            &refund.gamma,
+            &refund.z,
+        )?;
         let c = self.m + refund.t;
         let mut ok = fits_in_bits::<L>(&refund.t) & fits_in_bits::<L>(&c);
         crate::ct::declassify(&mut ok);
@@ -519,12 +542,12 @@ impl PreRefund {
     }
 }
 
-/// K′ = Σ 2^j·Com_j from a spend proof's encodings (`Verification` if one
-/// does not decode, which a decoded proof rules out).
-pub(crate) fn commitments_sum<const L: usize>(com: &[[u8; NE]; L]) -> Result<RistrettoPoint> {
+/// K′ = Σ 2^j·Com_j from a spend proof's commitments (`Verification` if
+/// one does not decode, which a decoded proof rules out).
+fn commitments_sum<const L: usize>(com: &[Commitment; L]) -> Result<RistrettoPoint> {
     let mut points = [RistrettoPoint::default(); L];
     for (p, c) in points.iter_mut().zip(com) {
-        *p = Elem::decode(c).map_err(|_| Error::Verification)?.point;
+        *p = c.point()?;
     }
     Ok(pow2_sum_vartime(&points))
 }

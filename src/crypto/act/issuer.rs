@@ -17,13 +17,14 @@ use rand_core::TryCryptoRng;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use super::client::{commitments_sum, respond_challenge};
-use super::group::{Elem, check_l, credit_to_scalar, decode_scalar, fits_in_bits, random_scalar};
+use super::client::respond_challenge;
+use super::fixed_base::Gen::{H1, H2, H3, H4};
+use super::group::{Elem, check_l, credit_to_scalar, decode_scalar, fits_in_bits, invert, random_scalars};
 use super::keys::PrivateKey;
 use super::messages::{IssuanceRequest, IssuanceResponse, Refund, SpendProof};
 use super::params::Params;
 use super::transcript::Transcript;
-use super::vartime::{lincomb_vartime, mul_add_base_vartime};
+use super::vartime::{mul_add_base_vartime, mul_vartime, pow2_sum_vartime};
 use crate::error::{Error, Result};
 
 impl PrivateKey {
@@ -46,18 +47,17 @@ impl PrivateKey {
             return Err(Error::InvalidScalar);
         }
         let ctx = decode_scalar(ctx)?;
-        let k1 = lincomb_vartime(&[
-            (&request.k_bar, &params.h2.point),
-            (&request.r_bar, &params.h3.point),
-            (&-request.gamma, &request.big_k.point),
-        ]);
+        // K1 = k̄·H2 + r̄·H3 − γ·K.
+        let k1 = params.mul_vartime(H2, &request.k_bar) + params.mul_vartime(H3, &request.r_bar)
+            - mul_vartime(&request.gamma, &request.big_k.point);
         let mut t = Transcript::new(params, b"request");
         t.element(&request.big_k);
         t.point(&k1);
         if t.challenge() != request.gamma {
             return Err(Error::Verification);
         }
-        let x_a = G + params.h1.point * c + params.h4.point * ctx + request.big_k.point;
+        // c and ctx are public (the response carries them).
+        let x_a = G + params.mul_vartime(H1, &c) + params.mul_vartime(H4, &ctx) + request.big_k.point;
         let (response, mut e, mut alpha) = self.sign(params, x_a, rng, |e, a, x_g, y_a, y_g| {
             respond_challenge(params, b"respond", &[&c, &ctx, e], a, &[&x_a, x_g, y_a, y_g])
         })?;
@@ -78,12 +78,24 @@ impl PrivateKey {
         rng: &mut R,
         challenge: impl FnOnce(&Scalar, &Elem, &RistrettoPoint, &RistrettoPoint, &RistrettoPoint) -> Scalar,
     ) -> Result<((Elem, Scalar, Scalar), Scalar, Scalar)> {
-        let e = random_scalar(rng)?;
-        let mut inv = (e + self.x).invert();
-        let a = Elem::new(x_a * inv)?;
+        let mut draws = [Scalar::ZERO; 2];
+        random_scalars(rng, &mut draws)?;
+        let [mut e, mut alpha] = draws;
+        draws.zeroize();
+        let mut e_x = e + self.x;
+        let mut inv = invert(&e_x);
+        e_x.zeroize();
+        let a = Elem::new(x_a * inv);
         inv.zeroize();
+        let a = match a {
+            Ok(a) => a,
+            Err(err) => {
+                e.zeroize();
+                alpha.zeroize();
+                return Err(err);
+            }
+        };
         let x_g = RistrettoPoint::mul_base(&e) + self.public.w.point;
-        let alpha = random_scalar(rng)?;
         let y_a = a.point * alpha;
         let y_g = RistrettoPoint::mul_base(&alpha);
         let gamma = challenge(&e, &a, &x_g, &y_a, &y_g);
@@ -120,7 +132,7 @@ impl PrivateKey {
         if !bool::from(fits_in_bits::<L>(&(proof.s - t))) {
             return Err(Error::ValueTooLarge);
         }
-        let x_a = G + k_prime + lincomb_vartime(&[(&t, &params.h1.point), (&proof.ctx, &params.h4.point)]);
+        let x_a = G + k_prime + params.mul_vartime(H1, &t) + params.mul_vartime(H4, &proof.ctx);
         let ctx = proof.ctx;
         let (refund, mut e, mut alpha) = self.sign(params, x_a, rng, |e, a, x_g, y_a, y_g| {
             respond_challenge(params, b"refund", &[e, &t, &ctx], a, &[&x_a, x_g, y_a, y_g])
@@ -133,20 +145,23 @@ impl PrivateKey {
     }
 
     /// `VerifySpendProof` (§3.4.5); returns K′ = Σ 2^j·Com_j.
+    ///
+    /// Every equation is regrouped by base, which gives the same elements
+    /// with fewer products: the terms in G join a double-base product, and
+    /// those in H1..H4 one fixed-base product per generator.
     fn verify_spend<const L: usize>(&self, params: &Params, p: &SpendProof<L>) -> Result<RistrettoPoint> {
-        let (h1, h2, h3, h4) = (&params.h1.point, &params.h2.point, &params.h3.point, &params.h4.point);
+        let h1 = &params.h1.point;
         let gamma = &p.gamma;
         // A1 = ē·A′ + r̄2·B̄ − γ·(x·A′) = (ē − γ·x)·A′ + r̄2·B̄.
         let mut ex = p.e_bar - gamma * self.x;
-        let a1 = p.a_prime.point * ex + mul_add_base_vartime(&p.r2_bar, &p.b_bar.point, &Scalar::ZERO);
+        let a1 = p.a_prime.point * ex + mul_vartime(&p.r2_bar, &p.b_bar.point);
         ex.zeroize();
-        // A2 = r̄3·B̄ + c̄·H1 + r̄·H3 − γ·(G + k·H2 + ctx·H4).
-        let a2 = lincomb_vartime(&[
-            (&p.r3_bar, &p.b_bar.point),
-            (&p.c_bar, h1),
-            (&p.r_bar, h3),
-            (&-gamma, &(G + lincomb_vartime(&[(&p.k, h2), (&p.ctx, h4)]))),
-        ]);
+        // A2 = r̄3·B̄ + c̄·H1 + r̄·H3 − γ·(G + k·H2 + ctx·H4)
+        //    = (r̄3·B̄ − γ·G) + c̄·H1 − (γ·k)·H2 + r̄·H3 − (γ·ctx)·H4.
+        let a2 = mul_add_base_vartime(&p.r3_bar, &p.b_bar.point, &-gamma) + params.mul_vartime(H1, &p.c_bar)
+            - params.mul_vartime(H2, &(gamma * p.k))
+            + params.mul_vartime(H3, &p.r_bar)
+            - params.mul_vartime(H4, &(gamma * p.ctx));
         let mut t = Transcript::new(params, b"spend");
         t.scalar(&p.k);
         t.scalar(&p.ctx);
@@ -156,30 +171,28 @@ impl PrivateKey {
         t.point(&a2);
         let mut coms = [RistrettoPoint::default(); L];
         for (slot, c) in coms.iter_mut().zip(&p.com) {
-            *slot = Elem::decode(c).map_err(|_| Error::Verification)?.point;
-            t.encoded(c);
+            *slot = c.point()?;
+            t.encoded(c.bytes());
         }
         // C′[j][0] = (w00·H2 +) z0·H3 − γ0·Com_j,
         // C′[j][1] = (w01·H2 +) z1·H3 − (γ − γ0)·(Com_j − H1).
         for (j, ((com, g0), [z0, z1])) in coms.iter().zip(&p.gamma0).zip(&p.z).enumerate() {
             let g1 = gamma - g0;
-            let mut c0 = lincomb_vartime(&[(z0, h3), (&-g0, com)]);
-            let mut c1 = lincomb_vartime(&[(z1, h3), (&-g1, &(com - h1))]);
+            let mut c0 = params.mul_vartime(H3, z0) - mul_vartime(g0, com);
+            let mut c1 = params.mul_vartime(H3, z1) - mul_vartime(&g1, &(com - h1));
             if j == 0 {
-                c0 += mul_add_base_vartime(&p.w00, h2, &Scalar::ZERO);
-                c1 += mul_add_base_vartime(&p.w01, h2, &Scalar::ZERO);
+                c0 += params.mul_vartime(H2, &p.w00);
+                c1 += params.mul_vartime(H2, &p.w01);
             }
             t.point(&c0);
             t.point(&c1);
         }
-        // C = −c̄·H1 + k̄·H2 + s̄·H3 − γ·(s·H1 + K′).
-        let k_prime = commitments_sum(&p.com)?;
-        let c = lincomb_vartime(&[
-            (&-p.c_bar, h1),
-            (&p.k_bar, h2),
-            (&p.s_bar, h3),
-            (&-gamma, &(mul_add_base_vartime(&p.s, h1, &Scalar::ZERO) + k_prime)),
-        ]);
+        // K′ = Σ 2^j·Com_j, and C = −c̄·H1 + k̄·H2 + s̄·H3 − γ·(s·H1 + K′)
+        // = −(c̄ + γ·s)·H1 + k̄·H2 + s̄·H3 − γ·K′.
+        let k_prime = pow2_sum_vartime(&coms);
+        let c = params.mul_vartime(H2, &p.k_bar) + params.mul_vartime(H3, &p.s_bar)
+            - params.mul_vartime(H1, &(p.c_bar + gamma * p.s))
+            - mul_vartime(gamma, &k_prime);
         t.point(&c);
         let mut ok = t.challenge().ct_eq(gamma);
         crate::ct::declassify(&mut ok);

@@ -52,6 +52,9 @@
 
 mod cbor;
 mod client;
+#[cfg(feature = "precomputed-tables")]
+mod comb_vartime;
+mod fixed_base;
 mod group;
 mod issuer;
 mod keys;

@@ -303,6 +303,43 @@ fn main() {
         writeln!(code, "    {case},").unwrap();
     }
     code += "];\n";
+    // ACT (draft-schlesinger-cfrg-act-01): the appendix's runs, every input
+    // and output as the file writes it. The bit length L is a type parameter
+    // on the device: every run must use the one [`ACT_L`] names.
+    let act = load(&vectors, "act/draft-schlesinger-cfrg-act-01.json");
+    let act_l = act[0]["L"].as_u64().expect("L is a number");
+    writeln!(code, "/// act/draft-schlesinger-cfrg-act-01.json: the runs' bit length").unwrap();
+    writeln!(code, "pub const ACT_L: usize = {act_l};").unwrap();
+    writeln!(code, "/// act/draft-schlesinger-cfrg-act-01.json: every run").unwrap();
+    code += "pub const ACT: &[ActCase] = &[\n";
+    for run in &act {
+        assert_eq!(run["L"].as_u64(), Some(act_l), "every ACT run must share one L");
+        let num = |f: &str| run[f].as_u64().unwrap_or_else(|| panic!("{f} is not a number"));
+        writeln!(
+            code,
+            "    ActCase {{ domain_separator: {}, seed: {:?}, c: {}, s: {}, t: {}, ctx: {:?}, remaining: {}, sk: {}, pk: {}, pre_issuance: {}, request: {}, response: {}, credit_token: {}, nullifier: {:?}, spend_proof: {}, pre_refund: {}, refund: {}, refund_token: {} }},",
+            bytes(run["domain_separator"].as_str().expect("domain_separator").as_bytes()),
+            hex(run, "rng_seed"),
+            num("c"),
+            num("s"),
+            num("t"),
+            hex(run, "ctx"),
+            num("remaining_balance"),
+            bytes(&hex(run, "sk_cbor")),
+            bytes(&hex(run, "pk_cbor")),
+            bytes(&hex(run, "preissuance_cbor")),
+            bytes(&hex(run, "issuance_request_cbor")),
+            bytes(&hex(run, "issuance_response_cbor")),
+            bytes(&hex(run, "credit_token_cbor")),
+            hex(run, "nullifier"),
+            bytes(&hex(run, "spend_proof_cbor")),
+            bytes(&hex(run, "prerefund_cbor")),
+            bytes(&hex(run, "refund_cbor")),
+            bytes(&hex(run, "refund_token_cbor")),
+        )
+        .unwrap();
+    }
+    code += "];\n";
     // ARC (draft-ietf-privacypass-arc-crypto-01): the draft's one suite, its
     // six groups drawn in order from the TestDRNG, each field concatenated in
     // the order the API encodes it (tests/arc.rs maps every field).

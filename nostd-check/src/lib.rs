@@ -145,6 +145,34 @@ pub enum AthmCase {
     VerifyToken { private_key: [u8; 160], token: [u8; 98], metadata: u8 },
 }
 
+/// One run of ACT's appendix vectors (draft-schlesinger-cfrg-act-01,
+/// `tests/vectors/act/`): the inputs, then every output's CBOR. A run draws
+/// from one ChaCha20 generator seeded with `seed` ([`athm_rng`], the same
+/// `rand_chacha` generator) through all its steps, in the reference code's
+/// order.
+pub struct ActCase {
+    pub domain_separator: &'static [u8],
+    pub seed: [u8; 32],
+    /// The issued balance, the spend and the refunded credits.
+    pub c: u128,
+    pub s: u128,
+    pub t: u128,
+    pub ctx: [u8; 32],
+    /// The balance of the token rebuilt from the refund.
+    pub remaining: u128,
+    pub sk: &'static [u8],
+    pub pk: &'static [u8],
+    pub pre_issuance: &'static [u8],
+    pub request: &'static [u8],
+    pub response: &'static [u8],
+    pub credit_token: &'static [u8],
+    pub nullifier: [u8; 32],
+    pub spend_proof: &'static [u8],
+    pub pre_refund: &'static [u8],
+    pub refund: &'static [u8],
+    pub refund_token: &'static [u8],
+}
+
 /// The reference code's generator for ATHM's vectors: `rand_chacha`'s
 /// `ChaCha20Rng` (the ChaCha20 keystream, zero nonce) seeded with a
 /// procedure's `rng_seed`, as the host harness (`vectors/src/athm.rs`) uses.
@@ -199,8 +227,8 @@ pub mod vectors {
     //! Generated from the JSON vector files.
     #![allow(missing_docs)]
     use super::{
-        AmortizedCase, ArcCase, ArcPresentation, AthmCase, BatchEntry, BatchedCase, MetadataCase, PbrsaCase, PoprfCase,
-        PoprfTokenCase, PrivateCase, PublicCase,
+        ActCase, AmortizedCase, ArcCase, ArcPresentation, AthmCase, BatchEntry, BatchedCase, MetadataCase, PbrsaCase,
+        PoprfCase, PoprfTokenCase, PrivateCase, PublicCase,
     };
     include!(concat!(env!("OUT_DIR"), "/vectors.rs"));
 }

@@ -25,8 +25,8 @@ use pat::wire::token::{TokenInput, TokenRef};
 use pat::wire::token_type::{PrivateP384, PrivateRistretto255, TokenKind};
 
 use pat_nostd_check::{
-    AmortizedCase, ArcCase, AthmCase, BatchedCase, MetadataCase, PbrsaCase, PoprfCase, PoprfTokenCase, PrivateCase,
-    PublicCase, TestRng, athm_rng, check, clock, hprintln, platform, same, vectors,
+    ActCase, AmortizedCase, ArcCase, AthmCase, BatchedCase, MetadataCase, PbrsaCase, PoprfCase, PoprfTokenCase,
+    PrivateCase, PublicCase, TestRng, athm_rng, check, clock, hprintln, platform, same, vectors,
 };
 
 const PAINT: u32 = 0xCCCC_CCCC;
@@ -356,6 +356,54 @@ fn athm_case(case: &AthmCase) -> Result<(), Error> {
     }
 }
 
+/// ACT (draft-schlesinger-cfrg-act-01, ristretto255/BLAKE3/CBOR, the
+/// crypto layer of type 0xE5AD) on the appendix runs, one ChaCha20 generator
+/// seeded with the run's seed drawn through every step in the reference's
+/// order, each output's CBOR compared byte for byte: the issuer's key, the
+/// pre-issuance and request, the issuance, the client's check of it, the
+/// spend proof, the issuer's verification and refund, the token rebuilt
+/// from the refund and its balance. A spend proof with one bit flipped in
+/// its last field (the context scalar) is refused.
+fn act_case(case: &ActCase) -> Result<(), Error> {
+    use pat::crypto::act::{Params, PreIssuance, PrivateKey, SpendProof};
+    const L: usize = vectors::ACT_L;
+    let params = Params::from_domain_separator(case.domain_separator);
+    let mut rng = athm_rng(case.seed);
+    let sk = measure("act/issuer_key_gen", || PrivateKey::generate(&mut rng))?;
+    check(sk.to_cbor().as_slice() == case.sk && sk.public_key().to_cbor().as_slice() == case.pk)?;
+    let pre = PreIssuance::random(&mut rng)?;
+    check(pre.to_cbor().as_slice() == case.pre_issuance)?;
+    let request = measure("act/client_request", || pre.request(&params, &mut rng))?;
+    check(request.to_cbor().as_slice() == case.request)?;
+    let response = measure("act/issuer_issue", || sk.issue::<L, _>(&params, &request, case.c, &case.ctx, &mut rng))?;
+    check(response.to_cbor().as_slice() == case.response)?;
+    let token =
+        measure("act/client_finalize", || pre.to_credit_token::<L>(&params, sk.public_key(), &request, &response))?;
+    check(token.to_cbor().as_slice() == case.credit_token)?;
+    let (proof, pre_refund) = measure("act/client_spend", || token.prove_spend::<L, _>(&params, case.s, &mut rng))?;
+    let mut encoded = [0u8; SpendProof::<L>::LEN];
+    let n = proof.encode(&mut encoded)?;
+    check(encoded.get(..n) == Some(case.spend_proof) && proof.nullifier() == case.nullifier)?;
+    check(pre_refund.to_cbor().as_slice() == case.pre_refund)?;
+    // The proof as the issuer receives it.
+    let received = SpendProof::<L>::from_cbor(case.spend_proof)?;
+    let refund = measure("act/issuer_refund", || sk.refund::<L, _>(&params, &received, case.t, &mut rng))?;
+    check(refund.to_cbor().as_slice() == case.refund)?;
+    let rebuilt =
+        measure("act/client_refund", || pre_refund.to_credit_token::<L>(&params, &proof, &refund, sk.public_key()))?;
+    check(rebuilt.to_cbor().as_slice() == case.refund_token && rebuilt.credits::<L>()? == case.remaining)?;
+    // One bit of the proof's last scalar flipped: refused (a decoding error
+    // or a failed verification, never a refund).
+    let mut forged = encoded;
+    let last = forged.get_mut(n.saturating_sub(2)).ok_or(Error::BufferTooSmall)?;
+    *last ^= 1;
+    let refused = match SpendProof::<L>::from_cbor(forged.get(..n).ok_or(Error::BufferTooSmall)?) {
+        Ok(p) => sk.refund::<L, _>(&params, &p, case.t, &mut rng).is_err(),
+        Err(_) => true,
+    };
+    check(refused)
+}
+
 /// ARC (P-256) on the draft's vectors, every value drawn in the draft's
 /// order from its TestDRNG: the server key, the request (and its state's
 /// m1, r1, r2), the response, the credential and both presentations of
@@ -655,6 +703,7 @@ fn main() -> ! {
     run("poprf-p384", vectors::POPRF_P384, poprf_case, &mut totals);
     run("type-da7b", vectors::TYPE_DA7B, poprf_token_case, &mut totals);
     run("athm", vectors::ATHM, athm_case, &mut totals);
+    run("act", vectors::ACT, act_case, &mut totals);
     run("arc", vectors::ARC, arc_case, &mut totals);
     run("batched", vectors::BATCHED, batched_case, &mut totals);
     let pem = vectors::TYPE2.first().map_or("", |c| c.sk_pem);

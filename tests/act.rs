@@ -213,7 +213,16 @@ fn every_altered_message_fails() {
     let sk = PrivateKey::generate(&mut rng()).unwrap();
     let pre = PreIssuance::random(&mut rng()).unwrap();
     let request = pre.request(&params, &mut rng()).unwrap();
-    let other = sk.public_key().to_bytes();
+    // Another valid element whose encoding never decodes as a scalar (its
+    // top byte lies above the group order's, 0x10): put in a scalar field it
+    // is a decoding error, not another value. Were it a scalar, an amount
+    // field (c, t) would fail first as ValueTooLarge, not Verification.
+    let other = loop {
+        let key = PrivateKey::generate(&mut rng()).unwrap().public_key().to_bytes();
+        if key[31] > 0x10 {
+            break key;
+        }
+    };
 
     // The issuance request: every field is in the issuer's check.
     let n = each_altered(&request.to_cbor(), &other, |b| {

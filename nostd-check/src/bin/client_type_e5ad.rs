@@ -14,9 +14,8 @@ fn run() -> Result<(), pat::Error> {
     const L: usize = vectors::ACT_L;
     let case = core::hint::black_box(vectors::ACT).first().ok_or(pat::Error::Verification)?;
     let params = Params::from_domain_separator(case.domain_separator);
-    // The public key's CBOR is a 32-byte byte string: its head is 0x58 0x20.
-    let key = case.pk.get(2..).ok_or(pat::Error::Truncated)?;
-    let client = Client::<L>::from_token_key(params.clone(), key)?;
+    let public = PublicKey::from_cbor(case.pk)?;
+    let client = Client::<L>::from_token_key(params.clone(), &public.to_bytes())?;
     let challenge = ActChallenge::new(b"issuer.example", &[], b"origin.example", &[])?;
     let mut rng = TestRng::new(0xe5ad);
     let (_state, _request) = client.request(&challenge, &mut rng)?;
@@ -36,7 +35,6 @@ fn run() -> Result<(), pat::Error> {
     let (_proof, _pre_refund) = credential.prove_spend::<L, _>(&params, case.s, &mut rng)?;
     let proof = SpendProof::<L>::from_cbor(case.spend_proof)?;
     let pre_refund = PreRefund::from_cbor(case.pre_refund)?;
-    let public = PublicKey::from_bytes(key)?;
     let next = pre_refund.to_credit_token::<L>(&params, &proof, &Refund::from_cbor(case.refund)?, &public)?;
     check(next.credits::<L>()? == case.remaining)
 }

@@ -313,8 +313,15 @@ pub(crate) struct OriginServe {
     #[arg(long = "suggest-extension", value_parser = parse_extension)]
     suggest_extensions: Vec<(u16, Vec<u8>)>,
     /// Replay store in Redis (redis://HOST:PORT); in memory when omitted.
+    /// A Redis Cluster: redis+cluster://HOST:PORT,HOST:PORT, or the option
+    /// repeated with one seed node each.
     #[arg(long)]
-    redis: Option<String>,
+    redis: Vec<String>,
+    /// Redis replicas that must acknowledge a spend (WAIT) before the token
+    /// is accepted; 0 answers when the primary has recorded it. A spend not
+    /// acknowledged within --store-timeout-ms is refused (503).
+    #[arg(long, default_value_t = 0)]
+    redis_wait_replicas: u32,
     /// The issuer's state folder (types 1, 5, 0xDA7B and 0xE5AC: joined origin and issuer).
     #[arg(long)]
     issuer_state: Option<PathBuf>,
@@ -500,10 +507,19 @@ fn origin_serve(args: OriginServe) -> Result<ExitCode, BoxError> {
         ca_cert: args.ca_cert,
     };
     let (listener, addr) = pat_http::bind(args.listen)?;
-    let redis = args.redis.map(|url| replay::RedisConfig {
+    if args.redis.is_empty() && args.redis_wait_replicas > 0 {
+        return Err("--redis-wait-replicas needs --redis".into());
+    }
+    let redis = match args.redis.as_slice() {
+        [] => None,
+        [url] => Some(replay::RedisConfig::new(url)),
+        seeds => Some(replay::RedisConfig::cluster(seeds.iter().cloned())),
+    }
+    .map(|config| replay::RedisConfig {
         timeout: Duration::from_millis(args.store_timeout_ms.max(1)),
         probe_interval: Duration::from_millis(args.store_probe_ms.max(10)),
-        ..replay::RedisConfig::new(&url)
+        wait_replicas: args.redis_wait_replicas,
+        ..config
     });
     let service_args = args.service;
     runtime()?.block_on(async move {

@@ -380,3 +380,23 @@ fn bench_latex_and_markdown() {
     assert_ne!(code, 0);
     assert!(err.contains("no operation matches"), "{err}");
 }
+
+/// `--redis-wait-replicas` waits for Redis replicas: without `--redis` it
+/// would silently do nothing, so it is refused before anything starts.
+#[test]
+fn origin_serve_refuses_wait_replicas_without_redis() {
+    let (code, _, stderr) = pat(&[
+        "origin",
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--issuer",
+        "i.example",
+        "--token-type",
+        "2",
+        "--redis-wait-replicas",
+        "1",
+    ]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("--redis-wait-replicas needs --redis"), "{stderr}");
+}

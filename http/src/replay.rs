@@ -1,6 +1,6 @@
 //! Where an origin records spent tokens: in memory (one process, the
-//! library's fixed-capacity [`MemoryReplayStore`]) or in Redis (shared by
-//! several origins).
+//! library's fixed-capacity [`MemoryReplayStore`]) or in Redis, one server
+//! or a Redis Cluster (shared by several origins).
 //!
 //! # Failing closed
 //!
@@ -33,6 +33,28 @@
 //!   a new epoch ([`SYNC_SCRIPT`]). Each spend runs as one script that
 //!   checks the epoch and the counter and records the token atomically
 //!   ([`SPEND_SCRIPT`]).
+//!
+//! # Redis Cluster
+//!
+//! A Lua script may only touch keys of one slot, so a cluster store
+//! ([`RedisNodes::Cluster`]) is split into [`CLUSTER_SHARDS`] shards, each
+//! an epoch hash and its spent keys under one hash tag (`pat:epoch:{tag}`,
+//! `pat:spent:{tag}:…`), the tags spread over the slot space and so over
+//! the primaries; a token's shard is picked by its nonce. Each shard keeps
+//! its own generation and counter exactly as one server does, and the epoch
+//! put into challenges is a hash of every shard's: a shard that lost or
+//! rewound its memory (a failover to a replica that missed the last
+//! writes) changes it. While the cluster fails over, commands to the dead
+//! primary's slots fail or time out, then the whole cluster answers
+//! `CLUSTERDOWN` until a replica is promoted: redemptions get 503.
+//!
+//! Replication is asynchronous: a primary that acknowledged a spend may
+//! die before its replica saw it. The origin that accepted it knows the
+//! shard's counter went that far and refuses the tokens of the rewound
+//! shard; an origin that restarted in between does not know.
+//! [`RedisConfig::wait_replicas`] makes each spend wait (`WAIT`) for a
+//! replica's acknowledgement before the token is accepted, which closes
+//! that window: a spend no replica acknowledged in time is refused.
 //!
 //! # Failing fast
 //!
@@ -141,23 +163,76 @@ return {id, tostring(gen), tostring(seq), t[1], t[2]}
 /// Redis's seconds and microseconds.
 type SyncReply = (String, String, String, i64, i64);
 
+/// A store in a Redis Cluster is split into this many shards, each with its
+/// own epoch hash and spent keys under one hash tag (so a spend's script
+/// touches keys of one slot), the tags chosen so that shard `i` lies in the
+/// `i`-th sixteenth of the slot space and the shards spread over the
+/// primaries.
+pub const CLUSTER_SHARDS: usize = 16;
+
+/// Redis Cluster's slot count.
+const CLUSTER_SLOTS: u16 = 16384;
+
+/// Where the Redis store is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RedisNodes {
+    /// One server: `redis://host:port/db`.
+    Single(String),
+    /// A Redis Cluster, found through any of these seed nodes
+    /// (`redis://host:port`).
+    Cluster(Vec<String>),
+}
+
 /// How an origin uses Redis.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RedisConfig {
-    /// `redis://host:port/db`.
-    pub url: String,
+    /// The server or the cluster.
+    pub nodes: RedisNodes,
     /// The longest a command may take; a spend that takes longer is
     /// refused (503) and, if Redis runs it later, records nothing.
     pub timeout: Duration,
     /// How often the monitor checks the store.
     pub probe_interval: Duration,
+    /// Replicas that must acknowledge a spend (`WAIT`, within the timeout)
+    /// before the token is accepted; 0 answers as soon as the primary
+    /// recorded it. With replicas asynchronous, a primary that dies just
+    /// after a spend can lose it in a failover; waiting for one replica
+    /// closes that window at the cost of a replication round trip. A spend
+    /// the replicas do not acknowledge in time is refused (503): recorded
+    /// on the primary, so the token is spent, but never accepted.
+    pub wait_replicas: u32,
 }
 
 impl RedisConfig {
-    /// Defaults for `url`: a 50 ms command timeout, a check every 250 ms.
+    /// Defaults for `url`: a 50 ms command timeout, a check every 250 ms,
+    /// no `WAIT`. `redis://host:port/db` is one server;
+    /// `redis+cluster://host:port,host:port` a cluster found through those
+    /// seed nodes (credentials before `@` apply to each).
     pub fn new(url: &str) -> Self {
-        Self { url: url.to_owned(), timeout: Duration::from_millis(50), probe_interval: Duration::from_millis(250) }
+        let nodes = cluster_seeds(url).map_or_else(|| RedisNodes::Single(url.to_owned()), RedisNodes::Cluster);
+        Self { nodes, timeout: Duration::from_millis(50), probe_interval: Duration::from_millis(250), wait_replicas: 0 }
     }
+
+    /// A cluster found through `seeds` (`redis://host:port` each), with the
+    /// defaults of [`RedisConfig::new`].
+    pub fn cluster<S: Into<String>>(seeds: impl IntoIterator<Item = S>) -> Self {
+        Self { nodes: RedisNodes::Cluster(seeds.into_iter().map(Into::into).collect()), ..Self::new("") }
+    }
+}
+
+/// The seed nodes of a `redis+cluster://[user:pass@]host:port,host:port[/]`
+/// URL as `redis://` URLs; `None` for any other URL.
+fn cluster_seeds(url: &str) -> Option<Vec<String>> {
+    let rest = url.strip_prefix("redis+cluster://")?;
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    let (auth, hosts) = rest.rsplit_once('@').map_or((None, rest), |(a, h)| (Some(a), h));
+    Some(
+        hosts
+            .split(',')
+            .filter(|h| !h.is_empty())
+            .map(|h| auth.map_or_else(|| format!("redis://{h}/"), |a| format!("redis://{a}@{h}/")))
+            .collect(),
+    )
 }
 
 /// Why the store could not answer: refuse the token with 503.
@@ -171,6 +246,9 @@ pub enum StoreError {
     Late,
     /// Redis answered with an error.
     Failed,
+    /// Fewer replicas than [`RedisConfig::wait_replicas`] acknowledged the
+    /// spend in time: recorded on the primary, but not accepted.
+    Unreplicated,
 }
 
 impl StoreError {
@@ -181,6 +259,7 @@ impl StoreError {
             Self::Timeout => "timeout",
             Self::Late => "late",
             Self::Failed => "error",
+            Self::Unreplicated => "unreplicated",
         }
     }
 }
@@ -192,6 +271,7 @@ impl std::fmt::Display for StoreError {
             Self::Timeout => "replay store timed out",
             Self::Late => "replay store answered after the deadline",
             Self::Failed => "replay store error",
+            Self::Unreplicated => "replay store replicas did not acknowledge the spend",
         })
     }
 }
@@ -215,11 +295,128 @@ pub struct Replay {
 
 enum Backend {
     Memory { store: Mutex<Box<MemoryReplayStore<MEMORY_CAPACITY>>>, epoch: Epoch },
-    Redis(RedisStore),
+    Redis(Box<RedisStore>),
+}
+
+/// One part of the store: an epoch hash and the spent keys it guards, in
+/// one slot of a cluster (one server: the only shard, with the key names of
+/// [`REDIS_EPOCH_KEY`] and [`REDIS_PREFIX`]).
+struct Shard {
+    epoch_key: String,
+    spent_prefix: String,
+    slot: u16,
+}
+
+/// The slot of a key whose hash tag is `tag`.
+fn slot_of(tag: &str) -> u16 {
+    crc16::State::<crc16::XMODEM>::calculate(tag.as_bytes()) % CLUSTER_SLOTS
+}
+
+/// The shards of a cluster store: shard `i` under the first tag `pat<k>`
+/// whose slot falls in the `i`-th of [`CLUSTER_SHARDS`] equal slot ranges.
+/// Every origin computes the same tags.
+fn cluster_shards() -> Vec<Shard> {
+    let width = usize::from(CLUSTER_SLOTS) / CLUSTER_SHARDS;
+    (0..CLUSTER_SHARDS)
+        .map(|i| {
+            let mut k = 0u32;
+            loop {
+                let tag = format!("pat{k}");
+                let slot = slot_of(&tag);
+                if usize::from(slot) / width == i {
+                    return Shard {
+                        epoch_key: format!("pat:epoch:{{{tag}}}"),
+                        spent_prefix: format!("pat:spent:{{{tag}}}:"),
+                        slot,
+                    };
+                }
+                k += 1;
+            }
+        })
+        .collect()
+}
+
+/// A connection to the store: one server (reconnecting by itself) or a
+/// cluster (routing by slot, following failovers).
+#[derive(Clone)]
+enum Conn {
+    Single(redis::aio::ConnectionManager),
+    Cluster(redis::cluster_async::ClusterConnection),
+}
+
+impl redis::aio::ConnectionLike for Conn {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a redis::Cmd) -> redis::RedisFuture<'a, redis::Value> {
+        match self {
+            Self::Single(c) => c.req_packed_command(cmd),
+            Self::Cluster(c) => c.req_packed_command(cmd),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a redis::Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> redis::RedisFuture<'a, Vec<redis::Value>> {
+        match self {
+            Self::Single(c) => c.req_packed_commands(pipeline, offset, count),
+            Self::Cluster(c) => c.req_packed_commands(pipeline, offset, count),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            Self::Single(c) => c.get_db(),
+            Self::Cluster(c) => c.get_db(),
+        }
+    }
+}
+
+impl Conn {
+    fn route(slot: u16) -> redis::cluster_routing::SingleNodeRoutingInfo {
+        redis::cluster_routing::SingleNodeRoutingInfo::SpecificNode(redis::cluster_routing::Route::new(
+            slot,
+            redis::cluster_routing::SlotAddr::Master,
+        ))
+    }
+
+    /// `cmd` on the primary of `slot` (the only server when not a cluster).
+    async fn command_at(&mut self, cmd: redis::Cmd, slot: u16) -> redis::RedisResult<redis::Value> {
+        match self {
+            Self::Single(c) => cmd.query_async(c).await,
+            Self::Cluster(c) => {
+                c.route_command(cmd, redis::cluster_routing::RoutingInfo::SingleNode(Self::route(slot))).await
+            }
+        }
+    }
+
+    /// The `count` commands of `pipe`, on one connection to the primary of `slot`.
+    async fn pipeline_at(
+        &mut self,
+        pipe: redis::Pipeline,
+        slot: u16,
+        count: usize,
+    ) -> redis::RedisResult<Vec<redis::Value>> {
+        match self {
+            Self::Single(c) => pipe.query_async(c).await,
+            Self::Cluster(c) => c.route_pipeline(pipe, 0, count, Self::route(slot)).await,
+        }
+    }
+}
+
+/// How the store is reached.
+enum Link {
+    Single(redis::aio::ConnectionManager),
+    /// Connected by the monitor's first successful check.
+    Cluster {
+        client: Box<redis::cluster::ClusterClient>,
+        conn: Mutex<Option<redis::cluster_async::ClusterConnection>>,
+    },
 }
 
 struct RedisStore {
-    manager: redis::aio::ConnectionManager,
+    link: Link,
+    shards: Vec<Shard>,
     config: RedisConfig,
     spend: redis::Script,
     sync: redis::Script,
@@ -227,23 +424,50 @@ struct RedisStore {
     state: Mutex<RedisState>,
 }
 
+/// What this process knows of one shard.
 #[derive(Clone, Copy, Default)]
-struct RedisState {
-    /// The epoch last read from the store.
+struct ShardState {
+    /// The epoch last read from the shard.
     epoch: Option<Epoch>,
     /// Its generation.
     generation: u64,
     /// The highest spend counter this process saw under that epoch.
     max_seq: u64,
-    /// Redis's clock minus this process's, in milliseconds.
+    /// The clock of the shard's server minus this process's, in milliseconds.
     offset_ms: i64,
+}
+
+#[derive(Clone, Default)]
+struct RedisState {
+    shards: Vec<ShardState>,
+    /// The store's epoch, put into challenges: the only shard's, or a hash
+    /// of every shard's epoch and generation (a change in any shard changes it).
+    epoch: Option<Epoch>,
+}
+
+/// The store's epoch from its shards' (`None` until every shard is known).
+fn store_epoch(shards: &[ShardState]) -> Option<Epoch> {
+    use sha2::Digest as _;
+    if let [only] = shards {
+        return only.epoch;
+    }
+    let mut hash = sha2::Sha256::new();
+    hash.update(b"pat replay store epoch: cluster shards");
+    for shard in shards {
+        hash.update(shard.epoch?);
+        hash.update(shard.generation.to_be_bytes());
+    }
+    hash.finalize().get(..EPOCH_LEN)?.try_into().ok()
 }
 
 impl std::fmt::Debug for Replay {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kind = match self.backend {
+        let kind = match &self.backend {
             Backend::Memory { .. } => "memory",
-            Backend::Redis(_) => "redis",
+            Backend::Redis(r) => match r.link {
+                Link::Single(_) => "redis",
+                Link::Cluster { .. } => "redis-cluster",
+            },
         };
         f.debug_struct("Replay").field("backend", &kind).finish_non_exhaustive()
     }
@@ -281,28 +505,52 @@ impl Replay {
         Ok(Self { backend: Backend::Memory { store: Mutex::new(store), epoch: random_epoch()? }, metrics })
     }
 
-    /// A store in Redis. Nothing is sent yet: the origin starts even while
-    /// Redis is down (refusing redemptions, and not ready) and the monitor
-    /// connects; [`Replay::check`] makes the first contact.
+    /// A store in Redis (one server or a cluster). Nothing is sent yet: the
+    /// origin starts even while Redis is down (refusing redemptions, and not
+    /// ready) and the monitor connects; [`Replay::check`] makes the first
+    /// contact.
     pub fn redis(config: RedisConfig, metrics: Arc<Metrics>) -> Result<Self, BoxError> {
-        let client = redis::Client::open(config.url.as_str())?;
-        let manager_config = redis::aio::ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(config.timeout.max(Duration::from_millis(100))))
-            .set_response_timeout(Some(Duration::from_secs(2)))
-            .set_number_of_retries(1)
-            .set_min_delay(Duration::from_millis(10))
-            .set_max_delay(Duration::from_millis(100));
-        let manager = redis::aio::ConnectionManager::new_lazy_with_config(client, manager_config)?;
+        let connect_timeout = config.timeout.max(Duration::from_millis(100));
+        let (link, shards) = match &config.nodes {
+            RedisNodes::Single(url) => {
+                let client = redis::Client::open(url.as_str())?;
+                let manager_config = redis::aio::ConnectionManagerConfig::new()
+                    .set_connection_timeout(Some(connect_timeout))
+                    .set_response_timeout(Some(Duration::from_secs(2)))
+                    .set_number_of_retries(1)
+                    .set_min_delay(Duration::from_millis(10))
+                    .set_max_delay(Duration::from_millis(100));
+                let manager = redis::aio::ConnectionManager::new_lazy_with_config(client, manager_config)?;
+                let shard =
+                    Shard { epoch_key: REDIS_EPOCH_KEY.to_owned(), spent_prefix: REDIS_PREFIX.to_owned(), slot: 0 };
+                (Link::Single(manager), vec![shard])
+            }
+            RedisNodes::Cluster(seeds) => {
+                if seeds.is_empty() {
+                    return Err("a Redis Cluster needs at least one seed node".into());
+                }
+                let client = redis::cluster::ClusterClientBuilder::new(seeds.iter().map(String::as_str))
+                    .connection_timeout(connect_timeout)
+                    .response_timeout(Duration::from_secs(2))
+                    .retries(1)
+                    .min_retry_wait(10)
+                    .max_retry_wait(100)
+                    .build()?;
+                (Link::Cluster { client: Box::new(client), conn: Mutex::new(None) }, cluster_shards())
+            }
+        };
         metrics.store_up.set(0);
+        let state = RedisState { shards: vec![ShardState::default(); shards.len()], epoch: None };
         Ok(Self {
-            backend: Backend::Redis(RedisStore {
-                manager,
+            backend: Backend::Redis(Box::new(RedisStore {
+                link,
+                shards,
                 config,
                 spend: redis::Script::new(SPEND_SCRIPT),
                 sync: redis::Script::new(SYNC_SCRIPT),
                 up: AtomicBool::new(false),
-                state: Mutex::new(RedisState::default()),
-            }),
+                state: Mutex::new(state),
+            })),
             metrics,
         })
     }
@@ -311,7 +559,7 @@ impl Replay {
     pub fn epoch(&self) -> Option<Epoch> {
         match &self.backend {
             Backend::Memory { epoch, .. } => Some(*epoch),
-            Backend::Redis(r) => r.state().epoch,
+            Backend::Redis(r) => r.with_state(|s| s.epoch),
         }
     }
 
@@ -319,12 +567,13 @@ impl Replay {
     pub fn is_up(&self) -> bool {
         match &self.backend {
             Backend::Memory { .. } => true,
-            Backend::Redis(r) => r.up.load(Ordering::Acquire) && r.state().epoch.is_some(),
+            Backend::Redis(r) => r.up.load(Ordering::Acquire) && r.with_state(|s| s.epoch.is_some()),
         }
     }
 
-    /// Checks the store now (Redis: reads or writes its epoch, measures the
-    /// clock offset); updates [`is_up`](Self::is_up).
+    /// Checks the store now (Redis: reads or writes every shard's epoch,
+    /// measures the clock offsets, checks the eviction policy); updates
+    /// [`is_up`](Self::is_up).
     pub async fn check(&self) -> Result<(), StoreError> {
         match &self.backend {
             Backend::Memory { .. } => Ok(()),
@@ -375,15 +624,11 @@ impl Replay {
     }
 }
 
-impl RedisStore {
-    fn state(&self) -> RedisState {
-        match self.state.lock() {
-            Ok(s) => *s,
-            Err(poisoned) => *poisoned.into_inner(),
-        }
-    }
+/// What one shard's check found: its epoch, generation, counter and clock offset.
+type ShardCheck = Result<(Epoch, u64, u64, i64), (StoreError, String)>;
 
-    fn update(&self, f: impl FnOnce(&mut RedisState)) {
+impl RedisStore {
+    fn with_state<T>(&self, f: impl FnOnce(&mut RedisState) -> T) -> T {
         match self.state.lock() {
             Ok(mut s) => f(&mut s),
             Err(poisoned) => f(&mut poisoned.into_inner()),
@@ -402,84 +647,132 @@ impl RedisStore {
         }
     }
 
-    async fn check(&self, metrics: &Metrics) -> Result<(), StoreError> {
-        let fresh = random_epoch().map_err(|_| StoreError::Failed)?;
-        let known = self.state();
-        let mut conn = self.manager.clone();
-        let mut invocation = self.sync.key(REDIS_EPOCH_KEY);
-        invocation
-            .arg(crate::hex(&fresh))
-            .arg(known.epoch.map_or_else(String::new, |e| crate::hex(&e)))
-            .arg(known.generation)
-            .arg(known.max_seq);
-        let reply: Result<redis::RedisResult<SyncReply>, _> = tokio::time::timeout(
-            self.config.timeout.max(Duration::from_millis(100)),
-            invocation.invoke_async(&mut conn),
+    /// The connection, if there is one (a cluster is connected by a check).
+    fn conn(&self) -> Option<Conn> {
+        match &self.link {
+            Link::Single(manager) => Some(Conn::Single(manager.clone())),
+            Link::Cluster { conn, .. } => match conn.lock() {
+                Ok(c) => c.clone().map(Conn::Cluster),
+                Err(poisoned) => poisoned.into_inner().clone().map(Conn::Cluster),
+            },
+        }
+    }
+
+    /// The connection, connecting to a cluster first if need be.
+    async fn connect(&self) -> Result<Conn, (StoreError, String)> {
+        if let Some(conn) = self.conn() {
+            return Ok(conn);
+        }
+        let Link::Cluster { client, conn } = &self.link else {
+            return Err((StoreError::Failed, "no connection".into()));
+        };
+        let connected = tokio::time::timeout(
+            self.config.timeout.max(Duration::from_millis(100)) * 4,
+            client.get_async_connection(),
         )
-        .await;
-        let received = unix_millis();
-        let (id, generation, seq, secs, micros) = match reply {
-            Ok(Ok(r)) => r,
-            Ok(Err(e)) => {
-                self.set_up(metrics, false, Some(&e));
-                return Err(StoreError::Failed);
-            }
-            Err(_) => {
-                self.set_up(metrics, false, Some(&"check timed out"));
-                return Err(StoreError::Timeout);
+        .await
+        .map_err(|_| (StoreError::Timeout, "connecting to the cluster timed out".to_owned()))?
+        .map_err(|e| (StoreError::Failed, format!("connecting to the cluster: {e}")))?;
+        match conn.lock() {
+            Ok(mut c) => *c = Some(connected.clone()),
+            Err(poisoned) => *poisoned.into_inner() = Some(connected.clone()),
+        }
+        Ok(Conn::Cluster(connected))
+    }
+
+    async fn check(&self, metrics: &Metrics) -> Result<(), StoreError> {
+        let conn = match self.connect().await {
+            Ok(c) => c,
+            Err((e, why)) => {
+                self.set_up(metrics, false, Some(&why));
+                return Err(e);
             }
         };
-        let (Some(epoch), Ok(generation), Ok(seq)) = (parse_epoch(&id), generation.parse::<u64>(), seq.parse::<u64>())
-        else {
-            // Someone else wrote the key: refuse rather than guess.
-            self.set_up(metrics, false, Some(&format!("{REDIS_EPOCH_KEY} holds no epoch of this crate")));
-            return Err(StoreError::Failed);
-        };
-        // Redis read its clock before the reply arrived, so this is at most
-        // the true offset: deadlines computed with it fall no later, in
-        // Redis's clock, than the moment the origin gives up.
-        let redis_ms = secs.saturating_mul(1000).saturating_add(micros / 1000);
-        let offset_ms = redis_ms.saturating_sub(received);
-        let mut changed = false;
-        self.update(|s| {
-            if s.epoch == Some(epoch) && s.generation == generation {
-                s.max_seq = s.max_seq.max(seq);
-            } else {
-                changed = s.epoch.is_some();
-                s.epoch = Some(epoch);
-                s.generation = generation;
-                s.max_seq = seq;
+        let known = self.with_state(|s| s.shards.clone());
+        let checks = self.shards.iter().zip(known).map(|(shard, k)| self.check_shard(conn.clone(), shard, k));
+        let results = futures_util::future::join_all(checks).await;
+        let mut found = Vec::with_capacity(results.len());
+        for result in results {
+            match result {
+                Ok(f) => found.push(f),
+                Err((e, why)) => {
+                    self.set_up(metrics, false, Some(&why));
+                    return Err(e);
+                }
             }
-            s.offset_ms = offset_ms;
+        }
+        let (before, after) = self.with_state(|s| {
+            for (state, &(epoch, generation, seq, offset_ms)) in s.shards.iter_mut().zip(&found) {
+                if state.epoch == Some(epoch) && state.generation == generation {
+                    state.max_seq = state.max_seq.max(seq);
+                } else {
+                    *state = ShardState { epoch: Some(epoch), generation, max_seq: seq, offset_ms };
+                }
+                state.offset_ms = offset_ms;
+            }
+            let before = s.epoch;
+            s.epoch = store_epoch(&s.shards);
+            (before, s.epoch)
         });
-        if changed {
+        if before.is_some() && before != after {
             metrics.epoch_changes.inc();
             tracing::warn!(
                 "replay store epoch changed (Redis lost or rewound its memory): tokens of earlier challenges are refused"
             );
         }
-        if let Err(why) = self.eviction_policy().await {
-            self.set_up(metrics, false, Some(&why));
+        if after.is_none() {
+            self.set_up(metrics, false, Some(&"no epoch"));
             return Err(StoreError::Failed);
         }
         self.set_up(metrics, true, None);
         Ok(())
     }
 
+    /// One shard's [`SYNC_SCRIPT`] and its server's eviction policy.
+    async fn check_shard(&self, mut conn: Conn, shard: &Shard, known: ShardState) -> ShardCheck {
+        let limit = self.config.timeout.max(Duration::from_millis(100));
+        let fresh = random_epoch().map_err(|e| (StoreError::Failed, e.to_string()))?;
+        let mut invocation = self.sync.key(&shard.epoch_key);
+        invocation
+            .arg(crate::hex(&fresh))
+            .arg(known.epoch.map_or_else(String::new, |e| crate::hex(&e)))
+            .arg(known.generation)
+            .arg(known.max_seq);
+        let reply: SyncReply = tokio::time::timeout(limit, invocation.invoke_async(&mut conn))
+            .await
+            .map_err(|_| (StoreError::Timeout, "check timed out".to_owned()))?
+            .map_err(|e| (StoreError::Failed, e.to_string()))?;
+        let received = unix_millis();
+        let (id, generation, seq, secs, micros) = reply;
+        let (Some(epoch), Ok(generation), Ok(seq)) = (parse_epoch(&id), generation.parse::<u64>(), seq.parse::<u64>())
+        else {
+            // Someone else wrote the key: refuse rather than guess.
+            return Err((StoreError::Failed, format!("{} holds no epoch of this crate", shard.epoch_key)));
+        };
+        // Redis read its clock before the reply arrived, so this is at most
+        // the true offset: deadlines computed with it fall no later, in
+        // Redis's clock, than the moment the origin gives up.
+        let redis_ms = secs.saturating_mul(1000).saturating_add(micros / 1000);
+        let offset_ms = redis_ms.saturating_sub(received);
+        self.eviction_policy(&mut conn, shard.slot).await.map_err(|why| (StoreError::Failed, why))?;
+        Ok((epoch, generation, seq, offset_ms))
+    }
+
     /// Refuses a Redis that may evict keys: every spent entry has a TTL,
     /// which is what the `volatile-*` policies (the default of several
     /// managed services) evict first, and a forgotten spend is a replay
     /// accepted. `noeviction` answers errors instead when memory is full.
-    /// A Redis that does not report its policy is taken as it is.
-    async fn eviction_policy(&self) -> Result<(), String> {
-        let mut conn = self.manager.clone();
-        let info: String = tokio::time::timeout(
+    /// A Redis that does not report its policy is taken as it is. In a
+    /// cluster, each shard's primary is asked.
+    async fn eviction_policy(&self, conn: &mut Conn, slot: u16) -> Result<(), String> {
+        let reply = tokio::time::timeout(
             self.config.timeout.max(Duration::from_millis(100)),
-            redis::cmd("INFO").arg("memory").query_async(&mut conn),
+            conn.command_at(redis::cmd("INFO").arg("memory").clone(), slot),
         )
         .await
         .map_err(|_| "INFO memory timed out".to_owned())?
         .map_err(|e| format!("INFO memory: {e}"))?;
+        let info: String = redis::from_redis_value(reply).map_err(|e| format!("INFO memory: {e}"))?;
         match info.lines().find_map(|l| l.trim().strip_prefix("maxmemory_policy:")) {
             Some(policy) if policy != "noeviction" => Err(format!(
                 "maxmemory-policy is {policy}: Redis may evict spent tokens and accept them again; set it to noeviction"
@@ -499,21 +792,27 @@ impl RedisStore {
         if !self.up.load(Ordering::Acquire) {
             return Err(StoreError::Down);
         }
-        let state = self.state();
-        if state.epoch.as_ref() != Some(epoch) {
+        // Clients choose nonces; any spread over the shards is as good.
+        let index = usize::from(nonce[0]) % self.shards.len().max(1);
+        let (store_epoch, shard_state) = self.with_state(|s| (s.epoch, s.shards.get(index).copied()));
+        if store_epoch.as_ref() != Some(epoch) {
             return Ok(Outcome::EpochChanged);
         }
+        let (Some(shard), Some(state), Some(conn)) = (self.shards.get(index), shard_state, self.conn()) else {
+            return Err(StoreError::Down);
+        };
+        let Some(shard_epoch) = state.epoch else { return Err(StoreError::Down) };
         let fresh = random_epoch().map_err(|_| StoreError::Failed)?;
         let timeout_ms = i64::try_from(self.config.timeout.as_millis()).unwrap_or(i64::MAX);
         let deadline = unix_millis().saturating_add(state.offset_ms).saturating_add(timeout_ms);
-        let key = format!("{REDIS_PREFIX}{}{}", crate::hex(key_id), crate::hex(nonce));
-        let mut invocation = self.spend.key(REDIS_EPOCH_KEY);
-        invocation.key(key).arg(crate::hex(epoch)).arg(ttl).arg(state.max_seq).arg(deadline).arg(crate::hex(&fresh));
-        let mut conn = self.manager.clone();
+        let key = format!("{}{}{}", shard.spent_prefix, crate::hex(key_id), crate::hex(nonce));
         let started = Instant::now();
-        let reply: Result<redis::RedisResult<(i64, u64)>, _> =
-            tokio::time::timeout(self.config.timeout, invocation.invoke_async(&mut conn)).await;
-        let (code, seq) = match reply {
+        let reply = tokio::time::timeout(
+            self.config.timeout,
+            self.run_spend(conn, shard, key, &shard_epoch, ttl, state.max_seq, deadline, &fresh),
+        )
+        .await;
+        let (code, seq, acked) = match reply {
             Ok(Ok(r)) => r,
             Ok(Err(e)) => {
                 // A broken connection: refuse at once from now on, until the
@@ -531,16 +830,19 @@ impl RedisStore {
                 return Err(StoreError::Timeout);
             }
         };
-        self.update(|s| {
-            if s.epoch.as_ref() == Some(epoch) {
-                s.max_seq = s.max_seq.max(seq);
+        self.with_state(|s| {
+            if let Some(st) = s.shards.get_mut(index)
+                && st.epoch == Some(shard_epoch)
+            {
+                st.max_seq = st.max_seq.max(seq);
             }
         });
         match code {
+            0 if acked < self.config.wait_replicas => Err(StoreError::Unreplicated),
             0 => Ok(Outcome::Spend(Spend::Fresh)),
             1 => Ok(Outcome::Spend(Spend::Replayed)),
             2 | 4 => {
-                // Another epoch in the store (or a new one just written):
+                // Another epoch in the shard (or a new one just written):
                 // read it before the next challenge goes out.
                 let _ = self.check(metrics).await;
                 Ok(Outcome::EpochChanged)
@@ -548,6 +850,55 @@ impl RedisStore {
             3 => Err(StoreError::Late),
             _ => Err(StoreError::Failed),
         }
+    }
+
+    /// [`SPEND_SCRIPT`] on the shard, then, with
+    /// [`RedisConfig::wait_replicas`], `WAIT` on the same connection.
+    /// Returns the script's code and counter and the replicas that
+    /// acknowledged (`u32::MAX` when not asked).
+    #[allow(clippy::too_many_arguments)]
+    async fn run_spend(
+        &self,
+        mut conn: Conn,
+        shard: &Shard,
+        key: String,
+        shard_epoch: &Epoch,
+        ttl: u64,
+        max_seq: u64,
+        deadline: i64,
+        fresh: &Epoch,
+    ) -> redis::RedisResult<(i64, u64, u32)> {
+        if self.config.wait_replicas == 0 {
+            let mut invocation = self.spend.key(&shard.epoch_key);
+            invocation.key(key).arg(crate::hex(shard_epoch)).arg(ttl).arg(max_seq).arg(deadline).arg(crate::hex(fresh));
+            let (code, seq): (i64, u64) = invocation.invoke_async(&mut conn).await?;
+            return Ok((code, seq, u32::MAX));
+        }
+        // WAIT counts the replicas that acknowledged this connection's
+        // writes so far, so it must follow the script on the same
+        // connection to the same primary: one pipeline, routed by slot.
+        // EVAL (not EVALSHA): a primary promoted in a failover may not have
+        // the script cached.
+        let wait_ms = (self.config.timeout.as_millis() * 3 / 4).max(1);
+        let mut pipe = redis::pipe();
+        pipe.cmd("EVAL")
+            .arg(SPEND_SCRIPT)
+            .arg(2)
+            .arg(&shard.epoch_key)
+            .arg(key)
+            .arg(crate::hex(shard_epoch))
+            .arg(ttl)
+            .arg(max_seq)
+            .arg(deadline)
+            .arg(crate::hex(fresh));
+        pipe.cmd("WAIT").arg(self.config.wait_replicas).arg(u64::try_from(wait_ms).unwrap_or(u64::MAX));
+        let mut values = conn.pipeline_at(pipe, shard.slot, 2).await?.into_iter();
+        let (Some(spend), Some(wait)) = (values.next(), values.next()) else {
+            return Err(redis::RedisError::from((redis::ErrorKind::Parse, "short pipeline reply")));
+        };
+        let (code, seq): (i64, u64) = redis::from_redis_value(spend)?;
+        let acked: u32 = redis::from_redis_value(wait)?;
+        Ok((code, seq, acked))
     }
 }
 
@@ -581,6 +932,54 @@ mod tests {
         let other = Replay::memory(Arc::new(Metrics::new())).unwrap();
         assert_ne!(other.epoch(), Some(epoch));
         assert_eq!(other.spend(&epoch, &k, &n, 200, 150).await, Ok(Outcome::EpochChanged));
+    }
+
+    #[test]
+    fn cluster_shards_spread_over_the_slot_space() {
+        let shards = cluster_shards();
+        assert_eq!(shards.len(), CLUSTER_SHARDS);
+        let width = usize::from(CLUSTER_SLOTS) / CLUSTER_SHARDS;
+        for (i, shard) in shards.iter().enumerate() {
+            assert_eq!(usize::from(shard.slot) / width, i);
+            // Both keys of a spend carry the same hash tag.
+            let tag = shard.epoch_key.strip_prefix("pat:epoch:").unwrap();
+            assert!(tag.starts_with('{') && tag.ends_with('}'));
+            assert_eq!(shard.spent_prefix, format!("pat:spent:{tag}:"));
+            assert_eq!(slot_of(tag.trim_matches(|c| c == '{' || c == '}')), shard.slot);
+        }
+        // Redis Cluster's own test value for CRC16-XMODEM: slot of "123456789" is 0x31C3 % 16384.
+        assert_eq!(slot_of("123456789"), 0x31C3 % CLUSTER_SLOTS);
+    }
+
+    #[test]
+    fn cluster_urls_give_seed_nodes() {
+        assert_eq!(RedisConfig::new("redis://h:1/").nodes, RedisNodes::Single("redis://h:1/".into()));
+        assert_eq!(
+            RedisConfig::new("redis+cluster://h:1,g:2/").nodes,
+            RedisNodes::Cluster(vec!["redis://h:1/".into(), "redis://g:2/".into()])
+        );
+        assert_eq!(
+            RedisConfig::new("redis+cluster://u:p@h:1,g:2").nodes,
+            RedisNodes::Cluster(vec!["redis://u:p@h:1/".into(), "redis://u:p@g:2/".into()])
+        );
+        assert!(Replay::redis(RedisConfig::new("redis+cluster://"), Arc::new(Metrics::new())).is_err());
+    }
+
+    #[test]
+    fn the_cluster_epoch_changes_with_any_shard() {
+        let mut shards = vec![ShardState::default(); 3];
+        assert_eq!(store_epoch(&shards), None);
+        for (i, s) in shards.iter_mut().enumerate() {
+            s.epoch = Some([u8::try_from(i).unwrap(); EPOCH_LEN]);
+        }
+        let first = store_epoch(&shards).unwrap();
+        shards[2].generation += 1;
+        let second = store_epoch(&shards).unwrap();
+        assert_ne!(first, second);
+        shards[1].epoch = Some([9; EPOCH_LEN]);
+        assert_ne!(store_epoch(&shards).unwrap(), second);
+        // One server: the shard's epoch itself (challenges unchanged).
+        assert_eq!(store_epoch(&shards[..1]), Some([0; EPOCH_LEN]));
     }
 
     #[tokio::test]

@@ -416,3 +416,155 @@ fn sigterm_drains_then_exits_zero() {
     let events: Vec<serde_json::Value> = logs.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert!(events.iter().any(|e| e["fields"]["message"].as_str().is_some_and(|m| m.contains("shutting down"))));
 }
+
+/// Starts `pat ARGS` without waiting for it; [`listening`] waits.
+fn spawn_service(args: &[&str]) -> Service {
+    Service(
+        Command::new(env!("CARGO_BIN_EXE_pat"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    )
+}
+
+/// The URL of a started service's `listening on URL` line.
+fn listening(service: &mut Service) -> String {
+    let mut line = String::new();
+    BufReader::new(service.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert!(line.contains("listening on http://"), "{line:?}");
+    line.trim().rsplit(' ').next().unwrap().to_owned()
+}
+
+/// The body of `GET url` (plain HTTP/1.1 over loopback).
+fn get_body(url: &str) -> String {
+    use std::io::{Read as _, Write as _};
+    let rest = url.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_once('/').map_or((rest, String::from("/")), |(h, p)| (h, format!("/{p}")));
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    response.split_once("\r\n\r\n").unwrap().1.to_owned()
+}
+
+fn directory_of(issuer_url: &str) -> String {
+    get_body(&format!("{issuer_url}/.well-known/private-token-issuer-directory"))
+}
+
+/// Issue 35 item 5: three `pat issuer serve` replicas on one state folder
+/// (a shared volume), started together on an empty folder, make one key
+/// per type between them and publish the same directory; each issues
+/// tokens that origins accept. Two `pat issuer rotate` at once both land
+/// (the folder's lock), and every replica publishes the new keys within
+/// its reload interval (one second).
+#[test]
+fn three_issuer_replicas_share_one_folder_and_two_rotations_serialize() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("issuer");
+    let state = state.to_str().unwrap();
+    // One name and a relative request URI: the directory is the same bytes
+    // at every replica, and a client posts to the replica it read it from
+    // (as behind a load balancer).
+    let mut replicas: Vec<Service> = (0..3)
+        .map(|_| {
+            spawn_service(&[
+                "issuer",
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--name",
+                "issuer.test",
+                "--request-uri",
+                "/token-request",
+                "--state",
+                state,
+                "--token-types",
+                "2,5",
+            ])
+        })
+        .collect();
+    let urls: Vec<String> = replicas.iter_mut().map(listening).collect();
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("issuer/keys.json")).unwrap()).unwrap();
+    assert_eq!(manifest["keys"].as_array().unwrap().len(), 2, "one key per type between the three: {manifest}");
+    let first = directory_of(&urls[0]);
+    for url in &urls[1..] {
+        assert_eq!(directory_of(url), first, "replicas publish different directories");
+    }
+    // Every replica issues: type 2 verified with the directory's key, type
+    // 5 with the folder's (an origin joined with the issuers).
+    let (_o2, origin2) = serve(&[
+        "origin",
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--issuer",
+        "issuer.test",
+        "--issuer-url",
+        &urls[0],
+        "--token-type",
+        "2",
+    ]);
+    let (_o5, origin5) = serve(&[
+        "origin",
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--issuer",
+        "issuer.test",
+        "--issuer-url",
+        &urls[0],
+        "--token-type",
+        "5",
+        "--issuer-state",
+        state,
+    ]);
+    for url in &urls {
+        for origin in [&origin2, &origin5] {
+            let (code, out) = fetch(&format!("{origin}/page"), url);
+            assert_eq!((code, out.as_str()), (0, "status 200\n"), "issued by {url} for {origin}");
+        }
+    }
+    // Two rotations at once: both land, one after the other.
+    let rotate = || {
+        Command::new(env!("CARGO_BIN_EXE_pat"))
+            .args(["issuer", "rotate", "--state", state, "--in", "60"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (rotate(), rotate());
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let rotated = std::time::Instant::now();
+    assert!(a.status.success() && b.status.success());
+    for out in [&a.stdout, &b.stdout] {
+        assert_eq!(String::from_utf8_lossy(out).lines().count(), 2, "one line per type");
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("issuer/keys.json")).unwrap()).unwrap();
+    let files: std::collections::BTreeSet<&str> =
+        manifest["keys"].as_array().unwrap().iter().map(|k| k["file"].as_str().unwrap()).collect();
+    assert_eq!(files.len(), 6, "both rotations' keys, each in its own file: {manifest}");
+    // Every replica publishes the four new keys within its reload interval.
+    let expected_keys = |directory: &str| {
+        let d: serde_json::Value = serde_json::from_str(directory).unwrap();
+        d["token-keys"].as_array().unwrap().len()
+    };
+    for url in &urls {
+        while expected_keys(&directory_of(url)) != 6 {
+            assert!(rotated.elapsed() < std::time::Duration::from_millis(2500), "{url} did not reload");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+    let after = directory_of(&urls[0]);
+    for url in &urls[1..] {
+        assert_eq!(directory_of(url), after);
+    }
+    for url in &urls {
+        let (code, out) = fetch(&format!("{origin2}/page"), url);
+        assert_eq!((code, out.as_str()), (0, "status 200\n"));
+    }
+}

@@ -3,11 +3,15 @@
 //! redemptions per second by one origin, with p50 and p99 latency, from one
 //! client process with many connections.
 //!
-//! `cargo run --release -p pat-http --example load -- ISSUER_URL ORIGIN_URL TOKEN_TYPE [REQUESTS] [CONNECTIONS]`
+//! `cargo run --release -p pat-http --example load -- ISSUER_URL ORIGIN_URL TOKEN_TYPE [REQUESTS] [CONNECTIONS] [RATE]`
 //!
 //! The requests (and, for the origin, the tokens) are made before the clock
 //! starts, so the figures are the server's: its HTTP handling and its
-//! cryptography, not the client's.
+//! cryptography, not the client's. With RATE (redemptions per second), the
+//! redemptions are offered at that fixed rate (open loop: each starts on
+//! time whether or not the ones before have been answered) instead of as
+//! fast as CONNECTIONS allow, which is how a latency at a given load is
+//! measured.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::std_instead_of_core)]
 
@@ -96,6 +100,31 @@ where
     (latencies, start.elapsed())
 }
 
+/// Starts `jobs` at `rate` per second, each on time (no gate); returns
+/// each latency and the wall time.
+async fn run_at_rate<F>(jobs: Vec<F>, rate: f64) -> (Vec<Duration>, Duration)
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / rate));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
+    let start = Instant::now();
+    let mut handles = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        tick.tick().await;
+        handles.push(tokio::spawn(async move {
+            let t = Instant::now();
+            job.await;
+            t.elapsed()
+        }));
+    }
+    let mut latencies = Vec::with_capacity(handles.len());
+    for h in handles {
+        latencies.push(h.await.unwrap());
+    }
+    (latencies, start.elapsed())
+}
+
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -103,6 +132,7 @@ async fn main() {
     let token_type: u16 = args[3].parse().unwrap();
     let requests: usize = args.get(4).map_or(2000, |s| s.parse().unwrap());
     let connections: usize = args.get(5).map_or(32, |s| s.parse().unwrap());
+    let rate: f64 = args.get(6).map_or(0.0, |s| s.parse().unwrap());
     let http = pat_http::client::http_client(None).unwrap();
 
     // The origin's challenge and the issuer's key, as a client reads them.
@@ -157,7 +187,7 @@ async fn main() {
             }
         })
         .collect();
-    let (lat, wall) = run(jobs, connections).await;
+    let (lat, wall) = if rate > 0.0 { run_at_rate(jobs, rate).await } else { run(jobs, connections).await };
     let redeem = stats(lat, wall);
 
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
@@ -167,8 +197,13 @@ async fn main() {
         ms(issue.p50),
         ms(issue.p99)
     );
+    let (operation, connections) = if rate > 0.0 {
+        (format!("redeem at {rate:.0}/s"), "-".to_owned())
+    } else {
+        ("redeem".to_owned(), connections.to_string())
+    };
     println!(
-        "| {token_type} | redeem | {requests} | {connections} | {:.0} | {:.2} | {:.2} |",
+        "| {token_type} | {operation} | {requests} | {connections} | {:.0} | {:.2} | {:.2} |",
         redeem.per_second,
         ms(redeem.p50),
         ms(redeem.p99)

@@ -199,7 +199,9 @@ pub struct RedisConfig {
     /// after a spend can lose it in a failover; waiting for one replica
     /// closes that window at the cost of a replication round trip. A spend
     /// the replicas do not acknowledge in time is refused (503): recorded
-    /// on the primary, so the token is spent, but never accepted.
+    /// on the primary, so the token is spent, but never accepted. `WAIT`
+    /// holds this process's connection to that primary until the replicas
+    /// answer, so its spends there go one replication round trip at a time.
     pub wait_replicas: u32,
 }
 

@@ -67,6 +67,12 @@
 //! | `keygen` | no | RSA-2048 issuer key generation and PKCS#8 export |
 //! | `hazmat` | no | the `hazmat` tree of deterministic entry points; never in production |
 //! | `defmt` | no | `defmt::Format` for the error and registry types a firmware logs |
+//!
+//! Not a feature: on x86_64, a build with `--cfg
+//! curve25519_dalek_backend="avx512"` in `RUSTFLAGS` lets curve25519-dalek
+//! choose its AVX-512 IFMA backend at run time where the CPU has it, for
+//! every curve25519 product (types 0x0005 and 0xDA7B, ACT, ed25519 key
+//! blinding); the repository's own builds set it (`.cargo/config.toml`).
 #![no_std]
 // docs.rs: items behind a feature say so (`doc_cfg` includes the former `doc_auto_cfg`).
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -149,17 +149,23 @@ export const PRIVATE_TOKEN_ISSUER_DIRECTORY = '/.well-known/private-token-issuer
 const challengeBytes = new WeakMap();
 
 function challengeFrom(bytes) {
+    return using(raw().decodeChallenge(bytes), (p) =>
+        challengeFromParts(copy(bytes), p.tokenType, p.issuerName, p.redemptionContext, p.originInfo),
+    );
+}
+
+// A TokenChallenge object from its encoding (kept, not copied) and its
+// decoded fields (names still UTF-8 bytes).
+function challengeFromParts(bytes, tokenType, issuerName, redemptionContext, originInfo) {
     const c = Object.create(TokenChallenge.prototype);
-    using(raw().decodeChallenge(bytes), (p) => {
-        const origins = text.decode(p.originInfo);
-        Object.defineProperties(c, {
-            tokenType: { value: p.tokenType, enumerable: true },
-            issuerName: { value: text.decode(p.issuerName), enumerable: true },
-            redemptionContext: { value: p.redemptionContext, enumerable: true },
-            originInfo: { value: origins === '' ? undefined : origins.split(','), enumerable: true },
-        });
+    const origins = text.decode(originInfo);
+    Object.defineProperties(c, {
+        tokenType: { value: tokenType, enumerable: true },
+        issuerName: { value: text.decode(issuerName), enumerable: true },
+        redemptionContext: { value: redemptionContext, enumerable: true },
+        originInfo: { value: origins === '' ? undefined : origins.split(','), enumerable: true },
     });
-    challengeBytes.set(c, copy(bytes));
+    challengeBytes.set(c, bytes);
     return c;
 }
 
@@ -300,19 +306,37 @@ export class WWWAuthenticateHeader {
      * first one's error is thrown.
      */
     static parse(header) {
-        return raw().parseWwwAuthenticate(stringArg(header, 'header')).map((h) =>
-            using(
-                h,
-                (h) =>
-                    new WWWAuthenticateHeader(
-                        challengeFrom(h.challenge),
-                        h.tokenKey,
-                        h.maxAge,
-                        h.extensionSet,
-                        h.extensions,
-                    ),
-            ),
-        );
+        // One call: the challenges come back packed in one byte string
+        // (wasm/src/auth.rs, `challenges_packed`), read here field by field.
+        const packed = raw().parseWwwAuthenticatePacked(stringArg(header, 'header'));
+        const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+        let at = 0;
+        const u32 = () => {
+            const v = view.getUint32(at);
+            at += 4;
+            return v;
+        };
+        const field = () => {
+            const n = u32();
+            const b = packed.slice(at, at + n);
+            at += n;
+            return b;
+        };
+        const optional = () => (packed[at++] === 1 ? field() : undefined);
+        const out = [];
+        for (let count = u32(); count > 0; count--) {
+            const bytes = field();
+            const tokenType = view.getUint16(at);
+            at += 2;
+            const issuerName = field();
+            const redemptionContext = field();
+            const originInfo = field();
+            const challenge = challengeFromParts(bytes, tokenType, issuerName, redemptionContext, originInfo);
+            const tokenKey = optional();
+            const maxAge = packed[at++] === 1 ? u32() : undefined;
+            out.push(new WWWAuthenticateHeader(challenge, tokenKey, maxAge, optional(), optional()));
+        }
+        return out;
     }
 
     /**

@@ -173,6 +173,68 @@ pub fn parse_www_authenticate(value: &str) -> Result<Vec<ChallengeHeader>, JsVal
     challenges(value).map_err(js)
 }
 
+/// Appends a length-prefixed field: its length (u32, big-endian), then its bytes.
+fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) -> pat::Result<()> {
+    let len = u32::try_from(bytes.len()).map_err(|_| pat::Error::InvalidLength(pat::Field::Challenge))?;
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(bytes);
+    Ok(())
+}
+
+/// Appends an optional field: 0, or 1 and the field.
+fn put_optional(out: &mut Vec<u8>, bytes: Option<&[u8]>) -> pat::Result<()> {
+    match bytes {
+        None => out.push(0),
+        Some(b) => {
+            out.push(1);
+            put_bytes(out, b)?;
+        }
+    }
+    Ok(())
+}
+
+/// [`challenges`] in one byte string, so that the JavaScript wrapper makes
+/// one call across the boundary instead of one per field (the wrapper's
+/// `WWWAuthenticateHeader.parse`). Integers are big-endian; a field is its
+/// length (u32) and its bytes; an optional one is 0 (absent) or 1 and the
+/// value. The layout: the number of challenges (u32), then for each: the
+/// TokenChallenge's encoding, its `token_type` (u16), `issuer_name`,
+/// `redemption_context` and `origin_info` (fields), then the optional
+/// token key, `max-age` (u32), `extension-set` and `extensions`.
+pub fn challenges_packed(value: &str) -> pat::Result<Vec<u8>> {
+    let list = challenges(value)?;
+    let count = u32::try_from(list.len()).map_err(|_| pat::Error::InvalidLength(pat::Field::Challenge))?;
+    let mut out = Vec::with_capacity(
+        list.iter().map(|c| 64 + 2 * c.challenge.len() + c.token_key.as_ref().map_or(0, Vec::len)).sum::<usize>() + 4,
+    );
+    out.extend_from_slice(&count.to_be_bytes());
+    for c in &list {
+        let parsed = TokenChallenge::decode(&c.challenge)?;
+        put_bytes(&mut out, &c.challenge)?;
+        out.extend_from_slice(&parsed.token_type().to_be_bytes());
+        put_bytes(&mut out, parsed.issuer_name())?;
+        put_bytes(&mut out, parsed.redemption_context())?;
+        put_bytes(&mut out, parsed.origin_info())?;
+        put_optional(&mut out, c.token_key.as_deref())?;
+        match c.max_age {
+            None => out.push(0),
+            Some(m) => {
+                out.push(1);
+                out.extend_from_slice(&m.to_be_bytes());
+            }
+        }
+        put_optional(&mut out, c.extension_set.as_deref())?;
+        put_optional(&mut out, c.extensions.as_deref())?;
+    }
+    Ok(out)
+}
+
+/// [`challenges_packed`], for JavaScript.
+#[wasm_bindgen(js_name = parseWwwAuthenticatePacked)]
+pub fn parse_www_authenticate_packed(value: &str) -> Result<Vec<u8>, JsValue> {
+    challenges_packed(value).map_err(js)
+}
+
 /// [`challenge_value`], for JavaScript (the last two arguments may be left out).
 #[wasm_bindgen(js_name = writeWwwAuthenticate)]
 pub fn write_www_authenticate(
@@ -233,6 +295,44 @@ mod tests {
             ChallengeHeader { challenge, token_key: None, max_age: None, extension_set: None, extensions: None }
         );
         assert_eq!(challenges("Basic realm=\"x\"").unwrap(), []);
+    }
+
+    #[test]
+    fn the_packed_challenges_hold_every_field() {
+        let ctx = [9u8; 32];
+        let challenge = build(0xDA7A, b"issuer.example", &ctx, b"a.example,b.example").unwrap();
+        let set = crate::extension_set::build(&[2], &[1]).unwrap();
+        let suggested = [0, 6, 0, 2, 0, 2, b'U', b'S'];
+        let one = challenge_value(&challenge, Some(&[1, 2, 3]), Some(70_000), Some(&set), Some(&suggested)).unwrap();
+        let two = challenge_value(&challenge, None, None, None, None).unwrap();
+        let packed = challenges_packed(&format!("Basic realm=\"x\", {one}, {two}")).unwrap();
+        let field = |want: &mut Vec<u8>, f: &[u8]| {
+            want.extend_from_slice(&u32::try_from(f.len()).unwrap().to_be_bytes());
+            want.extend_from_slice(f);
+        };
+        let mut want = vec![0, 0, 0, 2];
+        for first in [true, false] {
+            field(&mut want, &challenge);
+            want.extend_from_slice(&[0xDA, 0x7A]);
+            for f in [&b"issuer.example"[..], &ctx, b"a.example,b.example"] {
+                field(&mut want, f);
+            }
+            if first {
+                want.push(1);
+                field(&mut want, &[1, 2, 3]);
+                want.push(1);
+                want.extend_from_slice(&70_000u32.to_be_bytes());
+                want.push(1);
+                field(&mut want, &set);
+                want.push(1);
+                field(&mut want, &suggested);
+            } else {
+                want.extend_from_slice(&[0, 0, 0, 0]);
+            }
+        }
+        assert_eq!(packed, want);
+        assert_eq!(challenges_packed("Basic realm=\"x\"").unwrap(), [0, 0, 0, 0]);
+        assert!(challenges_packed("PrivateToken challenge=\"!\"").is_err());
     }
 
     #[test]

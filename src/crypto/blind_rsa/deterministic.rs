@@ -79,3 +79,160 @@ pub fn partial_blind_with<const L: usize, const H: usize, const B: usize>(
 ) -> Result<([u8; B], RsaBlindingState<L>)> {
     pk.blind_with(variant, input, salt, r)
 }
+
+/// A Montgomery kernel of the RSA private operation (`kernel`). All compute
+/// the same values; forcing one ([`force_kernel`]) only changes the time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// The portable product-scanning kernel (`monty`): every target.
+    Portable,
+    /// AVX-512 IFMA with 52-bit limbs, both CRT halves at once (`monty_ifma`):
+    /// x86_64 with `std` on a CPU that has it; RSA-2048 only (other sizes
+    /// run the portable kernel).
+    Ifma,
+}
+
+/// The kernel the private operation uses now.
+pub fn active_kernel() -> Kernel {
+    if super::kernel::ifma_active() { Kernel::Ifma } else { Kernel::Portable }
+}
+
+/// Forces `kernel` for every later private operation in the process, or with
+/// `None` goes back to the fastest one the CPU has. Returns `false` (and
+/// changes nothing) if this CPU or build cannot run it. For tests and
+/// benchmarks that compare the kernels.
+pub fn force_kernel(kernel: Option<Kernel>) -> bool {
+    match kernel {
+        Some(Kernel::Portable) => super::kernel::force_portable(true),
+        Some(Kernel::Ifma) if !super::kernel::ifma_available() => return false,
+        Some(Kernel::Ifma) | None => super::kernel::force_portable(false),
+    }
+    true
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod kernel_tests {
+    use crypto_bigint::{U1024, U2048, Uint};
+
+    use super::*;
+    use crate::crypto::blind_rsa::SecretKey;
+    use crate::crypto::blind_rsa::test_rng::TestInts;
+
+    fn vector(file: &str) -> serde_json::Value {
+        let path = std::format!("{}/tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    fn field(v: &serde_json::Value, name: &str) -> std::vec::Vec<u8> {
+        let hex = v[name].as_str().unwrap();
+        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+    }
+
+    /// The RSA-2048 keys of the vectors: the partially blind RSA draft's
+    /// (safe primes) and RFC 9578's.
+    fn keys() -> [SecretKey; 2] {
+        let v = vector("pbrsa/draft-irtf-cfrg-partially-blind-rsa-01.json");
+        let [n, e, d, p, q] = ["n", "e", "d", "p", "q"].map(|f| field(&v[0], f));
+        let draft = SecretKey::from_components(&n, &e, &d, &p, &q).unwrap();
+        let v = vector("rfc/rfc9578-issuance.json");
+        let pem = std::string::String::from_utf8(field(&v["type_0002_blind_rsa_2048"][0], "skS")).unwrap();
+        [draft, SecretKey::from_pkcs8_pem(&pem).unwrap()]
+    }
+
+    /// Held by the tests that force a kernel, so that they do not switch it
+    /// under each other (the other tests run on whichever is active, with
+    /// equal results).
+    static FORCING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    /// The kernels this machine can run.
+    fn kernels() -> std::vec::Vec<Kernel> {
+        let kernels = [Kernel::Portable, Kernel::Ifma].into_iter().filter(|k| force_kernel(Some(*k))).collect();
+        assert!(force_kernel(None));
+        kernels
+    }
+
+    /// Every kernel reproduces the known answers of RFC 9578 (type 0x0002
+    /// BlindSign, 5 cases) and of the partially blind RSA draft (BlindSign
+    /// with the key derived for the case's info, 4 cases).
+    #[test]
+    fn every_kernel_reproduces_the_blind_signature_vectors() {
+        let _lock = FORCING.lock().unwrap();
+        let kernels = kernels();
+        let type2 = vector("rfc/rfc9578-issuance.json")["type_0002_blind_rsa_2048"].clone();
+        let partial = vector("pbrsa/draft-irtf-cfrg-partially-blind-rsa-01.json");
+        let mut cases = 0;
+        for k in &kernels {
+            assert!(force_kernel(Some(*k)));
+            for case in type2.as_array().unwrap() {
+                let pem = std::string::String::from_utf8(field(case, "skS")).unwrap();
+                let sk = SecretKey::from_pkcs8_pem(&pem).unwrap();
+                let request = field(case, "token_request");
+                let sig = crate::crypto::blind_rsa::blind_sign(&sk, &request[3..]).unwrap();
+                assert_eq!(sig.as_slice(), field(case, "token_response").as_slice(), "kernel {k:?}");
+                cases += 1;
+            }
+            for case in partial.as_array().unwrap() {
+                let [n, e, d, p, q] = ["n", "e", "d", "p", "q"].map(|f| field(case, f));
+                let sk = SecretKey::from_components(&n, &e, &d, &p, &q).unwrap();
+                let info = field(case, "info");
+                let sig = sk.derive(&info).unwrap().blind_sign(&field(case, "blind_msg")).unwrap();
+                assert_eq!(sig.as_slice(), field(case, "blind_sig").as_slice(), "kernel {k:?}");
+                cases += 1;
+            }
+        }
+        assert!(force_kernel(None));
+        assert_eq!(cases, 9 * kernels.len());
+    }
+
+    /// Every kernel this machine can run computes the same private
+    /// operation (and the same CRT fault check) on reproducible inputs and
+    /// the edge values 0, 1 and n − 1.
+    #[test]
+    fn every_kernel_computes_the_same_private_operation() {
+        let _lock = FORCING.lock().unwrap();
+        let mut rng = TestInts::new(0x4b45_524e_454c);
+        let kernels = kernels();
+        std::println!("kernels on this machine: {kernels:?}; active: {:?}", active_kernel());
+        for sk in keys() {
+            let params = sk.public_key().params();
+            let n = *params.modulus().as_ref();
+            let mut inputs = std::vec![U2048::ZERO, U2048::ONE, n.wrapping_sub(&U2048::ONE)];
+            inputs.extend((0..8).map(|_| rng.uint::<{ U2048::LIMBS }>().rem(params.modulus().as_nz_ref())));
+            let e = Uint::<{ U1024::LIMBS }>::from_u32(crate::crypto::blind_rsa::PUBLIC_EXPONENT);
+            for m in &inputs {
+                let results: std::vec::Vec<_> = kernels
+                    .iter()
+                    .map(|k| {
+                        assert!(force_kernel(Some(*k)));
+                        assert_eq!(active_kernel(), *k);
+                        let s = sk.rsasp1_crt(m);
+                        (s, bool::from(sk.crt_power_matches(&s, m, &e)))
+                    })
+                    .collect();
+                assert!(force_kernel(None));
+                let (s, ok) = results[0];
+                assert!(ok, "fault check");
+                assert_eq!(monty::pow_65537(&s, params), *m, "s^e = m mod n");
+                for (k, r) in kernels.iter().zip(&results) {
+                    assert_eq!(*r, (s, ok), "kernel {k:?}");
+                }
+                // The fault check modulo p and q (IFMA only) accepts s and
+                // refuses wrong signatures, one correct modulo q only among them.
+                if kernels.contains(&Kernel::Ifma) {
+                    let q = sk.q.modulus().as_ref().resize::<{ U2048::LIMBS }>();
+                    let faulty = s.add_mod(&q, params.modulus().as_nz_ref());
+                    let wrong = [s.add_mod(&U2048::ONE, params.modulus().as_nz_ref()), faulty];
+                    assert_eq!(sk.fault_check_65537(&s, m).map(bool::from), Some(true));
+                    for w in wrong {
+                        assert_eq!(sk.fault_check_65537(&w, m).map(bool::from), Some(false));
+                    }
+                    assert!(force_kernel(Some(Kernel::Portable)));
+                    assert_eq!(sk.fault_check_65537(&s, m).map(bool::from), None);
+                    assert!(force_kernel(None));
+                }
+            }
+        }
+    }
+}

@@ -14,4 +14,6 @@
 //! generator, and also blind the inversion of `r` (see `blind_core`), which
 //! these functions do in constant time without that extra blind.
 
-pub use crate::crypto::blind_rsa::deterministic::{blind_variant_with, blind_with, partial_blind_with};
+pub use crate::crypto::blind_rsa::deterministic::{
+    Kernel, active_kernel, blind_variant_with, blind_with, force_kernel, partial_blind_with,
+};

@@ -314,7 +314,8 @@ pub(crate) struct OriginServe {
     suggest_extensions: Vec<(u16, Vec<u8>)>,
     /// Replay store in Redis (redis://HOST:PORT); in memory when omitted.
     /// A Redis Cluster: redis+cluster://HOST:PORT,HOST:PORT, or the option
-    /// repeated with one seed node each.
+    /// repeated with one seed node each (a single seed needs
+    /// redis+cluster://: one redis:// URL is a single server).
     #[arg(long)]
     redis: Vec<String>,
     /// Redis replicas that must acknowledge a spend (WAIT) before the token

@@ -49,12 +49,17 @@
 //! `CLUSTERDOWN` until a replica is promoted: redemptions get 503.
 //!
 //! Replication is asynchronous: a primary that acknowledged a spend may
-//! die before its replica saw it. The origin that accepted it knows the
-//! shard's counter went that far and refuses the tokens of the rewound
-//! shard; an origin that restarted in between does not know.
-//! [`RedisConfig::wait_replicas`] makes each spend wait (`WAIT`) for a
-//! replica's acknowledgement before the token is accepted, which closes
-//! that window: a spend no replica acknowledged in time is refused.
+//! die before its replica saw it. The origin that accepted it knows how
+//! far the shard's counter went and, if it looks before the counter climbs
+//! back past that mark, writes a new epoch that refuses the tokens of the
+//! rewound shard. That is best effort: spends by other origins after the
+//! failover (retries of the refused ones, say) can climb past the mark
+//! first, and an origin that restarted knows no mark. For a cluster, use
+//! [`RedisConfig::wait_replicas`]: each spend then waits (`WAIT`) for a
+//! replica's acknowledgement before the token is accepted, and a spend no
+//! replica acknowledged in time is refused. Redis documents `WAIT` as
+//! narrowing the window, not closing it: with several replicas the one
+//! promoted may not be one that acknowledged.
 //!
 //! # Failing fast
 //!
@@ -197,11 +202,14 @@ pub struct RedisConfig {
     /// before the token is accepted; 0 answers as soon as the primary
     /// recorded it. With replicas asynchronous, a primary that dies just
     /// after a spend can lose it in a failover; waiting for one replica
-    /// closes that window at the cost of a replication round trip. A spend
+    /// narrows that window (Redis promotes a replica that acknowledged when
+    /// there is one) at the cost of a replication round trip. A spend
     /// the replicas do not acknowledge in time is refused (503): recorded
     /// on the primary, so the token is spent, but never accepted. `WAIT`
     /// holds this process's connection to that primary until the replicas
-    /// answer, so its spends there go one replication round trip at a time.
+    /// answer, so its spends there go one replication round trip at a time,
+    /// and the monitor's check on that connection waits behind them (a
+    /// replica slow beyond the timeout makes the store look down: 503s).
     pub wait_replicas: u32,
 }
 

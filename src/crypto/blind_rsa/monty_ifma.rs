@@ -19,24 +19,16 @@
 //! 2012; Drucker and Gueron, "Fast modular squaring with AVX512IFMA", 2018),
 //! written here from the papers with `core::arch` intrinsics.
 //!
-//! # Why not the portable kernel, and what was measured
+//! # Why not the portable kernel
 //!
-//! On the Sapphire Rapids machines this project benchmarks on (2.6 GHz, two
-//! cores shared with other work, so every figure below was taken at a load
-//! average of 2 to 7, pinned to one core), one 1024-bit Montgomery product
-//! of `monty` takes about 240 ns (squares) to 310 ns (products); running the
-//! two halves' portable squares interleaved column by column gains nothing
-//! (241 ns each: that kernel is bound by its multiply and add-with-carry
+//! Running the two halves' portable squares interleaved column by column
+//! gains nothing (that kernel is bound by its multiply and add-with-carry
 //! throughput, not by latency), so the cheaper alternative to SIMD was
-//! dropped. An IFMA AMM with each half in three vectors (24 lanes, the last
-//! four idle) took 200 ns alone and 215 ns for an interleaved pair in a
-//! scratch build, but inside the library the compiler scheduled the two
-//! halves one after the other (to save registers) and the pair took twice
-//! as long; the pair layout here gives the interleaving to every
-//! instruction and uses every lane: both half powers of a signature in about
-//! 230 µs of CPU time against 600 µs with `monty`, and `blind_sign` at
-//! 0.89–0.94× aws-lc-rs's RSA-2048 PSS signing (itself AVX-512 IFMA) in
-//! `bench-peers` at load average 5.5–6.
+//! dropped. With each half in its own vectors the compiler scheduled the
+//! two halves one after the other (to save registers); the pair layout here
+//! gives the interleaving to every instruction and uses every lane. The
+//! measurements are in
+//! `docs/reports/2026-12-04-issue35-rsa-ifma-cluster-type5.md`.
 //!
 //! # Safety without `unsafe`
 //!
@@ -153,8 +145,11 @@ fn to52(x: &[u64; PRIME_LIMBS]) -> [u64; LIMBS] {
     out
 }
 
-/// 20 normalized 52-bit limbs of a value below 2^1024 to 64-bit limbs.
-fn from52(x: &[u64; LIMBS]) -> [u64; PRIME_LIMBS] {
+/// 20 normalized 52-bit limbs (a value below 2^1040) to 64-bit limbs and
+/// the bits above 2^1024 (an almost-Montgomery result below m + 2^1009 can
+/// reach 2^1024 when m lies within 2^1009 of it: [`reduce`] takes them into
+/// account).
+fn from52(x: &[u64; LIMBS]) -> ([u64; PRIME_LIMBS], u64) {
     let mut out = [0u64; PRIME_LIMBS];
     let (mut acc, mut bits, mut k) = (0u128, 0u32, 0usize);
     for l in x {
@@ -172,11 +167,14 @@ fn from52(x: &[u64; LIMBS]) -> [u64; PRIME_LIMBS] {
             bits -= 64;
         }
     }
-    out
+    #[allow(clippy::cast_possible_truncation)] // 16 bits are left: 20·52 − 16·64
+    (out, acc as u64)
 }
 
-/// x mod m for x < 2m: one constant-time conditional subtraction.
-fn reduce(x: &[u64; PRIME_LIMBS], m: &[u64; PRIME_LIMBS]) -> [u64; PRIME_LIMBS] {
+/// x mod m for x = top·2^1024 + low < 2m: one constant-time conditional
+/// subtraction, taken when top is not zero or low ≥ m (then low − m, taken
+/// modulo 2^1024, is the value).
+fn reduce((x, top): &([u64; PRIME_LIMBS], u64), m: &[u64; PRIME_LIMBS]) -> [u64; PRIME_LIMBS] {
     let mut d = [0u64; PRIME_LIMBS];
     let mut borrow = 0u64;
     for ((o, a), b) in d.iter_mut().zip(x).zip(m) {
@@ -187,8 +185,9 @@ fn reduce(x: &[u64; PRIME_LIMBS], m: &[u64; PRIME_LIMBS]) -> [u64; PRIME_LIMBS] 
             borrow = (diff >> 127) as u64;
         }
     }
-    // All ones when x ≥ m (no borrow): take the difference.
-    let mask = borrow.wrapping_sub(1);
+    // All ones when top ≠ 0 or low ≥ m (no borrow): take the difference.
+    let top_set = (*top | top.wrapping_neg()) >> 63;
+    let mask = 0u64.wrapping_sub(top_set | (borrow ^ 1));
     let mut out = *x;
     for (o, v) in out.iter_mut().zip(d) {
         *o ^= (*o ^ v) & mask;
@@ -209,7 +208,7 @@ fn pair(x: &[u64; PRIME_LIMBS], y: &[u64; PRIME_LIMBS]) -> Pair {
 }
 
 /// The two numbers of a normalized pair, as 64-bit limbs.
-fn unpair(v: Pair) -> [[u64; PRIME_LIMBS]; 2] {
+fn unpair(v: Pair) -> [([u64; PRIME_LIMBS], u64); 2] {
     let lanes: [u64; 2 * LIMBS] = bytemuck::cast(v);
     let (mut x, mut y) = ([0u64; LIMBS], [0u64; LIMBS]);
     for ((lanes, x), y) in lanes.chunks_exact(8).zip(x.chunks_exact_mut(4)).zip(y.chunks_exact_mut(4)) {
@@ -704,13 +703,42 @@ mod tests {
         }
     }
 
+    /// The final reduction takes the bits above 2^1024 into account: for a
+    /// modulus within 2^1009 of 2^1024 an almost-Montgomery result can
+    /// exceed 2^1024 (found in review: truncating them gave a wrong value
+    /// for about one key in 4,700).
+    #[test]
+    fn the_final_reduction_keeps_the_top_bits() {
+        // m = 2^1024 − 159, x = 2^1024 + 5: x mod m = 164.
+        let mut m = [u64::MAX; PRIME_LIMBS];
+        m[0] = u64::MAX - 158;
+        let mut low = [0u64; PRIME_LIMBS];
+        low[0] = 5;
+        let mut want = [0u64; PRIME_LIMBS];
+        want[0] = 164;
+        assert_eq!(reduce(&(low, 1), &m), want);
+        // Below m: unchanged; m itself: zero; m + 3: 3.
+        assert_eq!(reduce(&(want, 0), &m), want);
+        assert_eq!(reduce(&(m, 0), &m), [0u64; PRIME_LIMBS]);
+        let mut m3 = m;
+        m3[0] += 3;
+        let mut three = [0u64; PRIME_LIMBS];
+        three[0] = 3;
+        assert_eq!(reduce(&(m3, 0), &m), three);
+        // The conversion keeps them: 2^1024 + 5 in 52-bit limbs.
+        let mut limbs = [0u64; LIMBS];
+        limbs[0] = 5;
+        limbs[LIMBS - 1] = 1 << (1024 - 52 * (LIMBS - 1));
+        assert_eq!(from52(&limbs), (low, 1));
+    }
+
     /// The pair layout round-trips.
     #[test]
     fn pairs_round_trip() {
         let mut rng = TestInts::new(0x3f_aa55_0003);
         for _ in 0..20 {
             let (x, y) = (rng.uint::<16>(), rng.uint::<16>());
-            assert_eq!(unpair(pair(x.as_words(), y.as_words())), [*x.as_words(), *y.as_words()]);
+            assert_eq!(unpair(pair(x.as_words(), y.as_words())), [(*x.as_words(), 0), (*y.as_words(), 0)]);
         }
     }
 

@@ -63,7 +63,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `std` | yes | OS randomness: [`OsRng`] |
-//! | `precomputed-tables` | yes | fixed-base tables for P-384 and P-256 (built in RAM on first use), ristretto255's base point (static) and ACT's generators (on the heap at first use, shared by a `Params`' clones); needs `std` |
+//! | `precomputed-tables` | yes | fixed-base tables for P-384 and P-256 (built in RAM on first use), ristretto255's base point (static), ACT's generators (on the heap at first use, shared by a `Params`' clones) and ARC's G and H (in a `static` at first use), with ARC's Jacobian products on fiat-crypto's P-256 field; needs `std` |
 //! | `keygen` | no | RSA-2048 issuer key generation and PKCS#8 export |
 //! | `hazmat` | no | the `hazmat` tree of deterministic entry points; never in production |
 //! | `defmt` | no | `defmt::Format` for the error and registry types a firmware logs |

@@ -17,6 +17,9 @@ pub mod act;
 pub mod arc;
 pub mod athm;
 pub mod blind_rsa;
+pub(crate) mod jacobian;
 pub mod key_blinding;
+#[cfg(feature = "precomputed-tables")]
+mod naf;
 pub mod rate_limited;
 pub mod voprf;

@@ -14,6 +14,7 @@ use rand_core::TryCryptoRng;
 use subtle::{ConditionallySelectable, ConstantTimeEq, ConstantTimeGreater};
 use zeroize::{Zeroize, Zeroizing};
 
+use super::fixed_base::{combine, mul_gh, mul_var};
 use super::group::{
     Elem, NE, NS, decode_scalar, encode_scalar, generator_g, generator_h, hash_to_group, hash_to_scalar_arc,
 };
@@ -87,8 +88,17 @@ impl CredentialRequestState {
         let mut r1 = src.random_scalar()?;
         let mut r2 = src.random_scalar()?;
         let result = (|| {
-            let m1_enc = Elem::public(ProjectivePoint::lincomb(&[(g.point, m1), (h.point, r1)]))?;
-            let m2_enc = Elem::public(ProjectivePoint::lincomb(&[(g.point, m2), (h.point, r2)]))?;
+            // With the tables, G and H by table; on a device, the two
+            // `lincomb`s inline here as they were (through `mul_gh` they
+            // took 2.2 KiB more stack).
+            #[cfg(feature = "precomputed-tables")]
+            let (m1_enc, m2_enc) =
+                (Elem::public(mul_gh(Some(&m1), Some(&r1))?)?, Elem::public(mul_gh(Some(&m2), Some(&r2))?)?);
+            #[cfg(not(feature = "precomputed-tables"))]
+            let (m1_enc, m2_enc) = (
+                Elem::public(ProjectivePoint::lincomb(&[(g.point, m1), (h.point, r1)]))?,
+                Elem::public(ProjectivePoint::lincomb(&[(g.point, m2), (h.point, r2)]))?,
+            );
             let st = RequestStatement { elems: [g, h, m1_enc, m2_enc] };
             let mut proof = [0u8; REQUEST_PROOF_LEN];
             let witness = Zeroizing::new([m1, m2, r1, r2]);
@@ -359,13 +369,12 @@ impl PresentationState {
         let mut z = src.random_scalar()?;
         let result = (|| {
             let c = &self.credential;
-            let u = Elem::public(c.u.point * a)?;
-            let u_prime_commit = Elem::public(ProjectivePoint::lincomb(&[(c.u_prime.point, a), (g.point, r)]))?;
-            let m1_commit = Elem::public(ProjectivePoint::lincomb(&[(u.point, c.m1), (h.point, z)]))?;
+            let u = Elem::public(mul_var(&[(c.u.point, a)])?)?;
+            let u_prime_commit = Elem::public(combine(Some(&r), None, &[(c.u_prime.point, a)])?)?;
+            let m1_commit = Elem::public(combine(None, Some(&z), &[(u.point, c.m1)])?)?;
             nonce_s = Scalar::from(u64::from(nonce));
             nonce_blinding = src.random_scalar()?;
-            let nonce_commit =
-                Elem::public(ProjectivePoint::lincomb(&[(g.point, nonce_s), (h.point, nonce_blinding)]))?;
+            let nonce_commit = Elem::public(mul_gh(Some(&nonce_s), Some(&nonce_blinding))?)?;
             let inverse = (c.m1 + nonce_s).invert();
             let mut ok = inverse.is_some();
             crate::ct::declassify(&mut ok);
@@ -373,9 +382,9 @@ impl PresentationState {
                 return Err(Error::InvalidScalar);
             }
             inv = inverse.unwrap_or(Scalar::ZERO);
-            let tag = Elem::public(self.generator_t.point * inv)?;
+            let tag = Elem::public(mul_var(&[(self.generator_t.point, inv)])?)?;
             inv.zeroize();
-            let v = Elem::from_point(ProjectivePoint::lincomb(&[(c.x1.point, z), (g.point, -r)]))?;
+            let v = Elem::from_point(combine(Some(&-r), None, &[(c.x1.point, z)])?)?;
 
             let mut st = PresentationStatement { elems: [g; 10 + MAX_BITS], k };
             for (slot, e) in st.elems.iter_mut().zip([
@@ -422,7 +431,7 @@ impl PresentationState {
                         Option::<Scalar>::from(Scalar::from(u64::from(base)).invert()).ok_or(Error::InvalidScalar)?;
                     inv_base * (nonce_blinding - partial)
                 };
-                let d = Elem::public(ProjectivePoint::lincomb(&[(g.point, b), (h.point, s)]))?;
+                let d = Elem::public(mul_gh(Some(&b), Some(&s))?)?;
                 if let Some(slot) = st.elems.get_mut(10 + i) {
                     *slot = d;
                 }

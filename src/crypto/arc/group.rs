@@ -21,7 +21,6 @@
 
 use p256::elliptic_curve::array::Array;
 use p256::elliptic_curve::consts::U48;
-use p256::elliptic_curve::group::GroupEncoding;
 use p256::elliptic_curve::ops::Reduce;
 use p256::elliptic_curve::point::{AffineCoordinates, DecompressPoint};
 use p256::elliptic_curve::{Group, PrimeField};
@@ -42,9 +41,22 @@ pub const CONTEXT_STRING: &[u8] = b"ARCV1-P256";
 /// `SerializeElement(generatorH)`, where generatorH =
 /// `HashToGroup(SerializeElement(generatorG), "generatorH")` (§3.1); the unit
 /// test `generator_h_is_the_hash_of_g` derives it again.
-const GENERATOR_H: [u8; NE] = [
+pub(crate) const GENERATOR_H: [u8; NE] = [
     0x02, 0x2d, 0x47, 0xce, 0x5f, 0x78, 0x09, 0x2b, 0x3e, 0x2b, 0x05, 0x72, 0x28, 0xf4, 0x76, 0x92, 0xd5, 0x4f, 0xb6,
     0xb5, 0x54, 0xb1, 0xc1, 0xb1, 0xd5, 0xc9, 0x3e, 0xe3, 0x83, 0xb7, 0x84, 0x83, 0xdb,
+];
+
+/// `SerializeElement(generatorG)`, the compressed base point; the unit test
+/// `constant_time_encoding_is_sec1_compressed` encodes G again.
+pub(crate) const GENERATOR_G: [u8; NE] = [
+    0x03, 0x6b, 0x17, 0xd1, 0xf2, 0xe1, 0x2c, 0x42, 0x47, 0xf8, 0xbc, 0xe6, 0xe5, 0x63, 0xa4, 0x40, 0xf2, 0x77, 0x03,
+    0x7d, 0x81, 0x2d, 0xeb, 0x33, 0xa0, 0xf4, 0xa1, 0x39, 0x45, 0xd8, 0x98, 0xc2, 0x96,
+];
+
+/// generatorH's y coordinate (the even root, as the prefix 0x02 says).
+const GENERATOR_H_Y: [u8; NS] = [
+    0x6f, 0x7f, 0xb3, 0xab, 0x8b, 0x71, 0x66, 0x90, 0xa9, 0xa8, 0x34, 0x37, 0xc3, 0xb6, 0x25, 0x4b, 0x1e, 0x62, 0xe9,
+    0xaf, 0xdf, 0x6d, 0x80, 0xb9, 0x91, 0xe2, 0xc7, 0x3e, 0xd8, 0x30, 0xa0, 0x0c,
 ];
 
 /// An element with its serialization, as the proofs use both.
@@ -61,6 +73,14 @@ impl Elem {
     /// that a stored secret point, the credential's UPrime, imports without
     /// leaking; only the verdict is revealed.
     pub(crate) fn decode(bytes: &[u8]) -> Result<Self> {
+        let (affine, bytes) = Self::decode_affine(bytes)?;
+        Ok(Self { point: ProjectivePoint::from(affine), bytes })
+    }
+
+    /// [`decode`](Self::decode), giving the affine point (whose y a caller
+    /// may keep, to rebuild the point with [`from_xy`](Self::from_xy)
+    /// without a second square root).
+    pub(crate) fn decode_affine(bytes: &[u8]) -> Result<(AffinePoint, [u8; NE])> {
         let bytes: [u8; NE] = bytes.try_into().map_err(|_| Error::InvalidElement)?;
         let (prefix, x) = bytes.split_at(1);
         let prefix = prefix.first().copied().unwrap_or(0);
@@ -71,8 +91,25 @@ impl Elem {
         if !bool::from(ok) {
             return Err(Error::InvalidElement);
         }
-        let point = ProjectivePoint::from(affine.unwrap_or(AffinePoint::IDENTITY));
-        Ok(Self { point, bytes })
+        Ok((affine.unwrap_or(AffinePoint::IDENTITY), bytes))
+    }
+
+    /// The element encoded as `bytes` whose y coordinate is `y`, as
+    /// [`decode_affine`](Self::decode_affine) found it: the curve equation
+    /// is checked (three multiplications), no square root is taken.
+    pub(crate) fn from_xy(bytes: &[u8], y: &[u8; NS]) -> Result<Self> {
+        let bytes: [u8; NE] = bytes.try_into().map_err(|_| Error::InvalidElement)?;
+        let x: [u8; NS] = bytes.get(1..).and_then(|x| x.try_into().ok()).ok_or(Error::InvalidElement)?;
+        let affine = AffinePoint::from_coordinates(&Array::from(x), &Array::from(*y));
+        // The prefix must name y's parity, as a compressed encoding does.
+        let prefix = bytes.first().copied().unwrap_or(0);
+        let parity = affine.map(|a| a.y_is_odd().unwrap_u8()).unwrap_or(2);
+        let mut ok = affine.is_some() & prefix.ct_eq(&(0x02 | parity));
+        crate::ct::declassify(&mut ok);
+        if !bool::from(ok) {
+            return Err(Error::InvalidElement);
+        }
+        Ok(Self { point: ProjectivePoint::from(affine.unwrap_or(AffinePoint::IDENTITY)), bytes })
     }
 
     /// [`from_point`](Self::from_point) for a value the protocol sends or
@@ -108,16 +145,13 @@ impl Elem {
 
 /// generatorG, the curve's base point.
 pub(crate) fn generator_g() -> Elem {
-    let point = ProjectivePoint::GENERATOR;
-    let repr = point.to_affine().to_bytes();
-    let mut bytes = [0u8; NE];
-    bytes.copy_from_slice(repr.as_slice());
-    Elem { point, bytes }
+    Elem { point: ProjectivePoint::GENERATOR, bytes: GENERATOR_G }
 }
 
-/// generatorH (§3.1), from its serialization.
+/// generatorH (§3.1), from its coordinates: the curve equation is checked,
+/// no square root is taken (the fixed-base products ask for H often).
 pub(crate) fn generator_h() -> Result<Elem> {
-    Elem::decode(&GENERATOR_H)
+    Elem::from_xy(&GENERATOR_H, &GENERATOR_H_Y)
 }
 
 /// `HashToGroup(msg, info)` (§6.1).
@@ -161,6 +195,8 @@ pub(crate) fn encode_scalar(s: &Scalar) -> [u8; NS] {
 
 #[cfg(test)]
 mod tests {
+    use p256::elliptic_curve::group::GroupEncoding;
+
     use super::*;
 
     #[test]
@@ -173,6 +209,13 @@ mod tests {
             p = p.double() + ProjectivePoint::GENERATOR;
         }
         assert_eq!(Elem::from_point(ProjectivePoint::IDENTITY), Err(Error::InvalidElement));
+    }
+
+    #[test]
+    fn generator_constants_are_the_points() {
+        let g = ProjectivePoint::GENERATOR.to_affine().to_bytes();
+        assert_eq!(GENERATOR_G[..], g[..]);
+        assert_eq!(Elem::decode(&GENERATOR_H).unwrap(), generator_h().unwrap());
     }
 
     #[test]

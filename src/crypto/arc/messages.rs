@@ -5,8 +5,10 @@
 //! (on the curve, compressed, not the identity) and scalar (below the order);
 //! the proofs are checked by the role that receives the message.
 
+use p256::elliptic_curve::point::AffineCoordinates;
+
 use super::group::{Elem, NE, NS};
-use super::proofs::Bases;
+use super::proofs::{Bases, MAX_BITS};
 use crate::error::{Error, Result};
 
 /// `Nrequest` = 2·Ne + 5·Ns.
@@ -120,8 +122,11 @@ pub struct PresentationRef<'a> {
     pub(crate) m1_commit: Elem,
     pub(crate) tag: Elem,
     pub(crate) nonce_commit: Elem,
-    /// The k bit commitments, still encoded.
+    /// The k bit commitments, encoded.
     pub(crate) d: &'a [u8],
+    /// Their y coordinates, found when decoding (the first k entries), so
+    /// that the verifier rebuilds each point without a second square root.
+    pub(crate) d_y: [[u8; NS]; MAX_BITS],
     /// challenge ‖ responses.
     pub(crate) proof: &'a [u8],
     pub(crate) k: usize,
@@ -148,10 +153,12 @@ impl<'a> PresentationRef<'a> {
         let m1_commit = next()?;
         let tag = next()?;
         let nonce_commit = next()?;
-        for chunk in d.chunks_exact(NE) {
-            Elem::decode(chunk)?;
+        let mut d_y = [[0u8; NS]; MAX_BITS];
+        for (slot, chunk) in d_y.iter_mut().zip(d.chunks_exact(NE)) {
+            let (affine, _) = Elem::decode_affine(chunk)?;
+            slot.copy_from_slice(&affine.y());
         }
-        Ok(Self { u, u_prime_commit, m1_commit, tag, nonce_commit, d, proof, k })
+        Ok(Self { u, u_prime_commit, m1_commit, tag, nonce_commit, d, d_y, proof, k })
     }
 
     /// The presentation tag (§4.3.3), the value an origin keeps to refuse a

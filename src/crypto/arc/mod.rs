@@ -48,7 +48,10 @@
 //! draft-ietf-privacypass-arc-protocol-01) is [`crate::tokens::arc`].
 
 mod client;
+mod fixed_base;
 pub(crate) mod group;
+#[cfg(feature = "precomputed-tables")]
+mod p256_jacobian;
 // Deterministic variants (explicit blinds, nonces, salts): public only as
 // `crate::hazmat`, used inside the crate by the power-on self-test and tests.
 #[cfg_attr(not(feature = "hazmat"), allow(dead_code))]

@@ -12,6 +12,7 @@
 //! commitments) is not refused; the proof still has to verify.
 
 use p256::elliptic_curve::Field as _;
+use p256::elliptic_curve::Group as _;
 use p256::elliptic_curve::ops::LinearCombination;
 use p256::{ProjectivePoint, Scalar};
 use rand_core::TryCryptoRng;
@@ -19,6 +20,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
+use super::fixed_base::{mul_gh, mul_var};
 use super::group::{
     Elem, NE, NS, decode_scalar, encode_scalar, generator_g, generator_h, hash_to_group, hash_to_scalar_arc,
 };
@@ -136,12 +138,10 @@ impl ServerPrivateKey {
         // Wipes the scalars if no key forms (an identity public key,
         // probability about 2^-256); the key's own Drop wipes them otherwise.
         let _guard = Zeroizing::new([x0, x1, x2, xb]);
-        let g = generator_g();
-        let h = generator_h()?;
         let public = ServerPublicKey {
-            x0: Elem::public(ProjectivePoint::lincomb(&[(g.point, x0), (h.point, xb)]))?,
-            x1: Elem::public(h.point * x1)?,
-            x2: Elem::public(h.point * x2)?,
+            x0: Elem::public(mul_gh(Some(&x0), Some(&xb))?)?,
+            x1: Elem::public(mul_gh(None, Some(&x1))?)?,
+            x2: Elem::public(mul_gh(None, Some(&x2))?)?,
         };
         Ok(Self { x0, x1, x2, xb, public })
     }
@@ -207,17 +207,17 @@ impl ServerPrivateKey {
         let mut bxb = b * self.xb;
         let result = (|| {
             let pk = &self.public;
-            let u = Elem::public(g.point * b)?;
+            let u = Elem::public(mul_gh(Some(&b), None)?)?;
             // encUPrime = b·(X0 + x1·m1Enc + x2·m2Enc) = b·X0 + t1·m1Enc + t2·m2Enc.
             let enc_u_prime = Elem::public(ProjectivePoint::lincomb(&[
                 (pk.x0.point, b),
                 (request.m1_enc.point, t1),
                 (request.m2_enc.point, t2),
             ]))?;
-            let x0_aux = Elem::public(h.point * bxb)?;
-            let x1_aux = Elem::public(pk.x1.point * b)?;
-            let x2_aux = Elem::public(pk.x2.point * b)?;
-            let h_aux = Elem::public(h.point * b)?;
+            let x0_aux = Elem::public(mul_gh(None, Some(&bxb))?)?;
+            let x1_aux = Elem::public(mul_var(&[(pk.x1.point, b)])?)?;
+            let x2_aux = Elem::public(mul_var(&[(pk.x2.point, b)])?)?;
+            let h_aux = Elem::public(mul_gh(None, Some(&b))?)?;
             let st = ResponseStatement {
                 elems: [
                     g,
@@ -290,12 +290,14 @@ impl ServerPrivateKey {
         ]) {
             *slot = e;
         }
-        // The bit commitments, and the sum check Σ base·D[i] = nonceCommit
-        // (public values: variable time).
+        // The bit commitments, decompressed once by `PresentationRef::decode`
+        // (here rebuilt from x and the y it found), and
+        // the sum check Σ base·D[i] = nonceCommit (public points and bases
+        // below 2^32: variable-time double-and-add over the base's bits).
         let mut sum = ProjectivePoint::IDENTITY;
-        for (i, (chunk, &base)) in p.d.chunks_exact(NE).zip(bases.as_slice()).enumerate() {
-            let d = Elem::decode(chunk)?;
-            sum += d.point * Scalar::from(u64::from(base));
+        for (i, ((chunk, y), &base)) in p.d.chunks_exact(NE).zip(p.d_y.iter()).zip(bases.as_slice()).enumerate() {
+            let d = Elem::from_xy(chunk, y)?;
+            sum += mul_small_vartime(&d.point, base);
             if let Some(slot) = st.elems.get_mut(10 + i) {
                 *slot = d;
             }
@@ -305,4 +307,18 @@ impl ServerPrivateKey {
         }
         sigma::verify(&PRESENTATION_SESSION, &st, p.proof)
     }
+}
+
+/// `base·p` for a public point and a public base, in variable time: a
+/// doubling per bit below the top one and an addition per set bit (a bit
+/// commitment times 1 is free, times 2^j takes j doublings).
+fn mul_small_vartime(p: &ProjectivePoint, base: u32) -> ProjectivePoint {
+    let mut acc = ProjectivePoint::IDENTITY;
+    for bit in (0..u32::BITS - base.leading_zeros()).rev() {
+        acc = acc.double();
+        if (base >> bit) & 1 == 1 {
+            acc += p;
+        }
+    }
+    acc
 }

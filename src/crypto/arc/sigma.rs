@@ -14,7 +14,11 @@
 //!
 //! Timing: the prover's commitments are constant-time linear combinations of
 //! its secret nonces; the verifier's work is variable time over the public
-//! proof and statement.
+//! proof and statement. Both send products by G and H (element variables
+//! whose encoding is generatorG's or generatorH's) to the fixed-base tables
+//! of [`super::fixed_base`], merge terms by one element, and the prover
+//! writes a product by an element the relation states as a combination of
+//! G and H (a range-proof bit commitment) as that combination.
 //!
 //! RFC 9497's DLEQ proofs (`crypto::voprf::dleq`) are not compiled here,
 //! although a DLEQ is a two-equation relation this compiler could state: the
@@ -28,6 +32,7 @@
 //! indirection on the VOPRF's hot paths (issue 32 asked for the merge only
 //! if no `pat bench` row lost more than 2%; it was not attempted).
 
+#[cfg(not(feature = "precomputed-tables"))]
 use p256::elliptic_curve::ops::LinearCombination;
 use p256::{ProjectivePoint, Scalar};
 use sha3::Shake128;
@@ -35,6 +40,8 @@ use sha3::digest::{ExtendableOutput, Update, XofReader};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
+#[cfg(feature = "precomputed-tables")]
+use super::fixed_base::{Gen, Products};
 use super::group::{Elem, NE, NS, decode_scalar, encode_scalar, reduce_wide};
 use super::random::ScalarSource;
 use crate::error::{Error, Result};
@@ -176,6 +183,97 @@ fn challenge(sponge: &Sponge) -> Scalar {
     reduce_wide(&wide)
 }
 
+/// Adds `k·element[e]` to `sum`: to the fixed-base part if the element is G
+/// or H, else as a product by its point (merged with an earlier term of the
+/// same element, as in `m1·tag + nonce·tag` or the verifier's
+/// `b·D − c·D`).
+#[cfg(feature = "precomputed-tables")]
+fn add_term<S: Statement + ?Sized>(sum: &mut Products, st: &S, e: u16, k: &Scalar) -> Result<()> {
+    let elem = st.element(usize::from(e))?;
+    match Gen::of(elem) {
+        Some(g) => sum.add_fixed(g, k),
+        None => sum.add_var(usize::from(e), &elem.point, k)?,
+    }
+    Ok(())
+}
+
+/// The first equation that states element `e` as a combination of G and H
+/// only (nonceCommit, a bit commitment D[i]), if any.
+#[cfg(feature = "precomputed-tables")]
+fn fixed_definition<S: Statement + ?Sized>(st: &S, e: u16) -> Result<Option<Equation>> {
+    for i in 0..st.num_equations() {
+        let eq = st.equation(i)?;
+        if eq.lhs != e {
+            continue;
+        }
+        let mut fixed = true;
+        for &(_, t) in eq.terms() {
+            fixed &= Gen::of(st.element(usize::from(t))?).is_some();
+        }
+        if fixed {
+            return Ok(Some(eq));
+        }
+    }
+    Ok(None)
+}
+
+/// The prover's commitment for `eq`, Σ nonce·element, constant time in the
+/// nonces and the witness. A term whose element the relation itself states
+/// as `Σ w_j·(G or H)` (the range proof's `b[i]·D[i]`, D[i] = b[i]·G +
+/// s[i]·H) is expanded to `Σ (nonce·w_j)·(G or H)`: the same point, since
+/// the witness satisfies the relation, without a variable-base product. The
+/// structure (which terms are expanded or merged) depends on the public
+/// relation only. Only with `precomputed-tables`: without the tables the
+/// expansion would be one more term of the same `lincomb` (the device
+/// build's version below).
+#[cfg(feature = "precomputed-tables")]
+fn prover_commitment<S: Statement + ?Sized>(
+    st: &S,
+    eq: &Equation,
+    nonces: &[Scalar],
+    witness: &[Scalar],
+) -> Result<ProjectivePoint> {
+    let mut sum = Products::new();
+    for &(s, e) in eq.terms() {
+        let mut k = scalar_at(nonces, s)?;
+        let expansion = match Gen::of(st.element(usize::from(e))?) {
+            None => fixed_definition(st, e)?,
+            Some(_) => None,
+        };
+        match expansion {
+            Some(def) => {
+                for &(ws, we) in def.terms() {
+                    let mut kw = k * scalar_at(witness, ws)?;
+                    add_term(&mut sum, st, we, &kw)?;
+                    kw.zeroize();
+                }
+            }
+            None => add_term(&mut sum, st, e, &k)?,
+        }
+        k.zeroize();
+    }
+    sum.eval()
+}
+
+/// The commitment the responses imply for `eq`: Σ response·element −
+/// c·lhs, in variable time (the responses and the challenge are public),
+/// through [`Products`] (terms by one element merged, G and H by table).
+#[cfg(feature = "precomputed-tables")]
+fn verifier_commitment<S: Statement + ?Sized>(
+    st: &S,
+    eq: &Equation,
+    responses: &[Scalar],
+    neg_c: &Scalar,
+) -> Result<ProjectivePoint> {
+    let mut sum = Products::new();
+    for &(s, e) in eq.terms() {
+        add_term(&mut sum, st, e, &scalar_at(responses, s)?)?;
+    }
+    add_term(&mut sum, st, eq.lhs, neg_c)?;
+    sum.eval_vartime()
+}
+
+#[cfg(not(feature = "precomputed-tables"))]
 fn point_of<S: Statement + ?Sized>(st: &S, i: u16) -> Result<ProjectivePoint> {
     Ok(st.element(usize::from(i))?.point)
 }
@@ -225,7 +323,10 @@ fn prove_inner<S: Statement + ?Sized, R: ScalarSource + ?Sized>(
     let mut sponge = start(session, st)?;
     for i in 0..st.num_equations() {
         let eq = st.equation(i)?;
+        #[cfg(feature = "precomputed-tables")]
+        let commitment = prover_commitment(st, &eq, nonces, witness)?;
         // Constant time in the nonces (fixed-size `lincomb`).
+        #[cfg(not(feature = "precomputed-tables"))]
         let commitment = match eq.terms() {
             [(s0, e0)] => point_of(st, *e0)? * scalar_at(nonces, *s0)?,
             [(s0, e0), (s1, e1)] => ProjectivePoint::lincomb(&[
@@ -272,8 +373,12 @@ pub(crate) fn verify<S: Statement + ?Sized>(session: &[&[u8]], st: &S, proof: &[
     let neg_c = -c;
     for i in 0..st.num_equations() {
         let eq = st.equation(i)?;
+        #[cfg(feature = "precomputed-tables")]
+        let commitment = verifier_commitment(st, &eq, responses, &neg_c)?;
+        #[cfg(not(feature = "precomputed-tables"))]
         let lhs = point_of(st, eq.lhs)?;
         // The commitment the responses imply: Σ response·element − c·lhs.
+        #[cfg(not(feature = "precomputed-tables"))]
         let commitment = match eq.terms() {
             [(s0, e0)] => {
                 ProjectivePoint::lincomb_vartime(&[(point_of(st, *e0)?, scalar_at(responses, *s0)?), (lhs, neg_c)])

@@ -27,7 +27,7 @@
 //!
 //! Inversion is `p384`'s safegcd through the encoding (half the cost of
 //! Fermat's on this field, see [`Fe::invert`]); a batch of values shares one
-//! ([`batch_invert`]). The power `(p − 3)/4` of the square root is an
+//! (`crypto::jacobian::Coord::batch_invert`). The power `(p − 3)/4` of the square root is an
 //! addition chain ([`Fe::pow_c1`]).
 //!
 //! # Constant time
@@ -484,26 +484,6 @@ impl Fe {
     }
 }
 
-/// Inverts every element in place with one inversion (Montgomery's trick),
-/// in constant time; zeros stay zero and do not spoil the others (they are
-/// replaced by one in the running product, selected).
-pub(super) fn batch_invert<const N: usize>(xs: &mut [Fe; N]) {
-    let mut prefix = [Fe::ZERO; N];
-    let mut acc = Fe::ONE;
-    for (x, pre) in xs.iter().zip(prefix.iter_mut()) {
-        *pre = acc;
-        acc = Fe::conditional_select(&(acc * *x), &acc, x.is_zero());
-    }
-    // acc = the product of the nonzero elements, inverted once.
-    let mut inv = acc.invert();
-    for (x, pre) in xs.iter_mut().zip(&prefix).rev() {
-        let zero = x.is_zero();
-        let x_inv = inv * *pre;
-        inv = Fe::conditional_select(&(inv * *x), &inv, zero);
-        *x = Fe::conditional_select(&x_inv, &Fe::ZERO, zero);
-    }
-}
-
 impl ConditionallySelectable for Fe {
     fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
         let mut out = [0; LIMBS];
@@ -549,5 +529,29 @@ impl Neg for Fe {
     #[inline]
     fn neg(self) -> Self {
         Fe::neg(&self)
+    }
+}
+
+impl crate::crypto::jacobian::Coord for Fe {
+    const ZERO: Self = Self::ZERO;
+    const ONE: Self = Self::ONE;
+
+    #[inline]
+    fn square(&self) -> Self {
+        Fe::square(self)
+    }
+
+    #[inline]
+    fn double(&self) -> Self {
+        Fe::double(self)
+    }
+
+    #[inline]
+    fn is_zero(&self) -> Choice {
+        Fe::is_zero(self)
+    }
+
+    fn invert(&self) -> Self {
+        Fe::invert(self)
     }
 }

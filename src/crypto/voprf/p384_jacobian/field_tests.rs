@@ -8,7 +8,8 @@ use p384::elliptic_curve::Field;
 use p384::elliptic_curve::ff::PrimeField;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 
-use super::field::{Fe, P384Fe, batch_invert};
+use super::field::{Fe, P384Fe};
+use crate::crypto::jacobian::Coord;
 
 /// p as big-endian bytes.
 const P_HEX: &str = "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff";
@@ -213,12 +214,12 @@ fn batch_invert_matches_p384_with_zeros() {
         *x = own(&b);
         *e = bytes_of(&p384(&b).invert().unwrap());
     }
-    batch_invert(&mut xs);
+    Fe::batch_invert(&mut xs);
     for (x, e) in xs.iter().zip(&expected) {
         assert_eq!(x.to_bytes(), *e);
     }
     let mut zeros = [Fe::ZERO; 3];
-    batch_invert(&mut zeros);
+    Fe::batch_invert(&mut zeros);
     assert!(zeros.iter().all(|z| bool::from(z.is_zero())));
 }
 

@@ -6,7 +6,7 @@
 //! `precomputed-tables`, the variable-time multi-scalar multiplication
 //! ([`msm`]). Two curves use them: P-384 for the VOPRF
 //! (`crypto::voprf::p384_jacobian`, on its own field arithmetic) and P-256
-//! for ARC (`crypto::arc`, on `p256`'s field element).
+//! for ARC (`crypto::arc::p256_jacobian`, on fiat-crypto's P-256 field).
 //!
 //! Why not the curve crates' `ProjectivePoint`: primeorder's complete
 //! Renes–Costello–Batina formulas cost a doubling 8M + 3S and an addition

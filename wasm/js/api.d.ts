@@ -26,7 +26,7 @@ export interface PatError extends Error {
     cause?: unknown;
 }
 
-/** The codes a client can meet (the library's variants; others may follow). */
+/** The codes a client, issuer or origin can meet (the library's variants; others may follow). */
 export type PatErrorCode =
     | 'Truncated'
     | 'TrailingBytes'
@@ -46,12 +46,15 @@ export type PatErrorCode =
     | 'InvalidScalar'
     | 'InvalidKey'
     | 'Verification'
+    | 'KeyIdMismatch'
+    | 'ChallengeMismatch'
     | 'Rng'
     | 'CapacityExceeded'
     | 'StateSpent'
     | 'NoTokenRequest'
     | 'NotInitialized'
     | 'InitPending'
+    | 'Freed'
     | (string & {});
 
 /** A token type of this package. */
@@ -241,6 +244,32 @@ export declare namespace privateVerif {
         /** Checks the DLEQ proof and unblinds; "Verification" if the proof fails. */
         finalize(tokRes: CanSerialize | Uint8Array): Token;
     }
+
+    /**
+     * The issuer of one type, which is also its origin (the key is secret).
+     * The key stays in the module's memory; `free()` wipes it, after which
+     * every call throws a PatError "Freed".
+     */
+    class Issuer {
+        private constructor();
+        /** The key of RFC 9497 DeriveKeyPair(seed, info); `pat issuer serve` uses info "pat-http issuer key". */
+        static derive(seed: Uint8Array, info: Uint8Array, tokenType?: 0x0001 | 0x0005): Issuer;
+        /** A fresh key from crypto.getRandomValues. */
+        static generate(tokenType?: 0x0001 | 0x0005): Issuer;
+        readonly tokenType: 0x0001 | 0x0005;
+        /** The token key to publish (the serialized public key). */
+        readonly tokenKey: Bytes;
+        readonly keyId: Bytes;
+        /** The TokenResponse to a TokenRequest of this type and key ("KeyIdMismatch", "InvalidElement", parse errors). */
+        issue(tokReq: CanSerialize | Uint8Array): TokenResponse;
+        /**
+         * Returns if the token verifies for `tokChl`, else throws a PatError:
+         * "Verification", "KeyIdMismatch", "ChallengeMismatch", "WrongTokenType"
+         * or a parse error.
+         */
+        verify(token: CanSerialize | Uint8Array, tokChl: TokenChallenge | SerializableChallenge): void;
+        free(): void;
+    }
 }
 
 /** The publicly verifiable type 0x0002 (blind RSA 2048). */
@@ -274,5 +303,18 @@ export declare namespace publicVerif {
         deserializeTokenResponse(bytes: Uint8Array): TokenResponse;
         /** Unblinds and verifies the signature; "Verification" if it does not verify. */
         finalize(tokRes: CanSerialize | Uint8Array): Token;
+    }
+
+    /** The origin of type 0x0002: verifies tokens with the issuer's token key. */
+    class Origin {
+        /** `tokenKey`: the issuer's RSASSA-PSS SubjectPublicKeyInfo (the directory's token-key). */
+        constructor(tokenKey: Uint8Array);
+        readonly keyId: Bytes;
+        /**
+         * Returns if the token verifies for `tokChl`, else throws a PatError:
+         * "Verification", "KeyIdMismatch", "ChallengeMismatch", "WrongTokenType"
+         * or a parse error.
+         */
+        verify(token: CanSerialize | Uint8Array, tokChl: TokenChallenge | SerializableChallenge): void;
     }
 }

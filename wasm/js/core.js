@@ -437,6 +437,14 @@ function startRequest(client, RawClient, challenge, tokenKey) {
     }
 }
 
+/** A token's bytes: a Token (or anything with serialize()) or the bytes themselves. */
+function tokenBytes(token) {
+    return token instanceof Uint8Array ? token : bytesArg(token?.serialize?.(), 'token.serialize()');
+}
+
+// Only the static factories below may construct an Issuer.
+const internal = Symbol('pat-wasm internal');
+
 function finishRequest(client, tokRes) {
     const request = pending.get(client);
     if (request === undefined) throw patError('NoTokenRequest', 'finalize called before createTokenRequest');
@@ -468,8 +476,11 @@ function tokenRequestClass() {
 /** Namespace of the privately verifiable types 0x0001 and 0x0005 (privacypass-ts: privateVerif). */
 function makePrivateVerif() {
     const sizes = new Map([
-        [TOKEN_TYPES.VOPRF.value, { Ne: 49, raw: () => raw().P384Client }],
-        [TOKEN_TYPES.VOPRF_RISTRETTO255.value, { Ne: 32, raw: () => raw().Ristretto255Client }],
+        [TOKEN_TYPES.VOPRF.value, { Ne: 49, raw: () => raw().P384Client, issuer: () => raw().P384Issuer }],
+        [
+            TOKEN_TYPES.VOPRF_RISTRETTO255.value,
+            { Ne: 32, raw: () => raw().Ristretto255Client, issuer: () => raw().Ristretto255Issuer },
+        ],
     ]);
     const suite = (tokenType) => {
         const s = Number.isInteger(tokenType) ? sizes.get(tokenType) : undefined;
@@ -532,7 +543,73 @@ function makePrivateVerif() {
         }
     }
 
-    return Object.freeze({ Client, TokenRequest, TokenResponse });
+    /**
+     * The issuer of one type, which is also its origin (the key is secret):
+     * evaluates TokenRequests and verifies redeemed tokens. The key stays in
+     * the module's memory; free() wipes it.
+     */
+    class Issuer {
+        #raw;
+        #tokenType;
+
+        constructor(key, rawIssuer, tokenType) {
+            if (key !== internal) throw new TypeError('use Issuer.derive or Issuer.generate');
+            this.#raw = rawIssuer;
+            this.#tokenType = tokenType;
+        }
+
+        /** The key of RFC 9497 DeriveKeyPair(seed, info); `pat issuer serve` uses info "pat-http issuer key". */
+        static derive(seed, info, tokenType = TOKEN_TYPES.VOPRF.value) {
+            const RawIssuer = suite(tokenType).issuer();
+            return new Issuer(internal, RawIssuer.derive(bytesArg(seed, 'seed'), bytesArg(info, 'info')), tokenType);
+        }
+
+        /** A fresh key from crypto.getRandomValues. */
+        static generate(tokenType = TOKEN_TYPES.VOPRF.value) {
+            return new Issuer(internal, suite(tokenType).issuer().generate(), tokenType);
+        }
+
+        get tokenType() {
+            return this.#tokenType;
+        }
+
+        /** The token key to publish. */
+        get tokenKey() {
+            return this.#live().tokenKey;
+        }
+
+        get keyId() {
+            return this.#live().keyId;
+        }
+
+        /** The TokenResponse to a TokenRequest (or its bytes). */
+        issue(tokReq) {
+            const bytes = tokReq instanceof Uint8Array ? tokReq : bytesArg(tokReq?.serialize?.(), 'tokenRequest.serialize()');
+            return TokenResponse.deserialize(this.#live().evaluate(bytes), this.#tokenType);
+        }
+
+        /**
+         * Checks a redeemed token against the challenge it answers: returns
+         * nothing, or throws a PatError ("Verification", "KeyIdMismatch",
+         * "ChallengeMismatch", "WrongTokenType", a parse error).
+         */
+        verify(token, tokChl) {
+            this.#live().verify(tokenBytes(token), challengeArg(tokChl));
+        }
+
+        /** Wipes the key; the issuer is unusable afterwards. */
+        free() {
+            this.#raw?.free();
+            this.#raw = undefined;
+        }
+
+        #live() {
+            if (this.#raw === undefined) throw patError('Freed', 'this Issuer was freed');
+            return this.#raw;
+        }
+    }
+
+    return Object.freeze({ Client, Issuer, TokenRequest, TokenResponse });
 }
 
 /** Namespace of the publicly verifiable type 0x0002 (privacypass-ts: publicVerif). */
@@ -579,7 +656,30 @@ function makePublicVerif() {
         }
     }
 
-    return Object.freeze({ BlindRSAMode, Client, TokenRequest, TokenResponse });
+    /** The origin of type 0x0002: verifies tokens with the issuer's token key. */
+    class Origin {
+        #raw;
+
+        /** `tokenKey`: the issuer's RSASSA-PSS SubjectPublicKeyInfo (the directory's token-key). */
+        constructor(tokenKey) {
+            this.#raw = new (raw().BlindRsaOrigin)(bytesArg(tokenKey, 'tokenKey'));
+        }
+
+        get keyId() {
+            return this.#raw.keyId;
+        }
+
+        /**
+         * Checks a redeemed token against the challenge it answers: returns
+         * nothing, or throws a PatError ("Verification", "KeyIdMismatch",
+         * "ChallengeMismatch", "WrongTokenType", a parse error).
+         */
+        verify(token, tokChl) {
+            this.#raw.verify(tokenBytes(token), challengeArg(tokChl));
+        }
+    }
+
+    return Object.freeze({ BlindRSAMode, Client, Origin, TokenRequest, TokenResponse });
 }
 
 export const privateVerif = makePrivateVerif();

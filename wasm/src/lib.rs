@@ -1,7 +1,8 @@
-//! The client roles of `pat` for WebAssembly: token types 0x0001
-//! (VOPRF P-384), 0x0002 (blind RSA 2048) and 0x0005 (VOPRF ristretto255),
-//! the `PrivateToken` HTTP authentication scheme (RFC 9577) and the issuer
-//! directory (RFC 9578 §4), exported with `wasm-bindgen`.
+//! `pat` for WebAssembly: the clients of token types 0x0001 (VOPRF P-384),
+//! 0x0002 (blind RSA 2048) and 0x0005 (VOPRF ristretto255), the issuers
+//! (which are also the origins) of 0x0001 and 0x0005 and the origin of
+//! 0x0002, the `PrivateToken` HTTP authentication scheme (RFC 9577) and the
+//! issuer directory (RFC 9578 §4), exported with `wasm-bindgen`.
 //!
 //! These exports are the low-level half of the package: byte strings in,
 //! byte strings out, one exported type per token type. The ES module
@@ -18,7 +19,9 @@
 //!   its `cause`.
 //! - Client secrets (VOPRF blinds, RSA blind inverses) live in the request
 //!   objects inside the module's memory and are wiped when the request is
-//!   finalized or freed (the library's `RequestState` zeroizes on drop).
+//!   finalized or freed (the library's `RequestState` zeroizes on drop); an
+//!   issuer's secret key lives in its issuer object and is wiped when that
+//!   is freed (the library's `Issuer` zeroizes on drop).
 //!
 //! The functions that take an explicit nonce, blind and salt exist only with
 //! the `hazmat` feature ([`hazmat`]), for the known-answer tests; the shipped

@@ -13,7 +13,7 @@
 //! again is `StateSpent`.
 
 use pat::rand_core::TryCryptoRng;
-use pat::tokens::private::{Client, PrivateTokenType, RequestState, TokenResponse};
+use pat::tokens::private::{Client, Issuer, PrivateTokenType, RequestState, TokenRequest, TokenResponse};
 use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
 use pat::{Decode, TokenChallenge};
 use wasm_bindgen::prelude::*;
@@ -41,8 +41,22 @@ pub fn finalize<T: PrivateTokenType>(
     encode(&client.finalize(state, &TokenResponse::<T>::decode(response)?)?)
 }
 
+/// The issuer's encoded TokenResponse to an encoded TokenRequest.
+pub fn evaluate<T: PrivateTokenType, R: TryCryptoRng<Error: 'static> + ?Sized>(
+    issuer: &Issuer<T>,
+    request: &[u8],
+    rng: &mut R,
+) -> pat::Result<Vec<u8>> {
+    encode(&issuer.evaluate(&TokenRequest::<T>::decode(request)?, rng)?)
+}
+
+/// Verifies an encoded token against the encoded challenge it answers.
+pub fn verify<T: PrivateTokenType>(issuer: &Issuer<T>, token: &[u8], challenge: &[u8]) -> pat::Result<()> {
+    issuer.verify(&<T::Token as Decode>::decode(token)?, &TokenChallenge::decode(challenge)?)
+}
+
 macro_rules! private_client {
-    ($ty:ty, $client:ident, $request:ident, $name:literal) => {
+    ($ty:ty, $client:ident, $request:ident, $issuer:ident, $name:literal) => {
         #[doc = concat!("A client of token type ", $name, ".")]
         #[wasm_bindgen]
         #[derive(Clone, Debug)]
@@ -101,11 +115,64 @@ macro_rules! private_client {
                 finalize(&self.client, &mut self.state, response).map_err(js)
             }
         }
+
+        #[doc = concat!("The issuer (and origin) of token type ", $name, ": its secret key stays in the module's memory and is wiped by `free()`.")]
+        #[wasm_bindgen]
+        #[derive(Debug)]
+        pub struct $issuer {
+            pub(crate) inner: Issuer<$ty>,
+        }
+
+        #[wasm_bindgen]
+        impl $issuer {
+            /// An issuer whose key is derived from `seed` and `info`
+            /// (RFC 9497 DeriveKeyPair; `pat issuer serve` uses the info
+            /// "pat-http issuer key").
+            pub fn derive(seed: &[u8], info: &[u8]) -> Result<$issuer, JsValue> {
+                Issuer::<$ty>::derive(seed, info).map(|inner| Self { inner }).map_err(js)
+            }
+
+            /// An issuer with a fresh key from `crypto.getRandomValues`.
+            pub fn generate() -> Result<$issuer, JsValue> {
+                with_web_crypto(|rng| Issuer::<$ty>::generate(rng)).map(|inner| Self { inner })
+            }
+
+            /// The token key to publish (the serialized VOPRF public key).
+            #[wasm_bindgen(getter, js_name = tokenKey)]
+            pub fn token_key(&self) -> Vec<u8> {
+                self.inner.token_key().as_ref().to_vec()
+            }
+
+            /// The key id, SHA-256 of the token key.
+            #[wasm_bindgen(getter, js_name = keyId)]
+            pub fn key_id(&self) -> Vec<u8> {
+                self.inner.key_id().to_vec()
+            }
+
+            /// The encoded TokenResponse to an encoded TokenRequest, its
+            /// proof's randomness from `crypto.getRandomValues`.
+            pub fn evaluate(&self, request: &[u8]) -> Result<Vec<u8>, JsValue> {
+                with_web_crypto(|rng| evaluate(&self.inner, request, rng))
+            }
+
+            /// Verifies an encoded token against the encoded challenge it
+            /// answers; throws `Verification`, `KeyIdMismatch`,
+            /// `ChallengeMismatch`, `WrongTokenType` or a parse error.
+            pub fn verify(&self, token: &[u8], challenge: &[u8]) -> Result<(), JsValue> {
+                verify(&self.inner, token, challenge).map_err(js)
+            }
+        }
     };
 }
 
-private_client!(PrivateP384, P384Client, P384Request, "0x0001, VOPRF(P-384, SHA-384)");
-private_client!(PrivateRistretto255, Ristretto255Client, Ristretto255Request, "0x0005, VOPRF(ristretto255, SHA-512)");
+private_client!(PrivateP384, P384Client, P384Request, P384Issuer, "0x0001, VOPRF(P-384, SHA-384)");
+private_client!(
+    PrivateRistretto255,
+    Ristretto255Client,
+    Ristretto255Request,
+    Ristretto255Issuer,
+    "0x0005, VOPRF(ristretto255, SHA-512)"
+);
 
 #[cfg(test)]
 mod tests {
@@ -122,14 +189,21 @@ mod tests {
         let client = Client::<T>::from_token_key(issuer.token_key().as_ref()).unwrap();
         let challenge = build(T::CODE, b"issuer.example", &[3; 32], b"origin.example").unwrap();
         let (bytes, mut state) = request(&client, &challenge, &mut rng).unwrap();
-        let req = pat::tokens::private::TokenRequest::<T>::decode(&bytes).unwrap();
-        let response = encode(&issuer.evaluate(&req, &mut rng).unwrap()).unwrap();
+        let response = evaluate(&issuer, &bytes, &mut rng).unwrap();
+        assert_eq!(evaluate(&issuer, &bytes[..bytes.len() - 1], &mut rng), Err(Error::Truncated));
 
         // A truncated response is refused and leaves the state usable.
         assert_eq!(finalize(&client, &mut state, &response[1..]), Err(Error::Truncated));
         let token = finalize(&client, &mut state, &response).unwrap();
-        let token = <T::Token as Decode>::decode(&token).unwrap();
-        issuer.verify(&token, &TokenChallenge::decode(&challenge).unwrap()).unwrap();
+        verify(&issuer, &token, &challenge).unwrap();
+        let mut forged = token.clone();
+        if let Some(last) = forged.last_mut() {
+            *last ^= 1;
+        }
+        assert_eq!(verify(&issuer, &forged, &challenge), Err(Error::Verification));
+        let other_challenge = build(T::CODE, b"issuer.example", &[4; 32], b"origin.example").unwrap();
+        assert_eq!(verify(&issuer, &token, &other_challenge), Err(Error::ChallengeMismatch));
+        assert_eq!(verify(&issuer, &token[..token.len() - 1], &challenge), Err(Error::Truncated));
         assert_eq!(finalize(&client, &mut state, &response), Err(Error::StateSpent));
 
         // A challenge of another type.

@@ -9,8 +9,9 @@
 //! successful one wipes the blind inverse, and finalizing again is
 //! `StateSpent`.
 
+use pat::crypto::blind_rsa::PublicKey;
 use pat::rand_core::TryCryptoRng;
-use pat::tokens::public::{Client, RequestState, TokenResponse};
+use pat::tokens::public::{Client, Origin, PublicToken, RequestState, TokenResponse};
 use pat::{Decode, TokenChallenge};
 use wasm_bindgen::prelude::*;
 
@@ -31,6 +32,41 @@ pub fn request<R: TryCryptoRng<Error: 'static> + ?Sized>(
 /// The encoded token from an encoded TokenResponse.
 pub fn finalize(client: &Client, state: &mut RequestState, response: &[u8]) -> pat::Result<Vec<u8>> {
     encode(&client.finalize(state, &TokenResponse::decode(response)?)?)
+}
+
+/// Verifies an encoded type-2 token against the encoded challenge it answers.
+pub fn verify(origin: &Origin, token: &[u8], challenge: &[u8]) -> pat::Result<()> {
+    origin.verify(&PublicToken::decode(token)?, &TokenChallenge::decode(challenge)?)
+}
+
+/// The origin of token type 0x0002: verifies tokens with the issuer's
+/// public key.
+#[wasm_bindgen]
+#[derive(Clone, Debug)]
+pub struct BlindRsaOrigin {
+    pub(crate) inner: Origin,
+}
+
+#[wasm_bindgen]
+impl BlindRsaOrigin {
+    /// An origin trusting the issuer with this token key (SubjectPublicKeyInfo, DER).
+    #[wasm_bindgen(constructor)]
+    pub fn new(token_key: &[u8]) -> Result<BlindRsaOrigin, JsValue> {
+        PublicKey::from_spki(token_key).map(|key| Self { inner: Origin::new(key) }).map_err(js)
+    }
+
+    /// The key id, SHA-256 of the token key.
+    #[wasm_bindgen(getter, js_name = keyId)]
+    pub fn key_id(&self) -> Vec<u8> {
+        self.inner.key_id().to_vec()
+    }
+
+    /// Verifies an encoded token against the encoded challenge it answers;
+    /// throws `Verification`, `KeyIdMismatch`, `ChallengeMismatch`,
+    /// `WrongTokenType` or a parse error.
+    pub fn verify(&self, token: &[u8], challenge: &[u8]) -> Result<(), JsValue> {
+        verify(&self.inner, token, challenge).map_err(js)
+    }
 }
 
 /// A client of token type 0x0002, blind RSA 2048.
@@ -100,7 +136,7 @@ mod tests {
     use pat::Error;
     use pat::crypto::blind_rsa::SecretKey;
     use pat::rand_core::UnwrapErr;
-    use pat::tokens::public::{Issuer, Origin, PublicToken, TokenRequest};
+    use pat::tokens::public::{Issuer, TokenRequest};
 
     #[test]
     fn round_trip() {
@@ -116,8 +152,19 @@ mod tests {
         forged[7] ^= 1;
         assert_eq!(finalize(&client, &mut state, &forged), Err(Error::Verification));
         let token = finalize(&client, &mut state, &response).unwrap();
-        let token = PublicToken::decode(&token).unwrap();
-        Origin::new(issuer.public_key().clone()).verify(&token, &TokenChallenge::decode(&challenge).unwrap()).unwrap();
+        let origin = BlindRsaOrigin::new(&issuer.token_key()).unwrap().inner;
+        verify(&origin, &token, &challenge).unwrap();
+        let mut forged_token = token.clone();
+        if let Some(last) = forged_token.last_mut() {
+            *last ^= 1;
+        }
+        assert_eq!(verify(&origin, &forged_token, &challenge), Err(Error::Verification));
+        let other = build(2, b"issuer.example", &[], b"other.example").unwrap();
+        assert_eq!(verify(&origin, &token, &other), Err(Error::ChallengeMismatch));
+        assert_eq!(verify(&origin, &token[..token.len() - 1], &challenge), Err(Error::Truncated));
+        let mut longer = token.clone();
+        longer.push(0);
+        assert_eq!(verify(&origin, &longer, &challenge), Err(Error::TrailingBytes));
         assert_eq!(finalize(&client, &mut state, &response), Err(Error::StateSpent));
     }
 }

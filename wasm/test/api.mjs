@@ -1,7 +1,8 @@
 // The shipped pat-wasm package under Node: its shape (no hazmat entry
 // points), its classes against privacypass-ts 0.9.0's own, issuance in
 // process with privacypass-ts's Issuer classes (types 1 and 2) and with
-// voprf-ts as a type-5 issuer, thrown errors with stable codes, and
+// voprf-ts as a type-5 issuer, pat's own issuers (types 1, 5) and type-2
+// origin against privacypass-ts and voprf-ts, thrown errors with stable codes, and
 // randomness from crypto.getRandomValues (a failing source is an error,
 // never a trap).
 //
@@ -20,7 +21,7 @@ import {
     privateVerif as tsPrivate,
     publicVerif as tsPublic,
 } from '@cloudflare/privacypass-ts';
-import { EvaluationRequest, Oprf, VOPRFServer, generateKeyPair } from '@cloudflare/voprf-ts';
+import { EvaluationRequest, Oprf, VOPRFServer, deriveKeyPair, generateKeyPair } from '@cloudflare/voprf-ts';
 import { CryptoNoble } from '@cloudflare/voprf-ts/crypto-noble';
 
 import { Checks, hazmatDir, hex, importFrom, shippedDir, throwsPat } from './harness.mjs';
@@ -327,6 +328,91 @@ await checks.check('a token binds the challenge digest and the key id', async ()
     const keyId = new Uint8Array(await crypto.subtle.digest('SHA-256', t1.publicKey));
     assert.equal(hex(token.authInput.challengeDigest), hex(digest));
     assert.equal(hex(token.authInput.tokenKeyId), hex(keyId));
+});
+
+// ---- issuer and origin roles ------------------------------------------------
+
+const DERIVE_INFO = new TextEncoder().encode('pat-http issuer key');
+
+await checks.check('privateVerif.Issuer type 1: privacypass-ts requests issued by pat, tokens verified by pat and privacypass-ts', async () => {
+    const seed = crypto.getRandomValues(new Uint8Array(32));
+    const issuer = privateVerif.Issuer.derive(seed, DERIVE_INFO);
+    assert.equal(issuer.tokenType, 1);
+    // voprf-ts derives the same key from the same seed and info.
+    const theirs = await deriveKeyPair(Oprf.Mode.VOPRF, Oprf.Suite.P384_SHA384, seed, DERIVE_INFO);
+    assert.equal(hex(issuer.tokenKey), hex(theirs.publicKey));
+    assert.equal(hex(issuer.keyId), hex(new Uint8Array(await crypto.subtle.digest('SHA-256', issuer.tokenKey))));
+    const origin = new tsPrivate.Origin(['origin.example']);
+    for (let i = 0; i < 3; i++) {
+        const tsChallenge = origin.createTokenChallenge('issuer.example', ctx());
+        const client = new tsPrivate.Client();
+        const request = await client.createTokenRequest(tsChallenge, issuer.tokenKey);
+        const response = issuer.issue(request.serialize());
+        assert.ok(response instanceof privateVerif.TokenResponse);
+        const token = await client.finalize(tsPrivate.TokenResponse.deserialize(response.serialize()));
+        const challenge = TokenChallenge.deserialize(tsChallenge.serialize());
+        issuer.verify(token.serialize(), challenge);
+        issuer.verify(Token.deserialize(token.serialize()), tsChallenge);
+        assert.equal(await origin.verify(token, theirs.privateKey), true, 'privacypass-ts Origin.verify');
+        const forged = token.serialize();
+        forged[forged.length - 1] ^= 1;
+        throwsPat(() => issuer.verify(forged, challenge), 'Verification');
+        throwsPat(() => issuer.verify(token.serialize(), new TokenChallenge(1, 'issuer.example', ctx(), ['origin.example'])), 'ChallengeMismatch');
+        throwsPat(() => issuer.verify(token.serialize().subarray(1), challenge), 'UnknownTokenType');
+    }
+    // A request for another key, and truncated bytes.
+    const other = privateVerif.Issuer.generate();
+    const request = new privateVerif.Client().createTokenRequest(new TokenChallenge(1, 'i', new Uint8Array(0)), other.tokenKey);
+    if (request.truncatedTokenKeyId !== issuer.keyId[31]) throwsPat(() => issuer.issue(request), 'KeyIdMismatch');
+    throwsPat(() => issuer.issue(request.serialize().subarray(0, 10)), 'Truncated');
+    issuer.free();
+    throwsPat(() => issuer.tokenKey, 'Freed');
+    throwsPat(() => issuer.issue(request), 'Freed');
+    assert.throws(() => new privateVerif.Issuer(), TypeError);
+});
+
+await checks.check('privateVerif.Issuer type 5: pat clients issued and verified, voprf-ts verifies with the derived key', async () => {
+    const seed = crypto.getRandomValues(new Uint8Array(32));
+    const issuer = privateVerif.Issuer.derive(seed, DERIVE_INFO, 5);
+    const theirs = await deriveKeyPair(Oprf.Mode.VOPRF, R255, seed, DERIVE_INFO, CryptoNoble);
+    assert.equal(hex(issuer.tokenKey), hex(theirs.publicKey));
+    const server = new VOPRFServer(R255, theirs.privateKey, CryptoNoble);
+    for (let i = 0; i < 3; i++) {
+        const challenge = new TokenChallenge(5, 'issuer.example', ctx(), ['origin.example']);
+        const client = new privateVerif.Client(5);
+        const response = issuer.issue(client.createTokenRequest(challenge, issuer.tokenKey));
+        assert.equal(response.tokenType, 5);
+        const token = client.finalize(response);
+        issuer.verify(token, challenge);
+        assert.equal(await server.verifyFinalize(token.authInput.serialize(), token.authenticator), true);
+        token.authenticator[0] ^= 1;
+        throwsPat(() => issuer.verify(token, challenge), 'Verification');
+    }
+    // A type-1 request is not a type-5 one.
+    const t1Request = new privateVerif.Client().createTokenRequest(new TokenChallenge(1, 'i', new Uint8Array(0)), t1.publicKey);
+    throwsPat(() => issuer.issue(t1Request), 'WrongTokenType');
+    assert.throws(() => privateVerif.Issuer.derive(seed, DERIVE_INFO, 2), RangeError);
+    issuer.free();
+});
+
+await checks.check('publicVerif.Origin: tokens of privacypass-ts\'s type-2 issuer verify; forgeries and other challenges throw', async () => {
+    const origin = new publicVerif.Origin(t2.tokenKey);
+    assert.equal(hex(origin.keyId), hex(new Uint8Array(await crypto.subtle.digest('SHA-256', t2.tokenKey))));
+    for (let i = 0; i < 3; i++) {
+        const challenge = new TokenChallenge(2, 'issuer.example', ctx(), ['origin.example']);
+        const client = new publicVerif.Client();
+        const request = client.createTokenRequest(challenge, t2.tokenKey);
+        const parsed = tsPublic.TokenRequest.deserialize(TS_TOKEN_TYPES.BLIND_RSA, request.serialize());
+        const token = client.finalize(await t2.issuer.issue(parsed));
+        origin.verify(token, challenge);
+        origin.verify(token.serialize(), challenge);
+        throwsPat(() => origin.verify(token, new TokenChallenge(2, 'issuer.example', ctx(), ['origin.example'])), 'ChallengeMismatch');
+        const bytes = token.serialize();
+        bytes[bytes.length - 1] ^= 1;
+        throwsPat(() => origin.verify(bytes, challenge), 'Verification');
+        throwsPat(() => origin.verify(token.serialize().subarray(0, 100), challenge), 'Truncated');
+    }
+    throwsPat(() => new publicVerif.Origin(new Uint8Array(10)), 'InvalidValue');
 });
 
 // ---- errors -----------------------------------------------------------------

@@ -90,3 +90,14 @@ export async function loadFrom(source: InitInput): Promise<void> {
     await init(source);
     await init(fetch(new URL('https://example.com/pat_wasm_bg.wasm')));
 }
+
+// The services' side: an issuer of type 5 and an origin of type 2.
+export function serve(seed: Uint8Array, request: Uint8Array, token: Token, challenge: TokenChallenge, spki: Uint8Array): Uint8Array {
+    const issuer: privateVerif.Issuer = privateVerif.Issuer.derive(seed, new TextEncoder().encode('pat-http issuer key'), 0x0005);
+    const response: privateVerif.TokenResponse = issuer.issue(request);
+    issuer.verify(token, challenge);
+    const key: Uint8Array = issuer.tokenKey;
+    issuer.free();
+    new publicVerif.Origin(spki).verify(token.serialize(), challenge);
+    return key.length > 0 ? response.serialize() : new Uint8Array(0);
+}

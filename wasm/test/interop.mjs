@@ -28,10 +28,7 @@
 // Prints one line per check and `interop-wasm: N passed, M failed`.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import {
@@ -44,6 +41,7 @@ import { Oprf, VOPRFServer, deriveKeyPair } from '@cloudflare/voprf-ts';
 import { CryptoNoble } from '@cloudflare/voprf-ts/crypto-noble';
 
 import { Checks, hex, importFrom, shippedDir } from './harness.mjs';
+import { cleanup, startPat } from './services.mjs';
 
 const patBin = process.argv[2];
 if (!patBin) {
@@ -57,83 +55,11 @@ const checks = new Checks('interop-wasm');
 const ROUNDS = 3;
 const DERIVE_INFO = new TextEncoder().encode('pat-http issuer key');
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'pat-wasm-interop-'));
-const children = [];
-let cleaned = false;
-function cleanup() {
-    if (cleaned) return;
-    cleaned = true;
-    for (const c of children) c.kill('SIGTERM');
-    if (!process.env.KEEP_LOGS) rmSync(tmp, { recursive: true, force: true });
-    else console.log(`logs in ${tmp}`);
-}
-// Also on an uncaught error; the services' pipes would keep Node alive otherwise.
-process.on('exit', cleanup);
-for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.on(signal, () => {
-        cleanup();
-        process.exit(1);
-    });
-}
-
-function freePort() {
-    return new Promise((resolve, reject) => {
-        const s = net.createServer();
-        s.once('error', reject);
-        s.listen(0, '127.0.0.1', () => {
-            const { port } = s.address();
-            s.close(() => resolve(port));
-        });
-    });
-}
-
-/** Starts `pat ARGS...` and resolves once it prints `listening`. */
-function start(name, args) {
-    return new Promise((resolve, reject) => {
-        const child = spawn(patBin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-        children.push(child);
-        let out = '';
-        let err = '';
-        const timer = setTimeout(() => reject(new Error(`${name} did not start in 300 s:\n${out}${err}`)), 300_000);
-        child.stdout.on('data', (d) => {
-            out += d;
-            if (/listening/.test(out)) {
-                clearTimeout(timer);
-                resolve(child);
-            }
-        });
-        child.stderr.on('data', (d) => {
-            err += d;
-        });
-        child.on('exit', (code) => {
-            clearTimeout(timer);
-            reject(new Error(`${name} exited with ${code}:\n${out}${err}`));
-        });
-    });
-}
-
 const sha256 = async (b) => new Uint8Array(await crypto.subtle.digest('SHA-256', b));
 
 // ---- services ---------------------------------------------------------------
 
-const issuerPort = await freePort();
-const issuer = `127.0.0.1:${issuerPort}`;
-const issuerUrl = `http://${issuer}`;
-const state = path.join(tmp, 'issuer');
-const t0 = Date.now();
-await start('issuer', ['issuer', 'serve', '--listen', issuer, '--name', issuer, '--token-types', '1,2,5', '--state', state]);
-console.log(`issuer up in ${((Date.now() - t0) / 1000).toFixed(1)} s (keys of types 1, 2, 5 made on first start)`);
-
-const origins = {};
-for (const type of [1, 2, 5]) {
-    const port = await freePort();
-    const extra = type === 2 ? [] : ['--issuer-state', state];
-    await start(`origin ${type}`, [
-        'origin', 'serve', '--listen', `127.0.0.1:${port}`, '--issuer', issuer, '--issuer-url', issuerUrl,
-        '--token-type', String(type), ...extra,
-    ]);
-    origins[type] = `http://127.0.0.1:${port}/resource`;
-}
+const { issuerName: issuer, issuerUrl, state, origins } = await startPat(patBin, [1, 2, 5]);
 
 /** The issuer's VOPRF key of `type`, derived from its seed file as `pat issuer serve` does, by voprf-ts. */
 async function derivedKey(type) {

@@ -4,7 +4,7 @@
 //! points.
 //!
 //! With `precomputed-tables` each generator gets a table built on the first
-//! product by it and kept in a `static` (`std::sync::OnceLock`, no heap):
+//! product by it and kept in a `static` (a `std::sync::OnceLock` per row, no heap):
 //! the multiples `1·2^(5i)·P … 16·2^(5i)·P` for each of the 52 signed
 //! radix-32 digit positions of a scalar, in affine form (one batch inversion
 //! a row). A product is then 52 mixed additions and no doubling, against
@@ -153,7 +153,7 @@ impl Products {
         let mut acc = p256_jacobian::lincomb_vartime(var)?;
         for (which, s) in [(Gen::G, &self.g), (Gen::H, &self.h)] {
             if let Some(s) = s {
-                tables::table(which)?.add_mul_vartime(&mut acc, s);
+                tables::table(which)?.add_mul_vartime(&mut acc, s)?;
             }
         }
         Ok(p256_jacobian::to_projective(&acc))
@@ -184,7 +184,7 @@ impl Products {
         };
         for (which, s) in [(Gen::G, &self.g), (Gen::H, &self.h)] {
             if let Some(s) = s {
-                tables::table(which)?.add_mul(&mut acc, s);
+                tables::table(which)?.add_mul(&mut acc, s)?;
             }
         }
         Ok(acc)
@@ -327,7 +327,7 @@ mod tables {
     use super::Gen;
     use crate::crypto::arc::group::{generator_g, generator_h};
     use crate::crypto::arc::p256_jacobian::{Jacobian, add_vartime};
-    use crate::error::Result;
+    use crate::error::{Error, Field, Result};
 
     /// Bits per digit.
     const W: usize = 5;
@@ -337,61 +337,92 @@ mod tables {
     /// so the recentring never carries past it).
     pub(super) const DIGITS: usize = 256_usize.div_ceil(W);
 
-    /// Row i holds `j·2^(W·i)·P` for j = 1 … HALF.
+    /// The multiples `j·2^(W·i)·P` of one digit position i, j = 1 … HALF.
+    type Row = [AffinePoint; HALF];
+
+    /// Row i holds `j·2^(W·i)·P` for j = 1 … HALF. Each row is its own
+    /// `OnceLock`, built from the previous row's last entry: the first
+    /// product builds the table one row (1,152 bytes) at a time, and no
+    /// thread ever holds the whole 60 KB table on its stack.
     pub(crate) struct Table {
-        rows: [[AffinePoint; HALF]; DIGITS],
+        rows: [std::sync::OnceLock<Row>; DIGITS],
     }
 
-    static G: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
-    static H: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    static G: Table = Table::empty();
+    static H: Table = Table::empty();
 
     /// The generator's table, built now if this is the first product by it.
     pub(super) fn table(which: Gen) -> Result<&'static Table> {
-        Ok(match which {
-            Gen::G => G.get_or_init(|| Table::new(generator_g().point)),
-            Gen::H => match H.get() {
-                Some(t) => t,
-                None => {
-                    let h = generator_h()?.point;
-                    H.get_or_init(|| Table::new(h))
-                }
-            },
-        })
+        let table = match which {
+            Gen::G => &G,
+            Gen::H => &H,
+        };
+        // The last row is set only after every other one: one atomic load
+        // once the table exists.
+        if table.rows.last().and_then(std::sync::OnceLock::get).is_none() {
+            let base = match which {
+                Gen::G => generator_g().point,
+                Gen::H => generator_h()?.point,
+            };
+            table.fill(base);
+        }
+        Ok(table)
     }
 
     impl Table {
-        pub(super) fn new(base: ProjectivePoint) -> Self {
-            let mut rows = [[AffinePoint::IDENTITY; HALF]; DIGITS];
+        /// A table with no row built yet.
+        pub(super) const fn empty() -> Self {
+            Self { rows: [const { std::sync::OnceLock::new() }; DIGITS] }
+        }
+
+        /// Builds every row not yet built, for the base point `base`. Two
+        /// threads may race here: each row is set once, and a row is always
+        /// made from the stored previous one, so both see the same table.
+        pub(super) fn fill(&self, base: ProjectivePoint) {
             let mut p = base;
-            for row in rows.iter_mut() {
-                let mut multiples = [p; HALF];
-                let mut acc = p;
-                for m in multiples.iter_mut().skip(1) {
-                    acc += p;
-                    *m = acc;
-                }
-                *row = <ProjectivePoint as BatchNormalize<[ProjectivePoint; HALF]>>::batch_normalize(&multiples);
-                for _ in 0..W {
-                    p = p.double();
-                }
+            for row in &self.rows {
+                let row = row.get_or_init(|| Self::row(p));
+                // 2^W·2^(W·i)·P = 2·(HALF·2^(W·i)·P), the last entry doubled.
+                p = row.last().map_or(ProjectivePoint::IDENTITY, |last| ProjectivePoint::from(*last).double());
             }
-            Self { rows }
+        }
+
+        /// `j·p` for j = 1 … HALF, in affine form (one batch inversion).
+        fn row(p: ProjectivePoint) -> Row {
+            let mut multiples = [p; HALF];
+            let mut acc = p;
+            for m in multiples.iter_mut().skip(1) {
+                acc += p;
+                *m = acc;
+            }
+            <ProjectivePoint as BatchNormalize<[ProjectivePoint; HALF]>>::batch_normalize(&multiples)
+        }
+
+        /// The rows, each built ([`table`] fills them all before handing the
+        /// table out).
+        fn rows(&self) -> impl Iterator<Item = Result<&Row>> {
+            self.rows.iter().map(|r| r.get().ok_or(Error::InvalidLength(Field::Message)))
         }
 
         /// `acc += s·P`, constant time in s.
-        pub(super) fn add_mul(&self, acc: &mut ProjectivePoint, s: &Scalar) {
+        pub(super) fn add_mul(&self, acc: &mut ProjectivePoint, s: &Scalar) -> Result<()> {
             let mut digits = recode(s);
-            for (row, d) in self.rows.iter().zip(digits.iter()) {
-                *acc += select(row, *d);
+            let mut result = Ok(());
+            for (row, d) in self.rows().zip(digits.iter()) {
+                match row {
+                    Ok(row) => *acc += select(row, *d),
+                    Err(e) => result = Err(e),
+                }
             }
             digits.zeroize();
+            result
         }
 
         /// `acc += s·P` for a public s, in variable time (zero digits
         /// skipped, each other one a mixed Jacobian addition).
-        pub(super) fn add_mul_vartime(&self, acc: &mut Jacobian, s: &Scalar) {
-            for (row, d) in self.rows.iter().zip(recode(s).iter()) {
-                let entry = row.get(usize::from(d.unsigned_abs()).wrapping_sub(1));
+        pub(super) fn add_mul_vartime(&self, acc: &mut Jacobian, s: &Scalar) -> Result<()> {
+            for (row, d) in self.rows().zip(recode(s).iter()) {
+                let entry = row?.get(usize::from(d.unsigned_abs()).wrapping_sub(1));
                 if let Some(e) = entry {
                     if *d < 0 {
                         add_vartime(acc, &-*e);
@@ -400,6 +431,7 @@ mod tables {
                     }
                 }
             }
+            Ok(())
         }
     }
 
@@ -431,9 +463,10 @@ mod tables {
             let bit = W * i;
             let lo = u16::from(le.get(bit / 8).copied().unwrap_or(0));
             let hi = u16::from(le.get(bit / 8 + 1).copied().unwrap_or(0));
-            let chunk = ((lo | (hi << 8)) >> (bit % 8)) & ((1 << W) - 1);
+            // The low byte of a value below 2^W: exact, and below 32.
+            let [chunk, _] = (((lo | (hi << 8)) >> (bit % 8)) & ((1 << W) - 1)).to_le_bytes();
             // chunk < 32 and carry ≤ 1: the sum fits an i8.
-            let v = i8::try_from(chunk).unwrap_or(0) + carry;
+            let v = chunk.cast_signed() + carry;
             carry = (v + (1 << (W - 1))) >> W;
             *d = v - (carry << W);
         }
@@ -505,6 +538,26 @@ mod tests {
                 assert!((-16..16).contains(d) || *d <= 2);
             }
             assert_eq!(acc, s);
+        }
+    }
+
+    /// Four threads, each with a 64 KiB stack (the whole table is 60 KB),
+    /// race to build a fresh table for a point; every product by it is
+    /// then right.
+    #[cfg(feature = "precomputed-tables")]
+    #[test]
+    fn table_builds_row_by_row_under_a_race_on_small_stacks() {
+        static FRESH: tables::Table = tables::Table::empty();
+        let base = generator_g().point * Scalar::from(11u64);
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                std::thread::Builder::new().stack_size(64 * 1024).spawn_scoped(scope, || FRESH.fill(base)).unwrap();
+            }
+        });
+        for s in scalars() {
+            let mut acc = ProjectivePoint::IDENTITY;
+            FRESH.add_mul(&mut acc, &s).unwrap();
+            assert_eq!(acc, base * s);
         }
     }
 }

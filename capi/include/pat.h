@@ -32,6 +32,22 @@
  * was, so that a refusal never writes into an input, and so is one that
  * is NULL, misaligned or runs past the end of memory.
  *
+ * A client's flow, and where each output goes next:
+ * 1. The origin answers 401 with WWW-Authenticate: pat_www_authenticate_challenge
+ *    reads each PrivateToken challenge (its challenge, token-key and max-age).
+ *    A challenge with max-age is good for that many seconds: past them,
+ *    request the resource again for a fresh one.
+ * 2. The issuer directory (GET https://<issuer name>PAT_ISSUER_DIRECTORY_PATH,
+ *    Accept: PAT_MEDIA_TYPE_ISSUER_DIRECTORY, cached for its Cache-Control
+ *    max-age): pat_directory_select gives the token key (the challenge's, by
+ *    pat_token_key_id) and the issuer-request-uri.
+ * 3. pat_typeN_request: POST the request to the issuer-request-uri with
+ *    Content-Type: PAT_MEDIA_TYPE_TOKEN_REQUEST and Accept:
+ *    PAT_MEDIA_TYPE_TOKEN_RESPONSE (type 3: through the attester).
+ * 4. pat_typeN_finalize with the 200 response's body gives the token.
+ * 5. pat_authorization: the Authorization value of the retried request to
+ *    the origin; a token is spent once accepted.
+ *
  * Link libpat_capi.a (and, on a Linux host, -lpthread -ldl -lm). Functions
  * under PAT_HAZMAT exist only in a library built with the hazmat feature.
  */
@@ -47,6 +63,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/** `Content-Type` of a TokenRequest POSTed to the issuer's `issuer-request-uri` (RFC 9578 §5.1, §6.1). */
+#define PAT_MEDIA_TYPE_TOKEN_REQUEST "application/private-token-request"
+
+/** `Content-Type` of the issuer's TokenResponse (RFC 9578 §5.2, §6.2). */
+#define PAT_MEDIA_TYPE_TOKEN_RESPONSE "application/private-token-response"
+
+/** `Content-Type` of the issuer directory (RFC 9578 §4). */
+#define PAT_MEDIA_TYPE_ISSUER_DIRECTORY "application/private-token-issuer-directory"
+
+/** Where an issuer serves its directory, after `https://<issuer name>` (RFC 9578 §4). */
+#define PAT_ISSUER_DIRECTORY_PATH "/.well-known/private-token-issuer-directory"
 
 /**
  * Token nonce (RFC 9577 §2.2).
@@ -771,6 +799,14 @@ extern "C" {
  * included, is `-PAT_E_BUFFER_TOO_SMALL`; a URI holding U+0000 is
  * `-PAT_E_INVALID_VALUE` with `PAT_FIELD_ISSUER_REQUEST_URI`).
  *
+ * The document comes from `GET https://<issuer name>` followed by
+ * `PAT_ISSUER_DIRECTORY_PATH`, with `Accept:
+ * PAT_MEDIA_TYPE_ISSUER_DIRECTORY`. Keep it no longer than its
+ * `Cache-Control: max-age` (RFC 9578 §4) allows, and fetch it again then or
+ * when a challenge names a key it does not list (`-PAT_E_NO_MATCHING_KEY`).
+ * A relative `issuer-request-uri` is resolved against the directory's URL.
+ * Next: the key goes to `pat_typeN_request`, and the request to the URI.
+ *
  * `scratch` (`scratch_cap` bytes, may be NULL/0) holds strings that carry
  * JSON escapes; `json_len` bytes are always enough. Errors:
  * `-PAT_E_NO_MATCHING_KEY`, `-PAT_E_KEY_NOT_YET_VALID` (retry later),
@@ -887,8 +923,10 @@ int32_t pat_type2_request_with(const uint8_t *token_key,
  * names), parses the TokenChallenge, and fills `out` with pointers into
  * `buf`.
  *
- * Returns 1 when the challenge exists and `out` is filled, 0 when the
- * value has no challenge at `index` (`out` is zeroed), or a negative code:
+ * Returns the length of the decoded TokenChallenge (`out->challenge_len`,
+ * always positive) when the challenge exists and `out` is filled, 0 when
+ * the value has no challenge at `index` (`out` is zeroed), or a negative
+ * code:
  * that challenge is malformed (`-PAT_E_MISSING_PARAMETER`,
  * `-PAT_E_INVALID_BASE64`, a TokenChallenge error, ...; the next index may
  * still be fine), or the value's syntax is broken
@@ -897,7 +935,14 @@ int32_t pat_type2_request_with(const uint8_t *token_key,
  * padded or not, and other schemes' quoted strings may carry any byte
  * RFC 9110 allows (obs-text included).
  *
- * On any result but 1, `buf` is zeroed and `out` emptied (every field 0,
+ * Next: `out->challenge` and the token key go to `pat_typeN_request` for
+ * `out->token_type`; without a `token-key`, take the key from the issuer
+ * directory (`pat_directory_select`). With `max-age` (`has_max_age`), the
+ * origin accepts a token for this challenge only for `max_age` seconds
+ * from when it sent it: past that, fetch a fresh challenge rather than
+ * spend a token on this one.
+ *
+ * On any result but a positive one, `buf` is zeroed and `out` emptied (every field 0,
  * false or NULL), except what a call refused for its buffers cannot
  * write: a `buf` or `out` that overlaps another buffer of the call
  * (`-PAT_E_OVERLAP`; a buffer that runs past the end of memory counts as
@@ -923,6 +968,11 @@ int32_t pat_www_authenticate_challenge(const char *value,
  * length without the NUL, or a negative code: a token that does not parse
  * (`-PAT_E_UNKNOWN_TOKEN_TYPE`, `-PAT_E_TRUNCATED`,
  * `-PAT_E_TRAILING_BYTES`), or `-PAT_E_BUFFER_TOO_SMALL`.
+ *
+ * Next: send the value as the `Authorization` header field of the request
+ * that was refused with the challenge, to the same origin. A token is
+ * spent once the origin accepts it; a replay is refused with a new
+ * challenge.
  *
  * # Safety
  * `token` points to `token_len` readable bytes, `out` to `out_cap`
@@ -995,6 +1045,11 @@ void pat_wipe(uint8_t *buf,
  * `pat_type1_finalize` with the issuer's response, and wipe every copy
  * after use (`pat_wipe`).
  *
+ * Next: POST the request's bytes to the issuer's `issuer-request-uri`
+ * (from its directory, `pat_directory_select`) with `Content-Type:
+ * PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept: PAT_MEDIA_TYPE_TOKEN_RESPONSE`;
+ * a 200 answer with that `Content-Type` is the response for finalize.
+ *
  * # Safety
  * Every pointer points to its length's (or capacity's) readable (inputs)
  * or writable (outputs) bytes for the whole call; NULL only with length 0.
@@ -1015,7 +1070,8 @@ int32_t pat_type1_request(const uint8_t *token_key,
  * (`PAT_TYPE1_RESPONSE_LEN` bytes) against the `state` that
  * `pat_type1_request` wrote (`PAT_TYPE1_STATE_LEN` bytes), unblinds, and
  * writes the Token (`PAT_TYPE1_TOKEN_LEN` bytes) to `token`; returns its
- * length.
+ * length. Next: `pat_authorization` makes the `Authorization` value that
+ * redeems it, once, at the origin that sent the challenge.
  *
  * On success the state buffer is zeroed: one request, one token. On
  * failure (`-PAT_E_VERIFICATION` for a proof that does not verify) the
@@ -1083,6 +1139,11 @@ int32_t pat_type5_finalize(const uint8_t *token_key,
  * was). The state holds the blind inverse: keep it as a secret, pass it
  * to `pat_type2_finalize`, and wipe every copy after use (`pat_wipe`).
  *
+ * Next: POST the request's bytes to the issuer's `issuer-request-uri`
+ * (from its directory, `pat_directory_select`) with `Content-Type:
+ * PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept: PAT_MEDIA_TYPE_TOKEN_RESPONSE`;
+ * a 200 answer with that `Content-Type` is the response for finalize.
+ *
  * # Safety
  * Every pointer points to its length's (or capacity's) readable (inputs)
  * or writable (outputs) bytes for the whole call; NULL only with length 0.
@@ -1102,7 +1163,8 @@ int32_t pat_type2_request(const uint8_t *token_key,
  * Type 0x0002 (RFC 9578 §6.3): unblinds the issuer's `response`
  * (`PAT_TYPE2_RESPONSE_LEN` bytes) with the `state` that
  * `pat_type2_request` wrote, verifies the signature, and writes the Token
- * (`PAT_TYPE2_TOKEN_LEN` bytes) to `token`; returns its length.
+ * (`PAT_TYPE2_TOKEN_LEN` bytes) to `token`; returns its length. Next:
+ * `pat_authorization`, as for type 0x0001.
  *
  * On success the state buffer is zeroed: one request, one token. On
  * failure (`-PAT_E_VERIFICATION` for a signature that does not verify) the
@@ -1161,6 +1223,11 @@ int32_t pat_type3_client_key(const uint8_t *client_secret,
  * `state`; returns the request's length, or a negative code (and every
  * output zeroed, but for one refused for overlapping another buffer: that
  * one is left as it was).
+ *
+ * Next: the request goes to the attester (not to the issuer directly),
+ * which forwards it to the issuer's `issuer-request-uri` with `Content-Type:
+ * PAT_MEDIA_TYPE_TOKEN_REQUEST`; the issuer's response, relayed back, goes
+ * to `pat_type3_finalize`.
  *
  * The wire choices are pat-go's (`Config::PAT_GO` of the library: its
  * HPKE labels, the last byte of the token key id in the inner request, the

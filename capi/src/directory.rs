@@ -47,6 +47,14 @@ fn select(
 /// included, is `-PAT_E_BUFFER_TOO_SMALL`; a URI holding U+0000 is
 /// `-PAT_E_INVALID_VALUE` with `PAT_FIELD_ISSUER_REQUEST_URI`).
 ///
+/// The document comes from `GET https://<issuer name>` followed by
+/// `PAT_ISSUER_DIRECTORY_PATH`, with `Accept:
+/// PAT_MEDIA_TYPE_ISSUER_DIRECTORY`. Keep it no longer than its
+/// `Cache-Control: max-age` (RFC 9578 §4) allows, and fetch it again then or
+/// when a challenge names a key it does not list (`-PAT_E_NO_MATCHING_KEY`).
+/// A relative `issuer-request-uri` is resolved against the directory's URL.
+/// Next: the key goes to `pat_typeN_request`, and the request to the URI.
+///
 /// `scratch` (`scratch_cap` bytes, may be NULL/0) holds strings that carry
 /// JSON escapes; `json_len` bytes are always enough. Errors:
 /// `-PAT_E_NO_MATCHING_KEY`, `-PAT_E_KEY_NOT_YET_VALID` (retry later),

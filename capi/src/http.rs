@@ -14,6 +14,27 @@ use pat::wire::token::TokenRef;
 use crate::call::{Object, Out, call, call_into};
 use crate::ffi::Fail;
 
+/// `Content-Type` of a TokenRequest POSTed to the issuer's
+/// `issuer-request-uri` (RFC 9578 §5.1, §6.1).
+pub const PAT_MEDIA_TYPE_TOKEN_REQUEST: &str = "application/private-token-request";
+/// `Content-Type` of the issuer's TokenResponse (RFC 9578 §5.2, §6.2).
+pub const PAT_MEDIA_TYPE_TOKEN_RESPONSE: &str = "application/private-token-response";
+/// `Content-Type` of the issuer directory (RFC 9578 §4).
+pub const PAT_MEDIA_TYPE_ISSUER_DIRECTORY: &str = "application/private-token-issuer-directory";
+/// Where an issuer serves its directory, after `https://<issuer name>` (RFC 9578 §4).
+pub const PAT_ISSUER_DIRECTORY_PATH: &str = "/.well-known/private-token-issuer-directory";
+
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    match (a, b) {
+        ([], []) => true,
+        ([x, rest_a @ ..], [y, rest_b @ ..]) => *x == *y && same(rest_a, rest_b),
+        _ => false,
+    }
+}
+// The library's own names, so that the header cannot drift from them.
+const _: () = assert!(same(PAT_MEDIA_TYPE_ISSUER_DIRECTORY.as_bytes(), pat::deploy::directory::MEDIA_TYPE.as_bytes()));
+const _: () = assert!(same(PAT_ISSUER_DIRECTORY_PATH.as_bytes(), pat::deploy::directory::WELL_KNOWN_PATH.as_bytes()));
+
 /// One `PrivateToken` challenge of a `WWW-Authenticate` value, decoded.
 /// Filled by `pat_www_authenticate_challenge`, whose pointers point into
 /// the caller's `buf` (valid while `buf` is, until the next call with the
@@ -120,8 +141,10 @@ fn challenge_at(value: &[u8], index: usize, buf: &mut [u8]) -> Result<Option<pat
 /// names), parses the TokenChallenge, and fills `out` with pointers into
 /// `buf`.
 ///
-/// Returns 1 when the challenge exists and `out` is filled, 0 when the
-/// value has no challenge at `index` (`out` is zeroed), or a negative code:
+/// Returns the length of the decoded TokenChallenge (`out->challenge_len`,
+/// always positive) when the challenge exists and `out` is filled, 0 when
+/// the value has no challenge at `index` (`out` is zeroed), or a negative
+/// code:
 /// that challenge is malformed (`-PAT_E_MISSING_PARAMETER`,
 /// `-PAT_E_INVALID_BASE64`, a TokenChallenge error, ...; the next index may
 /// still be fine), or the value's syntax is broken
@@ -130,7 +153,14 @@ fn challenge_at(value: &[u8], index: usize, buf: &mut [u8]) -> Result<Option<pat
 /// padded or not, and other schemes' quoted strings may carry any byte
 /// RFC 9110 allows (obs-text included).
 ///
-/// On any result but 1, `buf` is zeroed and `out` emptied (every field 0,
+/// Next: `out->challenge` and the token key go to `pat_typeN_request` for
+/// `out->token_type`; without a `token-key`, take the key from the issuer
+/// directory (`pat_directory_select`). With `max-age` (`has_max_age`), the
+/// origin accepts a token for this challenge only for `max_age` seconds
+/// from when it sent it: past that, fetch a fresh challenge rather than
+/// spend a token on this one.
+///
+/// On any result but a positive one, `buf` is zeroed and `out` emptied (every field 0,
 /// false or NULL), except what a call refused for its buffers cannot
 /// write: a `buf` or `out` that overlaps another buffer of the call
 /// (`-PAT_E_OVERLAP`; a buffer that runs past the end of memory counts as
@@ -151,7 +181,7 @@ pub unsafe extern "C" fn pat_www_authenticate_challenge(
 ) -> i32 {
     let body = |[value]: [&[u8]; 1], [buf]: &mut [&mut [u8]; 1]| -> Result<_, Fail> {
         Ok(match challenge_at(value, index, buf)? {
-            Some(c) => (1, c),
+            Some(c) => (c.challenge_len, c),
             None => (0, pat_challenge::EMPTY),
         })
     };
@@ -167,6 +197,11 @@ pub unsafe extern "C" fn pat_www_authenticate_challenge(
 /// length without the NUL, or a negative code: a token that does not parse
 /// (`-PAT_E_UNKNOWN_TOKEN_TYPE`, `-PAT_E_TRUNCATED`,
 /// `-PAT_E_TRAILING_BYTES`), or `-PAT_E_BUFFER_TOO_SMALL`.
+///
+/// Next: send the value as the `Authorization` header field of the request
+/// that was refused with the challenge, to the same origin. A token is
+/// spent once the origin accepts it; a replay is refused with a new
+/// challenge.
 ///
 /// # Safety
 /// `token` points to `token_len` readable bytes, `out` to `out_cap`

@@ -133,6 +133,11 @@ unsafe fn request_c<T: PrivateTokenType>(
 /// `pat_type1_finalize` with the issuer's response, and wipe every copy
 /// after use (`pat_wipe`).
 ///
+/// Next: POST the request's bytes to the issuer's `issuer-request-uri`
+/// (from its directory, `pat_directory_select`) with `Content-Type:
+/// PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept: PAT_MEDIA_TYPE_TOKEN_RESPONSE`;
+/// a 200 answer with that `Content-Type` is the response for finalize.
+///
 /// # Safety
 /// Every pointer points to its length's (or capacity's) readable (inputs)
 /// or writable (outputs) bytes for the whole call; NULL only with length 0.
@@ -170,7 +175,8 @@ pub unsafe extern "C" fn pat_type1_request(
 /// (`PAT_TYPE1_RESPONSE_LEN` bytes) against the `state` that
 /// `pat_type1_request` wrote (`PAT_TYPE1_STATE_LEN` bytes), unblinds, and
 /// writes the Token (`PAT_TYPE1_TOKEN_LEN` bytes) to `token`; returns its
-/// length.
+/// length. Next: `pat_authorization` makes the `Authorization` value that
+/// redeems it, once, at the origin that sent the challenge.
 ///
 /// On success the state buffer is zeroed: one request, one token. On
 /// failure (`-PAT_E_VERIFICATION` for a proof that does not verify) the

@@ -67,6 +67,11 @@ fn finalize(token_key: &[u8], response: &[u8], outs: &mut [&mut [u8]; 2]) -> Res
 /// was). The state holds the blind inverse: keep it as a secret, pass it
 /// to `pat_type2_finalize`, and wipe every copy after use (`pat_wipe`).
 ///
+/// Next: POST the request's bytes to the issuer's `issuer-request-uri`
+/// (from its directory, `pat_directory_select`) with `Content-Type:
+/// PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept: PAT_MEDIA_TYPE_TOKEN_RESPONSE`;
+/// a 200 answer with that `Content-Type` is the response for finalize.
+///
 /// # Safety
 /// Every pointer points to its length's (or capacity's) readable (inputs)
 /// or writable (outputs) bytes for the whole call; NULL only with length 0.
@@ -99,7 +104,8 @@ pub unsafe extern "C" fn pat_type2_request(
 /// Type 0x0002 (RFC 9578 §6.3): unblinds the issuer's `response`
 /// (`PAT_TYPE2_RESPONSE_LEN` bytes) with the `state` that
 /// `pat_type2_request` wrote, verifies the signature, and writes the Token
-/// (`PAT_TYPE2_TOKEN_LEN` bytes) to `token`; returns its length.
+/// (`PAT_TYPE2_TOKEN_LEN` bytes) to `token`; returns its length. Next:
+/// `pat_authorization`, as for type 0x0001.
 ///
 /// On success the state buffer is zeroed: one request, one token. On
 /// failure (`-PAT_E_VERIFICATION` for a signature that does not verify) the

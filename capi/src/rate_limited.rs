@@ -105,6 +105,11 @@ pub unsafe extern "C" fn pat_type3_client_key(
 /// output zeroed, but for one refused for overlapping another buffer: that
 /// one is left as it was).
 ///
+/// Next: the request goes to the attester (not to the issuer directly),
+/// which forwards it to the issuer's `issuer-request-uri` with `Content-Type:
+/// PAT_MEDIA_TYPE_TOKEN_REQUEST`; the issuer's response, relayed back, goes
+/// to `pat_type3_finalize`.
+///
 /// The wire choices are pat-go's (`Config::PAT_GO` of the library: its
 /// HPKE labels, the last byte of the token key id in the inner request, the
 /// minimal blind-key encoding); the issuer and attester must use the same.

@@ -23,3 +23,19 @@ fn header_is_current() {
         );
     }
 }
+
+/// The string `#define`s written into the header by cbindgen.toml's
+/// `after_includes` (cbindgen writes no string constant) equal the crate's.
+#[test]
+fn string_defines_match_the_crate() {
+    let header = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("include/pat.h")).unwrap();
+    for (name, value) in [
+        ("PAT_MEDIA_TYPE_TOKEN_REQUEST", pat_capi::http::PAT_MEDIA_TYPE_TOKEN_REQUEST),
+        ("PAT_MEDIA_TYPE_TOKEN_RESPONSE", pat_capi::http::PAT_MEDIA_TYPE_TOKEN_RESPONSE),
+        ("PAT_MEDIA_TYPE_ISSUER_DIRECTORY", pat_capi::http::PAT_MEDIA_TYPE_ISSUER_DIRECTORY),
+        ("PAT_ISSUER_DIRECTORY_PATH", pat_capi::http::PAT_ISSUER_DIRECTORY_PATH),
+    ] {
+        let line = format!("#define {name} \"{value}\"\n");
+        assert_eq!(header.matches(&line).count(), 1, "{line}");
+    }
+}

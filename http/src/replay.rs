@@ -415,12 +415,20 @@ impl Conn {
 }
 
 /// How the store is reached.
+/// The connections to the store. With [`RedisConfig::wait_replicas`] the
+/// spends go over a connection of their own (`wait`): `WAIT` holds its
+/// connection until the replicas answer, and the monitor's checks must not
+/// queue behind it (a check that times out marks the store down).
 enum Link {
-    Single(redis::aio::ConnectionManager),
+    Single {
+        main: redis::aio::ConnectionManager,
+        wait: Option<redis::aio::ConnectionManager>,
+    },
     /// Connected by the monitor's first successful check.
     Cluster {
         client: Box<redis::cluster::ClusterClient>,
         conn: Mutex<Option<redis::cluster_async::ClusterConnection>>,
+        wait: Mutex<Option<redis::cluster_async::ClusterConnection>>,
     },
 }
 
@@ -475,7 +483,7 @@ impl std::fmt::Debug for Replay {
         let kind = match &self.backend {
             Backend::Memory { .. } => "memory",
             Backend::Redis(r) => match r.link {
-                Link::Single(_) => "redis",
+                Link::Single { .. } => "redis",
                 Link::Cluster { .. } => "redis-cluster",
             },
         };
@@ -530,10 +538,14 @@ impl Replay {
                     .set_number_of_retries(1)
                     .set_min_delay(Duration::from_millis(10))
                     .set_max_delay(Duration::from_millis(100));
-                let manager = redis::aio::ConnectionManager::new_lazy_with_config(client, manager_config)?;
+                let main = redis::aio::ConnectionManager::new_lazy_with_config(client.clone(), manager_config.clone())?;
+                let wait = match config.wait_replicas {
+                    0 => None,
+                    _ => Some(redis::aio::ConnectionManager::new_lazy_with_config(client, manager_config)?),
+                };
                 let shard =
                     Shard { epoch_key: REDIS_EPOCH_KEY.to_owned(), spent_prefix: REDIS_PREFIX.to_owned(), slot: 0 };
-                (Link::Single(manager), vec![shard])
+                (Link::Single { main, wait }, vec![shard])
             }
             RedisNodes::Cluster(seeds) => {
                 if seeds.is_empty() {
@@ -546,7 +558,8 @@ impl Replay {
                     .min_retry_wait(10)
                     .max_retry_wait(100)
                     .build()?;
-                (Link::Cluster { client: Box::new(client), conn: Mutex::new(None) }, cluster_shards())
+                let link = Link::Cluster { client: Box::new(client), conn: Mutex::new(None), wait: Mutex::new(None) };
+                (link, cluster_shards())
             }
         };
         metrics.store_up.set(0);
@@ -634,6 +647,23 @@ impl Replay {
     }
 }
 
+fn cluster_conn(slot: &Mutex<Option<redis::cluster_async::ClusterConnection>>) -> Option<Conn> {
+    match slot.lock() {
+        Ok(c) => c.clone().map(Conn::Cluster),
+        Err(poisoned) => poisoned.into_inner().clone().map(Conn::Cluster),
+    }
+}
+
+fn set_conn(
+    slot: &Mutex<Option<redis::cluster_async::ClusterConnection>>,
+    conn: redis::cluster_async::ClusterConnection,
+) {
+    match slot.lock() {
+        Ok(mut c) => *c = Some(conn),
+        Err(poisoned) => *poisoned.into_inner() = Some(conn),
+    }
+}
+
 /// What one shard's check found: its epoch, generation, counter and clock offset.
 type ShardCheck = Result<(Epoch, u64, u64, i64), (StoreError, String)>;
 
@@ -660,11 +690,18 @@ impl RedisStore {
     /// The connection, if there is one (a cluster is connected by a check).
     fn conn(&self) -> Option<Conn> {
         match &self.link {
-            Link::Single(manager) => Some(Conn::Single(manager.clone())),
-            Link::Cluster { conn, .. } => match conn.lock() {
-                Ok(c) => c.clone().map(Conn::Cluster),
-                Err(poisoned) => poisoned.into_inner().clone().map(Conn::Cluster),
-            },
+            Link::Single { main, .. } => Some(Conn::Single(main.clone())),
+            Link::Cluster { conn, .. } => cluster_conn(conn),
+        }
+    }
+
+    /// The connection spends go over: the `WAIT` connection when spends
+    /// wait for replicas, else the one connection.
+    fn spend_conn(&self) -> Option<Conn> {
+        match &self.link {
+            Link::Single { wait: Some(wait), .. } => Some(Conn::Single(wait.clone())),
+            Link::Cluster { wait, .. } if self.config.wait_replicas > 0 => cluster_conn(wait),
+            _ => self.conn(),
         }
     }
 
@@ -673,24 +710,33 @@ impl RedisStore {
         if let Some(conn) = self.conn() {
             return Ok(conn);
         }
-        let Link::Cluster { client, conn } = &self.link else {
+        let Link::Cluster { client, conn, wait } = &self.link else {
             return Err((StoreError::Failed, "no connection".into()));
         };
-        let connected = tokio::time::timeout(
-            self.config.timeout.max(Duration::from_millis(100)) * 4,
-            client.get_async_connection(),
-        )
-        .await
-        .map_err(|_| (StoreError::Timeout, "connecting to the cluster timed out".to_owned()))?
-        .map_err(|e| (StoreError::Failed, format!("connecting to the cluster: {e}")))?;
-        match conn.lock() {
-            Ok(mut c) => *c = Some(connected.clone()),
-            Err(poisoned) => *poisoned.into_inner() = Some(connected.clone()),
+        let connect = || async {
+            tokio::time::timeout(self.config.timeout.max(Duration::from_millis(100)) * 4, client.get_async_connection())
+                .await
+                .map_err(|_| (StoreError::Timeout, "connecting to the cluster timed out".to_owned()))?
+                .map_err(|e| (StoreError::Failed, format!("connecting to the cluster: {e}")))
+        };
+        let connected = connect().await?;
+        // The WAIT connection first: spends find both or neither.
+        if self.config.wait_replicas > 0 {
+            let waiting = connect().await?;
+            set_conn(wait, waiting);
         }
+        set_conn(conn, connected.clone());
         Ok(Conn::Cluster(connected))
     }
 
+    /// Checks every shard (the monitor).
     async fn check(&self, metrics: &Metrics) -> Result<(), StoreError> {
+        self.check_shards(metrics, None).await
+    }
+
+    /// Checks every shard, or with `only` that one shard (a spend found
+    /// another epoch there: the other shards need no round trip).
+    async fn check_shards(&self, metrics: &Metrics, only: Option<usize>) -> Result<(), StoreError> {
         let conn = match self.connect().await {
             Ok(c) => c,
             Err((e, why)) => {
@@ -699,20 +745,29 @@ impl RedisStore {
             }
         };
         let known = self.with_state(|s| s.shards.clone());
-        let checks = self.shards.iter().zip(known).map(|(shard, k)| self.check_shard(conn.clone(), shard, k));
+        let checks = self.shards.iter().zip(known).enumerate().filter(|(i, _)| only.is_none_or(|o| o == *i)).map(
+            |(i, (shard, k))| {
+                let conn = conn.clone();
+                async move { (i, self.check_shard(conn, shard, k).await) }
+            },
+        );
         let results = futures_util::future::join_all(checks).await;
         let mut found = Vec::with_capacity(results.len());
-        for result in results {
+        for (i, result) in results {
             match result {
-                Ok(f) => found.push(f),
+                Ok(f) => found.push((i, f)),
                 Err((e, why)) => {
                     self.set_up(metrics, false, Some(&why));
                     return Err(e);
                 }
             }
         }
+        if found.is_empty() {
+            return Err(StoreError::Failed);
+        }
         let (before, after) = self.with_state(|s| {
-            for (state, &(epoch, generation, seq, offset_ms)) in s.shards.iter_mut().zip(&found) {
+            for &(i, (epoch, generation, seq, offset_ms)) in &found {
+                let Some(state) = s.shards.get_mut(i) else { continue };
                 if state.epoch == Some(epoch) && state.generation == generation {
                     state.max_seq = state.max_seq.max(seq);
                 } else {
@@ -734,7 +789,11 @@ impl RedisStore {
             self.set_up(metrics, false, Some(&"no epoch"));
             return Err(StoreError::Failed);
         }
-        self.set_up(metrics, true, None);
+        // Only a check of every shard says the store is up again: one
+        // shard answering says nothing of the others.
+        if only.is_none() {
+            self.set_up(metrics, true, None);
+        }
         Ok(())
     }
 
@@ -808,7 +867,7 @@ impl RedisStore {
         if store_epoch.as_ref() != Some(epoch) {
             return Ok(Outcome::EpochChanged);
         }
-        let (Some(shard), Some(state), Some(conn)) = (self.shards.get(index), shard_state, self.conn()) else {
+        let (Some(shard), Some(state), Some(conn)) = (self.shards.get(index), shard_state, self.spend_conn()) else {
             return Err(StoreError::Down);
         };
         let Some(shard_epoch) = state.epoch else { return Err(StoreError::Down) };
@@ -854,7 +913,7 @@ impl RedisStore {
             2 | 4 => {
                 // Another epoch in the shard (or a new one just written):
                 // read it before the next challenge goes out.
-                let _ = self.check(metrics).await;
+                let _ = self.check_shards(metrics, Some(index)).await;
                 Ok(Outcome::EpochChanged)
             }
             3 => Err(StoreError::Late),
@@ -863,7 +922,8 @@ impl RedisStore {
     }
 
     /// [`SPEND_SCRIPT`] on the shard, then, with
-    /// [`RedisConfig::wait_replicas`], `WAIT` on the same connection.
+    /// [`RedisConfig::wait_replicas`], `WAIT` on the same connection (the
+    /// spends' own, [`Self::spend_conn`]).
     /// Returns the script's code and counter and the replicas that
     /// acknowledged (`u32::MAX` when not asked).
     #[allow(clippy::too_many_arguments)]

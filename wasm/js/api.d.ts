@@ -53,13 +53,15 @@ export type PatErrorCode =
     | 'StateSpent'
     | 'NoTokenRequest'
     | 'NotInitialized'
+    | 'ExtensionsMismatch'
+    | 'UnsortedExtensions'
     | 'InitPending'
     | 'Freed'
     | (string & {});
 
 /** A token type of this package. */
 export interface TokenTypeEntry {
-    readonly value: 0x0001 | 0x0002 | 0x0005;
+    readonly value: 0x0001 | 0x0002 | 0x0005 | 0xda7a;
     readonly name: string;
     /** Authenticator length in bytes. */
     readonly Nk: number;
@@ -75,6 +77,8 @@ export declare const TOKEN_TYPES: {
     readonly BLIND_RSA: TokenTypeEntry & { readonly value: 0x0002 };
     /** 0x0005, VOPRF(ristretto255, SHA-512), draft-ietf-privacypass-batched-tokens. */
     readonly VOPRF_RISTRETTO255: TokenTypeEntry & { readonly value: 0x0005 };
+    /** 0xDA7A, partially blind RSA 2048 with public metadata, draft-ietf-privacypass-public-metadata-issuance. */
+    readonly PUBLIC_METADATA: TokenTypeEntry & { readonly value: 0xda7a };
 };
 
 export declare const MediaType: {
@@ -135,6 +139,22 @@ export declare class Token {
  */
 export declare function encodeExtensionSet(required: number[], optional?: number[]): Bytes;
 
+/** One entry of an Extensions list. */
+export interface ExtensionEntry {
+    type: number;
+    data: Uint8Array;
+}
+
+/**
+ * An Extensions list (the metadata of type 0xDA7A, the `extensions`
+ * parameters) encoded from its entries in the given order, which must be
+ * ascending by type ("UnsortedExtensions"); "InvalidLength" past 65535 bytes.
+ */
+export declare function encodeExtensions(list: ExtensionEntry[]): Bytes;
+
+/** The entries of an encoded Extensions list, checked strictly first. */
+export declare function decodeExtensions(bytes: Uint8Array): ExtensionEntry[];
+
 /** One PrivateToken challenge of a WWW-Authenticate value (RFC 9577 §2.1). */
 export declare class WWWAuthenticateHeader {
     constructor(
@@ -172,9 +192,13 @@ export declare class WWWAuthenticateHeader {
 
 /** Authorization: PrivateToken token="…" (RFC 9577 §2.2). */
 export declare class AuthorizationHeader {
-    constructor(token: Token);
+    /** `extensions`: the encoded Extensions list sent with the token (type 0xDA7A's metadata), if any. */
+    constructor(token: Token, extensions?: Uint8Array | CanSerialize);
     token: Token;
+    /** The `extensions` parameter, decoded and checked; undefined without one. */
+    extensions: Bytes | undefined;
     static parse(header: string): AuthorizationHeader;
+    /** `PrivateToken token="…"`, with `, extensions="…"` when there are extensions. */
     toString(): string;
 }
 
@@ -303,6 +327,50 @@ export declare namespace publicVerif {
         deserializeTokenResponse(bytes: Uint8Array): TokenResponse;
         /** Unblinds and verifies the signature; "Verification" if it does not verify. */
         finalize(tokRes: CanSerialize | Uint8Array): Token;
+    }
+
+    /** The request of a `ClientWithMetadata`: the type-0x0002 layout with type 0xDA7A, then its extensions. */
+    class ExtendedTokenRequest {
+        private constructor();
+        readonly tokenType: number;
+        readonly truncatedTokenKeyId: number;
+        readonly blindedMsg: Bytes;
+        /** The encoded Extensions list the token will carry. */
+        readonly extensions: Bytes;
+        serialize(): Bytes;
+    }
+
+    /**
+     * A client of type 0xDA7A (partially blind RSA with public metadata):
+     * every token it requests carries `extensions` (an encoded Extensions
+     * list, or anything with `serialize()`, as privacypass-ts's Extensions),
+     * which the origin needs to verify it (send them in the
+     * AuthorizationHeader). One request in flight at a time.
+     */
+    class ClientWithMetadata {
+        constructor(mode: BlindRSAMode | undefined, extensions: Uint8Array | CanSerialize);
+        readonly extensions: Bytes;
+        createTokenRequest(tokChl: TokenChallenge | SerializableChallenge, issuerPublicKey: Uint8Array): ExtendedTokenRequest;
+        deserializeTokenResponse(bytes: Uint8Array): TokenResponse;
+        /** Unblinds and verifies under the key derived for the extensions; "Verification" if it does not verify. */
+        finalize(tokRes: CanSerialize | Uint8Array): Token;
+    }
+
+    /** The origin of type 0xDA7A: verifies tokens with the issuer's token key and the extensions sent with each. */
+    class OriginWithMetadata {
+        /** `tokenKey`: the issuer's RSASSA-PSS SubjectPublicKeyInfo. */
+        constructor(tokenKey: Uint8Array);
+        /**
+         * Returns if the token verifies for `tokChl` and `extensions`, else
+         * throws a PatError: "Verification" (also for extensions other than
+         * the issued ones), "KeyIdMismatch", "ChallengeMismatch",
+         * "WrongTokenType" or a parse error.
+         */
+        verify(
+            token: CanSerialize | Uint8Array,
+            tokChl: TokenChallenge | SerializableChallenge,
+            extensions: Uint8Array | CanSerialize,
+        ): void;
     }
 
     /** The origin of type 0x0002: verifies tokens with the issuer's token key. */

@@ -130,6 +130,13 @@ export const TOKEN_TYPES = Object.freeze({
         Nid: 32,
         publicVerifiable: false,
     }),
+    PUBLIC_METADATA: Object.freeze({
+        value: 0xda7a,
+        name: 'Partially Blind RSA (2048-bit)',
+        Nk: 256,
+        Nid: 32,
+        publicVerifiable: true,
+    }),
 });
 
 /** Media types of RFC 9578 §4 and §8. */
@@ -355,19 +362,80 @@ export class WWWAuthenticateHeader {
     }
 }
 
-/** The `Authorization: PrivateToken token="…"` credentials (RFC 9577 §2.2). */
+/**
+ * An Extensions list (draft-ietf-privacypass-auth-scheme-extensions §3;
+ * the metadata of type 0xDA7A), encoded from `[{ type, data }]` in the
+ * given order, which must be ascending by type ("UnsortedExtensions").
+ */
+export function encodeExtensions(list) {
+    if (!Array.isArray(list)) throw new TypeError('extensions must be an array of { type, data }');
+    const entries = list.map((e, i) => ({
+        type: intArg(e?.type, 0xffff, `extensions[${i}].type`),
+        data: bytesArg(e?.data, `extensions[${i}].data`),
+    }));
+    const total = entries.reduce((n, e) => n + 4 + e.data.length, 0);
+    if (total > 0xffff) throw patError('InvalidLength', 'extensions longer than 65535 bytes');
+    for (const e of entries) {
+        if (e.data.length > 0xffff) throw patError('InvalidLength', 'an extension longer than 65535 bytes');
+    }
+    const out = new Uint8Array(2 + total);
+    const view = new DataView(out.buffer);
+    view.setUint16(0, total);
+    let at = 2;
+    for (const e of entries) {
+        view.setUint16(at, e.type);
+        view.setUint16(at + 2, e.data.length);
+        out.set(e.data, at + 4);
+        at += 4 + e.data.length;
+    }
+    raw().checkExtensions(out);
+    return out;
+}
+
+/** The entries `[{ type, data }]` of an encoded Extensions list, checked strictly first. */
+export function decodeExtensions(bytes) {
+    raw().checkExtensions(bytesArg(bytes, 'extensions'));
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const out = [];
+    for (let at = 2; at < bytes.length; ) {
+        const length = view.getUint16(at + 2);
+        out.push({ type: view.getUint16(at), data: copy(bytes.subarray(at + 4, at + 4 + length)) });
+        at += 4 + length;
+    }
+    return out;
+}
+
+/** An encoded Extensions list from bytes or anything with serialize() (privacypass-ts's Extensions). */
+function extensionsArg(extensions, what = 'extensions') {
+    const bytes = extensions instanceof Uint8Array ? extensions : bytesArg(extensions?.serialize?.(), `${what}.serialize()`);
+    raw().checkExtensions(bytes);
+    return copy(bytes);
+}
+
+/**
+ * The `Authorization: PrivateToken token="…"` credentials (RFC 9577 §2.2),
+ * with the `extensions` sent along with the token when it has them
+ * (draft-ietf-privacypass-auth-scheme-extensions §3; type 0xDA7A's
+ * metadata, an encoded Extensions list).
+ */
 export class AuthorizationHeader {
-    constructor(token) {
+    constructor(token, extensions) {
         this.token = token;
+        this.extensions = extensions === undefined ? undefined : extensionsArg(extensions);
     }
 
     static parse(header) {
-        return new AuthorizationHeader(Token.deserialize(raw().parseAuthorization(stringArg(header, 'header'))));
+        return using(raw().parseAuthorizationParts(stringArg(header, 'header')), (p) =>
+            new AuthorizationHeader(Token.deserialize(p.token), p.extensions),
+        );
     }
 
-    /** `PrivateToken token="<padded base64url>"`. */
+    /** `PrivateToken token="<padded base64url>"`, then `, extensions="…"` when there are extensions. */
     toString() {
-        return raw().writeAuthorization(this.token.serialize());
+        const token = this.token.serialize();
+        return this.extensions === undefined
+            ? raw().writeAuthorization(token)
+            : raw().writeAuthorizationWithExtensions(token, this.extensions);
     }
 }
 
@@ -656,6 +724,94 @@ function makePublicVerif() {
         }
     }
 
+    /**
+     * The request of a client with metadata: the type-0x0002 layout with
+     * type 0xDA7A, followed by the extensions it is for.
+     */
+    class ExtendedTokenRequest {
+        #bytes;
+
+        constructor(bytes, extensions) {
+            this.#bytes = copy(bytes);
+            this.tokenType = (bytes[0] << 8) | bytes[1];
+            this.truncatedTokenKeyId = bytes[2];
+            this.blindedMsg = this.#bytes.slice(3, 3 + 256);
+            this.extensions = copy(extensions);
+        }
+
+        serialize() {
+            return this.#bytes.slice();
+        }
+    }
+
+    /**
+     * A client of type 0xDA7A (public metadata): every token it requests
+     * carries `extensions` (an encoded Extensions list, or privacypass-ts's
+     * Extensions), which the issuer signs into it and the origin needs to
+     * verify it.
+     */
+    class ClientWithMetadata {
+        #extensions;
+        #pending;
+
+        constructor(mode = BlindRSAMode.PSS, extensions) {
+            if (mode !== BlindRSAMode.PSS) {
+                throw new RangeError('token type 0xDA7A is RSAPBSSA-SHA384-PSS-Deterministic: mode must be BlindRSAMode.PSS');
+            }
+            this.#extensions = extensionsArg(extensions);
+        }
+
+        /** The encoded extensions of this client's tokens. */
+        get extensions() {
+            return this.#extensions.slice();
+        }
+
+        createTokenRequest(tokChl, issuerPublicKey) {
+            const bytes = challengeArg(tokChl);
+            const client = new (raw().MetadataClient)(bytesArg(issuerPublicKey, 'issuerPublicKey'));
+            try {
+                const request = client.request(bytes, this.#extensions);
+                this.#pending?.free();
+                this.#pending = request;
+                return new ExtendedTokenRequest(request.bytes, this.#extensions);
+            } finally {
+                client.free();
+            }
+        }
+
+        deserializeTokenResponse(bytes) {
+            raw().MetadataClient.checkResponse(bytesArg(bytes, 'bytes'));
+            return TokenResponse.deserialize(bytes);
+        }
+
+        /** Unblinds and verifies under the key derived for the extensions; "Verification" if it does not verify. */
+        finalize(tokRes) {
+            if (this.#pending === undefined) throw patError('NoTokenRequest', 'finalize called before createTokenRequest');
+            return Token.deserialize(this.#pending.finalize(this.#extensions, responseBytes(tokRes)));
+        }
+    }
+
+    /** The origin of type 0xDA7A: verifies tokens with the issuer's token key and their extensions. */
+    class OriginWithMetadata {
+        #raw;
+
+        /** `tokenKey`: the issuer's RSASSA-PSS SubjectPublicKeyInfo (the directory's token-key). */
+        constructor(tokenKey) {
+            this.#raw = new (raw().MetadataOrigin)(bytesArg(tokenKey, 'tokenKey'));
+        }
+
+        /**
+         * Checks a redeemed token against the challenge it answers and the
+         * extensions sent with it (an AuthorizationHeader's `extensions`):
+         * returns nothing, or throws a PatError ("Verification" also for
+         * other extensions than the issued ones, "KeyIdMismatch",
+         * "ChallengeMismatch", "WrongTokenType", a parse error).
+         */
+        verify(token, tokChl, extensions) {
+            this.#raw.verify(tokenBytes(token), challengeArg(tokChl), extensionsArg(extensions));
+        }
+    }
+
     /** The origin of type 0x0002: verifies tokens with the issuer's token key. */
     class Origin {
         #raw;
@@ -679,7 +835,16 @@ function makePublicVerif() {
         }
     }
 
-    return Object.freeze({ BlindRSAMode, Client, Origin, TokenRequest, TokenResponse });
+    return Object.freeze({
+        BlindRSAMode,
+        Client,
+        ClientWithMetadata,
+        ExtendedTokenRequest,
+        Origin,
+        OriginWithMetadata,
+        TokenRequest,
+        TokenResponse,
+    });
 }
 
 export const privateVerif = makePrivateVerif();

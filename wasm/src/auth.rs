@@ -154,6 +154,39 @@ pub fn authorization_token(value: &str) -> pat::Result<Vec<u8>> {
     Ok(token)
 }
 
+/// `PrivateToken token="…", extensions="…"` for an encoded token and the
+/// encoded Extensions list sent with it (draft-ietf-privacypass-auth-scheme-extensions
+/// §3; type 0xDA7A's metadata), each checked first.
+pub fn authorization_with_extensions_value(token: &[u8], extensions: &[u8]) -> pat::Result<String> {
+    TokenRef::decode(token)?;
+    let extensions = Extensions::decode(extensions)?;
+    let mut out = vec![0u8; auth::authorization_with_extensions_len(token.len(), extensions.as_bytes().len())];
+    Ok(auth::write_authorization_with_extensions(token, &extensions, &mut out)?.to_owned())
+}
+
+/// The encoded token of an `Authorization: PrivateToken` value and its
+/// encoded `extensions` parameter, if it has one: [`ExtensionsParts`].
+pub fn authorization_parts(value: &str) -> pat::Result<AuthorizationParts> {
+    let params = auth::parse_authorization_with_extensions(value)?;
+    let token = decode_param(&params.token)?;
+    TokenRef::decode(&token)?;
+    let extensions = params.extensions.as_ref().map(decode_param).transpose()?;
+    if let Some(bytes) = &extensions {
+        Extensions::decode(bytes)?;
+    }
+    Ok(AuthorizationParts { token, extensions })
+}
+
+/// What an `Authorization: PrivateToken` value carries.
+#[wasm_bindgen(getter_with_clone)]
+#[derive(Clone, Debug)]
+pub struct AuthorizationParts {
+    /// The encoded token.
+    pub token: Vec<u8>,
+    /// The encoded Extensions list of its `extensions` parameter, if any.
+    pub extensions: Option<Vec<u8>>,
+}
+
 /// The fields of an encoded token of a known type.
 pub fn token_parts(bytes: &[u8]) -> pat::Result<TokenParts> {
     let t = TokenRef::decode(bytes)?;
@@ -258,6 +291,18 @@ pub fn write_authorization(token: &[u8]) -> Result<String, JsValue> {
 #[wasm_bindgen(js_name = parseAuthorization)]
 pub fn parse_authorization(value: &str) -> Result<Vec<u8>, JsValue> {
     authorization_token(value).map_err(js)
+}
+
+/// [`authorization_with_extensions_value`], for JavaScript.
+#[wasm_bindgen(js_name = writeAuthorizationWithExtensions)]
+pub fn write_authorization_with_extensions(token: &[u8], extensions: &[u8]) -> Result<String, JsValue> {
+    authorization_with_extensions_value(token, extensions).map_err(js)
+}
+
+/// [`authorization_parts`], for JavaScript.
+#[wasm_bindgen(js_name = parseAuthorizationParts)]
+pub fn parse_authorization_parts(value: &str) -> Result<AuthorizationParts, JsValue> {
+    authorization_parts(value).map_err(js)
 }
 
 /// [`token_parts`], for JavaScript.
@@ -426,5 +471,26 @@ mod tests {
         let short = auth::write_authorization(&token[..token.len() - 1], &mut [0u8; 600]).unwrap().to_owned();
         assert_eq!(authorization_token(&short), Err(Error::Truncated));
         assert_eq!(token_parts(&[0, 9, 0]), Err(Error::Truncated));
+    }
+
+    #[test]
+    fn authorization_with_extensions_round_trips() {
+        let token = {
+            let mut t = vec![0xDA, 0x7A];
+            t.extend_from_slice(&[5; 96]);
+            t.extend_from_slice(&[6; 256]);
+            t
+        };
+        let extensions = [0, 6, 0, 1, 0, 2, 7, 8];
+        let value = authorization_with_extensions_value(&token, &extensions).unwrap();
+        assert!(value.starts_with("PrivateToken token=\"") && value.contains(", extensions=\""), "{value}");
+        let parts = authorization_parts(&value).unwrap();
+        assert_eq!(parts.token, token);
+        assert_eq!(parts.extensions.as_deref(), Some(&extensions[..]));
+        // Without the parameter, and with malformed extensions.
+        let plain = authorization_parts(&authorization_value(&token).unwrap()).unwrap();
+        assert_eq!(plain.extensions, None);
+        assert_eq!(authorization_with_extensions_value(&token, &[0, 9, 0]), Err(Error::Truncated));
+        assert_eq!(authorization_with_extensions_value(&token[1..], &extensions), Err(Error::UnknownTokenType(0x7a05)));
     }
 }

@@ -3,7 +3,8 @@
 //! types an origin asks for, each required or optional. A parsed
 //! `WWW-Authenticate` challenge hands over the set's encoding
 //! ([`crate::auth::ChallengeHeader`]); these functions read it into its
-//! required and optional types, and write a new one.
+//! required and optional types, and write a new one. And the check of an
+//! encoded Extensions list, which `core.js` encodes and reads.
 
 use pat::Decode;
 use pat::wire::extension_set::{ExtensionEntry, ExtensionSet, ExtensionSetWriter, extension_set_len};
@@ -46,6 +47,14 @@ pub fn build(required: &[u16], optional: &[u16]) -> pat::Result<Vec<u8>> {
     let n = w.finish()?.as_bytes().len();
     out.truncate(n);
     Ok(out)
+}
+
+/// Checks an encoded Extensions list (the metadata of type 0xDA7A, the
+/// `extensions` parameters): its length prefix, whole entries, the order
+/// of the types (`UnsortedExtensions`), no trailing bytes.
+#[wasm_bindgen(js_name = checkExtensions)]
+pub fn check_extensions(bytes: &[u8]) -> Result<(), JsValue> {
+    pat::wire::extensions::Extensions::decode(bytes).map(|_| ()).map_err(js)
 }
 
 /// [`parts`], for JavaScript.

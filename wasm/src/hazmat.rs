@@ -21,6 +21,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::encode;
 use crate::error::js;
+use crate::metadata::{MetadataClient, MetadataRequest};
 use crate::private::{P384Client, P384Request, Ristretto255Client, Ristretto255Request};
 use crate::public::{BlindRsaClient, BlindRsaRequest};
 
@@ -92,4 +93,30 @@ pub fn hazmat_request_blind_rsa(
     })();
     let (bytes, state) = made.map_err(js)?;
     Ok(BlindRsaRequest { client: client.inner.clone(), state, bytes })
+}
+
+/// A type-0xDA7A request carrying the encoded `extensions`, with the given
+/// nonce (32 bytes), salt (48 bytes) and blind r (256 bytes, big-endian).
+#[wasm_bindgen(js_name = hazmatRequestMetadata)]
+pub fn hazmat_request_metadata(
+    client: &MetadataClient,
+    challenge: &[u8],
+    extensions: &[u8],
+    nonce: &[u8],
+    salt: &[u8],
+    blind: &[u8],
+) -> Result<MetadataRequest, JsValue> {
+    let made = (|| {
+        let (request, state) = pat::hazmat::tokens::metadata::request_with(
+            &client.inner,
+            &TokenChallenge::decode(challenge)?,
+            pat::wire::extensions::Extensions::decode(extensions)?,
+            &array::<NONCE_LEN>(nonce, Field::Message)?,
+            &array::<SALT_LEN>(salt, Field::Message)?,
+            &array::<MODULUS_LEN>(blind, Field::Message)?,
+        )?;
+        Ok((encode(&request)?, state))
+    })();
+    let (bytes, state) = made.map_err(js)?;
+    Ok(MetadataRequest { client: client.inner.clone(), state, bytes })
 }

@@ -1,7 +1,7 @@
 //! `pat` for WebAssembly: the clients of token types 0x0001 (VOPRF P-384),
-//! 0x0002 (blind RSA 2048) and 0x0005 (VOPRF ristretto255), the issuers
-//! (which are also the origins) of 0x0001 and 0x0005 and the origin of
-//! 0x0002, the `PrivateToken` HTTP authentication scheme (RFC 9577) and the
+//! 0x0002 (blind RSA 2048), 0x0005 (VOPRF ristretto255) and 0xDA7A (blind
+//! RSA with public metadata), the issuers (which are also the origins) of
+//! 0x0001 and 0x0005 and the origins of 0x0002 and 0xDA7A, the `PrivateToken` HTTP authentication scheme (RFC 9577) and the
 //! issuer directory (RFC 9578 §4), exported with `wasm-bindgen`.
 //!
 //! These exports are the low-level half of the package: byte strings in,
@@ -37,6 +37,7 @@ pub mod error;
 pub mod extension_set;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
+pub mod metadata;
 pub mod private;
 pub mod public;
 pub mod rng;

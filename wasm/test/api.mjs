@@ -17,6 +17,7 @@ import {
     TOKEN_TYPES as TS_TOKEN_TYPES,
     Token as TsToken,
     TokenChallenge as TsTokenChallenge,
+    Extensions as TsExtensions,
     WWWAuthenticateHeader as TsWWWAuthenticateHeader,
     privateVerif as tsPrivate,
     publicVerif as tsPublic,
@@ -24,11 +25,20 @@ import {
 import { EvaluationRequest, Oprf, VOPRFServer, deriveKeyPair, generateKeyPair } from '@cloudflare/voprf-ts';
 import { CryptoNoble } from '@cloudflare/voprf-ts/crypto-noble';
 
-import { Checks, hazmatDir, hex, importFrom, shippedDir, throwsPat } from './harness.mjs';
+import { Checks, hazmatDir, hex, importFrom, root, shippedDir, throwsPat } from './harness.mjs';
 
 const pat = await importFrom(shippedDir);
-const { AuthorizationHeader, IssuerDirectory, Token, TokenChallenge, WWWAuthenticateHeader, privateVerif, publicVerif } =
-    pat;
+const {
+    AuthorizationHeader,
+    IssuerDirectory,
+    Token,
+    TokenChallenge,
+    WWWAuthenticateHeader,
+    decodeExtensions,
+    encodeExtensions,
+    privateVerif,
+    publicVerif,
+} = pat;
 const checks = new Checks('api');
 const ctx = () => crypto.getRandomValues(new Uint8Array(32));
 
@@ -43,7 +53,7 @@ await checks.check('the shipped package exports no hazmat function; the hazmat b
     const hazmat = names(hazmatDir);
     assert.ok(shipped.length > 10, 'the module has exports');
     assert.deepEqual(shipped.filter((n) => /hazmat/i.test(n)), []);
-    assert.equal(hazmat.filter((n) => /hazmat/i.test(n)).length, 3);
+    assert.equal(hazmat.filter((n) => /hazmat/i.test(n)).length, 4);
     const glue = await importFrom(shippedDir, 'pat_wasm.js');
     assert.deepEqual(Object.keys(glue).filter((n) => /hazmat/i.test(n)), []);
 });
@@ -58,7 +68,7 @@ await checks.check('exports: privacypass-ts names and the token types', () => {
     assert.notEqual(privateVerif.TokenRequest, publicVerif.TokenRequest);
     assert.deepEqual(
         Object.values(pat.TOKEN_TYPES).map((t) => t.value),
-        [1, 2, 5],
+        [1, 2, 5, 0xda7a],
     );
     assert.equal(pat.TOKEN_TYPES.VOPRF.Nk, TS_TOKEN_TYPES.VOPRF.Nk);
     assert.equal(pat.TOKEN_TYPES.BLIND_RSA.Nk, TS_TOKEN_TYPES.BLIND_RSA.Nk);
@@ -413,6 +423,63 @@ await checks.check('publicVerif.Origin: tokens of privacypass-ts\'s type-2 issue
         throwsPat(() => origin.verify(token.serialize().subarray(0, 100), challenge), 'Truncated');
     }
     throwsPat(() => new publicVerif.Origin(new Uint8Array(10)), 'InvalidValue');
+});
+
+await checks.check('0xDA7A: publicVerif.ClientWithMetadata answered by privacypass-ts IssuerWithMetadata, verified by both origins', async () => {
+    const v = JSON.parse(readFileSync(path.join(root, 'tests/vectors/privacypass-ts/pub_verif_with_metadata_v3.json'), 'utf8'))[0];
+    const pem = Buffer.from(v.skS, 'hex').toString('utf8');
+    const der = Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+    const alg = { name: 'RSA-PSS', hash: 'SHA-384' };
+    const privateKey = await crypto.subtle.importKey('pkcs8', der, alg, true, ['sign']);
+    const tokenKey = new Uint8Array(Buffer.from(v.pkS, 'hex'));
+    const publicKey = await crypto.subtle.importKey('spki', tsPublic.convertRSASSAPSSToEnc(tokenKey), alg, true, ['verify']);
+    const issuer = new tsPublic.IssuerWithMetadata(tsPublic.PartiallyBlindRSAMode.PSS, 'issuer.example', privateKey, publicKey);
+    const extensions = encodeExtensions([
+        { type: 1, data: new Uint8Array([1, 2, 3]) },
+        { type: 7, data: new Uint8Array([9]) },
+    ]);
+    assert.deepEqual(decodeExtensions(extensions), [
+        { type: 1, data: new Uint8Array([1, 2, 3]) },
+        { type: 7, data: new Uint8Array([9]) },
+    ]);
+    const theirExtensions = TsExtensions.deserialize(extensions);
+    assert.equal(hex(theirExtensions.serialize()), hex(extensions));
+    const other = encodeExtensions([{ type: 1, data: new Uint8Array([1, 2, 4]) }]);
+    const ours = new publicVerif.OriginWithMetadata(tokenKey);
+    const theirs = new tsPublic.OriginWithMetadata(tsPublic.PartiallyBlindRSAMode.PSS, theirExtensions, ['origin.example']);
+    for (let i = 0; i < 2; i++) {
+        const challenge = new TokenChallenge(0xda7a, 'issuer.example', ctx(), ['origin.example']);
+        // privacypass-ts's Extensions object is taken as well as bytes.
+        const client = new publicVerif.ClientWithMetadata(publicVerif.BlindRSAMode.PSS, i === 0 ? extensions : theirExtensions);
+        const request = client.createTokenRequest(challenge, tokenKey);
+        assert.ok(request instanceof publicVerif.ExtendedTokenRequest);
+        assert.equal(request.tokenType, 0xda7a);
+        assert.equal(hex(request.extensions), hex(extensions));
+        const response = await issuer.issue(tsPublic.ExtendedTokenRequest.deserialize(request.serialize()));
+        const token = client.finalize(response.serialize());
+        assert.equal(token.authInput.tokenType, 0xda7a);
+        ours.verify(token, challenge, extensions);
+        const theirToken = TsToken.deserialize(tsPublic.PARTIALLY_BLIND_RSA, token.serialize());
+        assert.equal(await theirs.verify(theirToken, publicKey), true, 'privacypass-ts OriginWithMetadata.verify');
+        throwsPat(() => ours.verify(token, challenge, other), 'Verification');
+        throwsPat(() => ours.verify(token, new TokenChallenge(0xda7a, 'issuer.example', ctx(), ['origin.example']), extensions), 'ChallengeMismatch');
+        const forged = token.serialize();
+        forged[forged.length - 1] ^= 1;
+        throwsPat(() => ours.verify(forged, challenge, extensions), 'Verification');
+        // The Authorization value carries the extensions, both ways.
+        const header = new AuthorizationHeader(token, extensions);
+        const back = AuthorizationHeader.parse(header.toString());
+        assert.equal(hex(back.token.serialize()), hex(token.serialize()));
+        assert.equal(hex(back.extensions), hex(extensions));
+        assert.equal(AuthorizationHeader.parse(new AuthorizationHeader(token).toString()).extensions, undefined);
+        // Finalizing again: spent.
+        throwsPat(() => client.finalize(response.serialize()), 'StateSpent');
+    }
+    // Unsorted and malformed extensions are refused where they enter.
+    throwsPat(() => encodeExtensions([{ type: 7, data: new Uint8Array(0) }, { type: 1, data: new Uint8Array(0) }]), 'UnsortedExtensions');
+    throwsPat(() => new publicVerif.ClientWithMetadata(undefined, new Uint8Array([0, 9, 0])), 'Truncated');
+    throwsPat(() => decodeExtensions(new Uint8Array([0, 4, 0, 1, 0])), 'Truncated');
+    assert.throws(() => new publicVerif.ClientWithMetadata(undefined, 'x'), TypeError);
 });
 
 // ---- errors -----------------------------------------------------------------

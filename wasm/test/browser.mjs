@@ -132,12 +132,12 @@ console.log(`bundles built in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${size
 // ---- servers ----------------------------------------------------------------
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
-const vectorRoot = path.join(root, 'tests/vectors/pat-go/tokens');
+const vectorRoot = path.join(root, 'tests/vectors');
 function serveStatic(port) {
     const server = http.createServer((req, res) => {
         const url = new URL(req.url, 'http://x');
-        const [base, rel] = url.pathname.startsWith('/pat-go-vectors/')
-            ? [vectorRoot, url.pathname.slice('/pat-go-vectors/'.length)]
+        const [base, rel] = url.pathname.startsWith('/test-vectors/')
+            ? [vectorRoot, url.pathname.slice('/test-vectors/'.length)]
             : [out, url.pathname.slice(1)];
         const file = path.resolve(base, decodeURIComponent(rel));
         if (!file.startsWith(base + path.sep) || !existsSync(file) || !statSync(file).isFile()) {

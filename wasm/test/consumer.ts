@@ -14,7 +14,10 @@ import {
     type Token,
     TokenChallenge,
     WWWAuthenticateHeader,
+    decodeExtensions,
     encodeExtensionSet,
+    encodeExtensions,
+    type ExtensionEntry,
     privateVerif,
     publicVerif,
 } from 'pat-wasm';
@@ -100,4 +103,17 @@ export function serve(seed: Uint8Array, request: Uint8Array, token: Token, chall
     issuer.free();
     new publicVerif.Origin(spki).verify(token.serialize(), challenge);
     return key.length > 0 ? response.serialize() : new Uint8Array(0);
+}
+
+// Type 0xDA7A: a client whose tokens carry public metadata, and its origin.
+export function metadata(challenge: TokenChallenge, spki: Uint8Array, response: Uint8Array): string {
+    const extensions: Uint8Array = encodeExtensions([{ type: 1, data: new Uint8Array([1]) }]);
+    const entries: ExtensionEntry[] = decodeExtensions(extensions);
+    const client = new publicVerif.ClientWithMetadata(publicVerif.BlindRSAMode.PSS, extensions);
+    const request: publicVerif.ExtendedTokenRequest = client.createTokenRequest(challenge, spki);
+    const token: Token = client.finalize(response);
+    new publicVerif.OriginWithMetadata(spki).verify(token, challenge, entries.length > 0 ? extensions : request.extensions);
+    const header = new AuthorizationHeader(token, extensions);
+    const sent: Uint8Array | undefined = AuthorizationHeader.parse(header.toString()).extensions;
+    return sent === undefined ? '' : header.toString();
 }

@@ -1,4 +1,5 @@
-// pat-go's issuance vectors of token types 0x0001, 0x0002 and 0x0005, run
+// Issuance vectors of token types 0x0001, 0x0002 and 0x0005 (pat-go's) and
+// 0xDA7A (privacypass-ts's, public metadata), run
 // through a pat-wasm build with the `hazmat` feature (its deterministic
 // request functions take the case's nonce, blind and salt). Shared by the
 // Node test (vectors.mjs) and the browser page (browser/vectors-page.js), so
@@ -11,16 +12,16 @@
 // the token's Authorization value must parse back to the same bytes; and a
 // second finalize of the spent state must throw StateSpent.
 
-/** The files (under tests/vectors/pat-go/tokens/) and their token type; pat-go's hold 5 cases each. */
+/** The files (under tests/vectors/), their token type and how many cases each holds. */
 export const VECTOR_FILES = [
-    ['private/type1-issuance-test-vectors.json', 1],
-    ['private/type1-issuance-test-vectors.rust.json', 1],
-    ['private/type5-issuance-test-vectors.json', 5],
-    ['private/type5-issuance-test-vectors.rust.json', 5],
-    ['type2/type2-issuance-test-vectors.json', 2],
-    ['type2/type2-issuance-test-vectors.rust.json', 2],
+    ['pat-go/tokens/private/type1-issuance-test-vectors.json', 1, 5],
+    ['pat-go/tokens/private/type1-issuance-test-vectors.rust.json', 1, 5],
+    ['pat-go/tokens/private/type5-issuance-test-vectors.json', 5, 5],
+    ['pat-go/tokens/private/type5-issuance-test-vectors.rust.json', 5, 5],
+    ['pat-go/tokens/type2/type2-issuance-test-vectors.json', 2, 5],
+    ['pat-go/tokens/type2/type2-issuance-test-vectors.rust.json', 2, 5],
+    ['privacypass-ts/pub_verif_with_metadata_v3.json', 0xda7a, 1],
 ];
-export const CASES_PER_FILE = 5;
 
 const fromHex = (s) => {
     if (typeof s !== 'string' || s.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(s)) throw new Error(`not hex: ${s}`);
@@ -70,6 +71,11 @@ function kinds(raw) {
             client: (pk) => new raw.BlindRsaClient(pk),
             request: (client, c) => raw.hazmatRequestBlindRsa(client, c.challenge, c.nonce, c.salt, rsaBlind(c.blind)),
         },
+        0xda7a: {
+            client: (pk) => new raw.MetadataClient(pk),
+            request: (client, c) =>
+                raw.hazmatRequestMetadata(client, c.challenge, c.extensions, c.nonce, c.salt, rsaBlind(c.blind)),
+        },
     };
 }
 
@@ -80,23 +86,30 @@ export function runCase(pkg, raw, type, v) {
         nonce: fromHex(v.nonce),
         blind: fromHex(v.blind),
         salt: v.salt === undefined ? undefined : fromHex(v.salt),
+        extensions: v.extensions === undefined ? undefined : fromHex(v.extensions),
     };
-    if (type === 2 && !c.salt) throw new Error('type-2 case without salt');
+    if ((type === 2 || type === 0xda7a) && !c.salt) throw new Error(`type-${type} case without salt`);
+    if (type === 0xda7a && !c.extensions) throw new Error('type-0xDA7A case without extensions');
+    // A metadata request's finalize takes the extensions again.
+    const finish = (request, response) =>
+        type === 0xda7a ? request.finalize(c.extensions, response) : request.finalize(response);
     const kind = kinds(raw)[type];
     const client = kind.client(fromHex(v.pkS));
     const request = kind.request(client, c);
     try {
         equal(hex(request.bytes), v.token_request, 'token_request');
-        const token = request.finalize(fromHex(v.token_response));
+        const token = finish(request, fromHex(v.token_response));
         equal(hex(token), v.token, 'token');
         // The same token through the package's public classes.
         const parsed = pkg.Token.deserialize(token);
         equal(parsed.authInput.tokenType, type, 'token type');
         equal(hex(parsed.serialize()), v.token, 'token re-serialized');
-        const header = new pkg.AuthorizationHeader(parsed).toString();
-        equal(hex(pkg.AuthorizationHeader.parse(header).token.serialize()), v.token, 'Authorization round trip');
+        const header = new pkg.AuthorizationHeader(parsed, c.extensions).toString();
+        const back = pkg.AuthorizationHeader.parse(header);
+        equal(hex(back.token.serialize()), v.token, 'Authorization round trip');
+        equal(back.extensions === undefined ? undefined : hex(back.extensions), v.extensions, 'Authorization extensions');
         equal(hex(pkg.TokenChallenge.deserialize(c.challenge).serialize()), v.token_challenge, 'challenge round trip');
-        throwsCode(() => request.finalize(fromHex(v.token_response)), 'StateSpent');
+        throwsCode(() => finish(request, fromHex(v.token_response)), 'StateSpent');
     } finally {
         request.free();
         client.free();
@@ -105,14 +118,16 @@ export function runCase(pkg, raw, type, v) {
 
 /**
  * Runs every file: `load(file)` gives its parsed cases (may be async),
- * `log(line)` prints. Returns `{ lines, passed, failures, ok }`: a line
+ * `log(line)` prints. Returns `{ passed, failures, ok }`: a line
  * `FILE: N passed, M failed` per file; ok only if every case of every file
- * passed and each file had CASES_PER_FILE.
+ * passed and each file had its count of cases.
  */
 export async function runFiles(pkg, raw, load, log) {
     let failures = 0;
     let total = 0;
-    for (const [file, type] of VECTOR_FILES) {
+    let expected = 0;
+    for (const [file, type, count] of VECTOR_FILES) {
+        expected += count;
         const cases = await load(file);
         let passed = 0;
         let failed = 0;
@@ -126,10 +141,9 @@ export async function runFiles(pkg, raw, load, log) {
             }
         }
         log(`${file}: ${passed} passed, ${failed} failed`);
-        if (failed > 0 || passed + failed === 0) failures += 1;
+        if (failed > 0 || passed + failed !== count) failures += 1;
         total += passed;
     }
-    const expected = CASES_PER_FILE * VECTOR_FILES.length;
     log(`vectors: ${total} cases passed in ${VECTOR_FILES.length} files, ${failures} files with failures`);
     if (total !== expected) log(`FAIL vectors: ${total} cases passed, ${expected} expected`);
     return { passed: total, failures, ok: failures === 0 && total === expected };

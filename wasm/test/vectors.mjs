@@ -1,7 +1,7 @@
 // pat-go's issuance vectors of token types 0x0001, 0x0002 and 0x0005
 // (tests/vectors/pat-go/tokens/, each file as published, both the pat-go
-// and the .rust variants) through the WebAssembly package built with the
-// `hazmat` feature, under Node. The cases and their checks are in
+// and the .rust variants) and privacypass-ts's of 0xDA7A through the
+// WebAssembly package built with the `hazmat` feature, under Node. The cases and their checks are in
 // vector-cases.mjs, which the browser page (browser/vectors-page.js) runs too.
 //
 // Prints `FILE: N passed, M failed` per file and exits non-zero if any case
@@ -15,7 +15,7 @@ import { runFiles } from './vector-cases.mjs';
 
 const pkg = await importFrom(hazmatDir);
 const raw = await importFrom(hazmatDir, 'pat_wasm.js');
-const dir = path.join(root, 'tests/vectors/pat-go/tokens');
+const dir = path.join(root, 'tests/vectors');
 
 const load = async (file) => JSON.parse(await readFile(path.join(dir, file), 'utf8'));
 const result = await runFiles(pkg, raw, load, (line) => console.log(line));

@@ -1,7 +1,8 @@
-// Page 3: pat-go's issuance vectors of types 1, 2 and 5 in the browser,
+// Page 3: the issuance vectors of types 1, 2, 5 (pat-go's) and 0xDA7A
+// (privacypass-ts's) in the browser,
 // through the test build with the `hazmat` feature (its `pat-wasm` entry,
 // aliased as pat-hazmat by browser.mjs); the files are fetched from the
-// page's own server (/pat-go-vectors/ is tests/vectors/pat-go/tokens/).
+// page's own server (/test-vectors/ is tests/vectors/).
 import * as pkg from 'pat-hazmat/index.js';
 import * as raw from 'pat-hazmat/pat_wasm.js';
 
@@ -11,7 +12,7 @@ import { runFiles } from '../vector-cases.mjs';
 const checks = new Checks('browser vectors (hazmat build)');
 try {
     const load = async (file) => {
-        const r = await fetch(`/pat-go-vectors/${file}`);
+        const r = await fetch(`/test-vectors/${file}`);
         if (r.status !== 200) throw new Error(`${file}: HTTP ${r.status}`);
         return r.json();
     };

@@ -142,13 +142,74 @@ static int32_t finalize(uint16_t type, const uint8_t *key, size_t key_len, uint8
 }
 
 typedef struct {
-    uint8_t *pk, *challenge, *nonce, *blind, *salt, *request, *response, *token;
-    size_t pk_len, challenge_len, nonce_len, blind_len, salt_len, request_len, response_len, token_len;
+    uint8_t *pk, *challenge, *nonce, *blind, *salt, *request, *response, *token, *extensions;
+    size_t pk_len, challenge_len, nonce_len, blind_len, salt_len, request_len, response_len, token_len, extensions_len;
 } vector;
 
 static void vector_free(vector *v) {
     free(v->pk); free(v->challenge); free(v->nonce); free(v->blind);
-    free(v->salt); free(v->request); free(v->response); free(v->token);
+    free(v->salt); free(v->request); free(v->response); free(v->token); free(v->extensions);
+}
+
+/* A type-0xDA7A case (public metadata): the request carries the vector's
+ * extensions, finalize takes them again (others are refused with the state
+ * kept), and the Authorization value carries them too. */
+static bool run_case_da7a(const vector *v, const char *where) {
+    int before = failed;
+    enum { MAX_EXT = 512 };
+    if (v->extensions == NULL || v->extensions_len > MAX_EXT || v->salt == NULL || v->blind_len > PAT_TYPE2_BLIND_LEN) {
+        CHECK(false, "%s: a 0xDA7A case needs extensions (at most %d bytes), a salt and a blind", where, MAX_EXT);
+        return false;
+    }
+    int32_t request_len = pat_typeda7a_request_len(v->extensions_len);
+    int32_t auth_size = pat_typeda7a_authorization_size(v->extensions_len);
+    CHECK(request_len == (int32_t)(PAT_TYPEDA7A_REQUEST_FIXED_LEN + v->extensions_len) && auth_size > 0,
+          "%s: request length %d, Authorization size %d", where, request_len, auth_size);
+    if (request_len <= 0 || auth_size <= 0) return false;
+    uint8_t request[PAT_TYPEDA7A_REQUEST_FIXED_LEN + MAX_EXT + GUARD], state[PAT_TYPEDA7A_STATE_LEN + GUARD];
+    uint8_t token[PAT_TYPEDA7A_TOKEN_LEN + GUARD], blind[PAT_TYPE2_BLIND_LEN] = {0};
+    char auth[2048 + GUARD];
+    if ((size_t)auth_size > 2048) return false;
+    memset(request + request_len, 0xA5, GUARD);
+    memset(state + PAT_TYPEDA7A_STATE_LEN, 0xA5, GUARD);
+    memset(token + PAT_TYPEDA7A_TOKEN_LEN, 0xA5, GUARD);
+    memset(auth + auth_size, 0xA5, GUARD);
+    memcpy(blind + sizeof blind - v->blind_len, v->blind, v->blind_len); /* big-endian, left-padded */
+    int32_t rc = pat_typeda7a_request_with(v->pk, v->pk_len, v->challenge, v->challenge_len, v->extensions,
+                                           v->extensions_len, v->nonce, v->nonce_len, v->salt, v->salt_len, blind,
+                                           sizeof blind, request, (size_t)request_len, state, PAT_TYPEDA7A_STATE_LEN);
+    CHECK(rc == request_len && (size_t)rc == v->request_len && memcmp(request, v->request, v->request_len) == 0,
+          "%s: token_request differs (%d)", where, rc);
+
+    /* Other extensions at finalize: refused, the state kept for the right ones. */
+    static const uint8_t other[] = {0, 4, 0, 1, 0, 0};
+    uint8_t kept[PAT_TYPEDA7A_STATE_LEN];
+    memcpy(kept, state, sizeof kept);
+    rc = pat_typeda7a_finalize(v->pk, v->pk_len, state, PAT_TYPEDA7A_STATE_LEN, other, sizeof other, v->response,
+                               v->response_len, token, PAT_TYPEDA7A_TOKEN_LEN);
+    CHECK(pat_error_kind(rc) == PAT_E_EXTENSIONS_MISMATCH && memcmp(kept, state, sizeof kept) == 0 &&
+              all_zero(token, PAT_TYPEDA7A_TOKEN_LEN),
+          "%s: other extensions at finalize (%d)", where, rc);
+    rc = pat_typeda7a_finalize(v->pk, v->pk_len, state, PAT_TYPEDA7A_STATE_LEN, v->extensions, v->extensions_len,
+                               v->response, v->response_len, token, PAT_TYPEDA7A_TOKEN_LEN);
+    CHECK(rc == PAT_TYPEDA7A_TOKEN_LEN && (size_t)rc == v->token_len && memcmp(token, v->token, v->token_len) == 0,
+          "%s: token differs (%d)", where, rc);
+    CHECK(all_zero(state, PAT_TYPEDA7A_STATE_LEN), "%s: the state is not wiped after finalize", where);
+
+    /* `PrivateToken token="<base64url>", extensions="<base64url>"`. */
+    char expected[2048];
+    strcpy(expected, "PrivateToken token=\"");
+    b64url(v->token, v->token_len, expected + strlen(expected));
+    strcat(expected, "\", extensions=\"");
+    b64url(v->extensions, v->extensions_len, expected + strlen(expected));
+    strcat(expected, "\"");
+    rc = pat_authorization_with_extensions(v->token, v->token_len, v->extensions, v->extensions_len, auth,
+                                           (size_t)auth_size);
+    CHECK(rc == auth_size - 1 && strcmp(auth, expected) == 0, "%s: Authorization value differs (%d)", where, rc);
+    CHECK(guard_intact(request + request_len) && guard_intact(state + PAT_TYPEDA7A_STATE_LEN) &&
+              guard_intact(token + PAT_TYPEDA7A_TOKEN_LEN) && guard_intact((uint8_t *)auth + auth_size),
+          "%s: a write past an output's capacity", where);
+    return failed == before;
 }
 
 /* Runs one case; returns true when every step gave the expected bytes. */
@@ -159,6 +220,7 @@ static bool run_case(const vector *v, const char *where) {
         return false;
     }
     uint16_t type = (uint16_t)(v->challenge[0] << 8 | v->challenge[1]);
+    if (type == 0xDA7A) return run_case_da7a(v, where);
     const kind *k = kind_of(type);
     if (k == NULL) {
         CHECK(false, "%s: token type %u is not a client type of the C API", where, type);
@@ -251,10 +313,12 @@ static bool run_file(const char *path) {
         v.response = json_hex(&cases[i], "token_response", &v.response_len);
         v.token = json_hex(&cases[i], "token", &v.token_len);
         if (json_get(&cases[i], "salt") != NULL) v.salt = json_hex(&cases[i], "salt", &v.salt_len);
+        if (json_get(&cases[i], "extensions") != NULL) v.extensions = json_hex(&cases[i], "extensions", &v.extensions_len);
         char where[512];
         snprintf(where, sizeof where, "%s case %d", path, i);
         bool complete = v.pk && v.challenge && v.nonce && v.blind && v.request && v.response && v.token &&
-                        (v.salt != NULL) == (json_get(&cases[i], "salt") != NULL);
+                        (v.salt != NULL) == (json_get(&cases[i], "salt") != NULL) &&
+                        (v.extensions != NULL) == (json_get(&cases[i], "extensions") != NULL);
         if (!complete) {
             CHECK(false, "%s: a field is missing or not hex", where);
         }

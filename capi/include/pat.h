@@ -1,7 +1,8 @@
 /*
- * pat.h: the C API of pat, Privacy Pass tokens (RFC 9576, 9577, 9578 and
- * draft-ietf-privacypass-rate-limit-tokens), client roles of token types
- * 0x0001, 0x0002, 0x0003 and 0x0005.
+ * pat.h: the C API of pat, Privacy Pass tokens (RFC 9576, 9577, 9578,
+ * draft-ietf-privacypass-rate-limit-tokens and
+ * draft-ietf-privacypass-public-metadata-issuance), client roles of token
+ * types 0x0001, 0x0002, 0x0003, 0x0005 and 0xDA7A.
  *
  * No allocation and no global state: the caller lends every buffer, sized
  * by the #defines below, and a randomness callback. Every function returns
@@ -45,8 +46,9 @@
  *    Content-Type: PAT_MEDIA_TYPE_TOKEN_REQUEST and Accept:
  *    PAT_MEDIA_TYPE_TOKEN_RESPONSE (type 3: through the attester).
  * 4. pat_typeN_finalize with the 200 response's body gives the token.
- * 5. pat_authorization: the Authorization value of the retried request to
- *    the origin; a token is spent once accepted.
+ * 5. pat_authorization (pat_authorization_with_extensions for 0xDA7A, with
+ *    the token's metadata): the Authorization value of the retried request
+ *    to the origin; a token is spent once accepted.
  *
  * Link libpat_capi.a (and, on a Linux host, -lpthread -ldl -lm). Functions
  * under PAT_HAZMAT exist only in a library built with the hazmat feature.
@@ -161,6 +163,32 @@
  * Type 0x0002 RSA blind, big-endian (hazmat known-answer entry points only).
  */
 #define PAT_TYPE2_BLIND_LEN 256
+
+/**
+ * Type 0xDA7A token key: the RSASSA-PSS SubjectPublicKeyInfo, as for 0x0002.
+ */
+#define PAT_TYPEDA7A_TOKEN_KEY_LEN 342
+
+/**
+ * Type 0xDA7A TokenRequest without its extensions (`pat_typeda7a_request_len`
+ * adds them).
+ */
+#define PAT_TYPEDA7A_REQUEST_FIXED_LEN 259
+
+/**
+ * Type 0xDA7A TokenResponse.
+ */
+#define PAT_TYPEDA7A_RESPONSE_LEN 256
+
+/**
+ * Type 0xDA7A Token.
+ */
+#define PAT_TYPEDA7A_TOKEN_LEN 354
+
+/**
+ * Type 0xDA7A client state kept between request and finalize (secret).
+ */
+#define PAT_TYPEDA7A_STATE_LEN 388
 
 /**
  * Type 0x0005 token key: a ristretto255 element.
@@ -915,6 +943,34 @@ int32_t pat_type2_request_with(const uint8_t *token_key,
                                size_t state_cap);
 #endif
 
+#if defined(PAT_HAZMAT)
+/**
+ * HAZMAT, known-answer tests only: `pat_typeda7a_request` with the given
+ * `nonce` (`PAT_NONCE_LEN` bytes), PSS `salt` (`PAT_TYPE2_SALT_LEN` bytes)
+ * and RSA `blind` (`PAT_TYPE2_BLIND_LEN` bytes, big-endian, in [1, n) and
+ * invertible) instead of random ones.
+ *
+ * # Safety
+ * As `pat_typeda7a_request`.
+ */
+int32_t pat_typeda7a_request_with(const uint8_t *token_key,
+                                  size_t token_key_len,
+                                  const uint8_t *challenge,
+                                  size_t challenge_len,
+                                  const uint8_t *extensions,
+                                  size_t extensions_len,
+                                  const uint8_t *nonce,
+                                  size_t nonce_len,
+                                  const uint8_t *salt,
+                                  size_t salt_len,
+                                  const uint8_t *blind,
+                                  size_t blind_len,
+                                  uint8_t *request,
+                                  size_t request_cap,
+                                  uint8_t *state,
+                                  size_t state_cap);
+#endif
+
 /**
  * Reads the `index`-th `PrivateToken` challenge (counting from 0, other
  * schemes skipped) of a `WWW-Authenticate` field value (RFC 9110 §11.6.1,
@@ -984,6 +1040,31 @@ int32_t pat_authorization(const uint8_t *token,
                           size_t out_cap);
 
 /**
+ * Writes the `Authorization` field value for `token` and the `extensions`
+ * sent with it (an encoded Extensions list; type 0xDA7A's metadata):
+ * `PrivateToken token="<padded base64url>", extensions="<padded base64url>"`
+ * (draft-ietf-privacypass-auth-scheme-extensions §3), NUL-terminated, into
+ * `out` (`pat_typeda7a_authorization_size(extensions_len)` bytes for a
+ * type-0xDA7A token). Returns its length without
+ * the NUL, or a negative code: a token or extensions that do not parse,
+ * or `-PAT_E_BUFFER_TOO_SMALL`.
+ *
+ * Next: the `Authorization` header field of the retried request to the
+ * origin, which verifies the token with these extensions.
+ *
+ * # Safety
+ * `token` points to `token_len` readable bytes, `extensions` to
+ * `extensions_len`, `out` to `out_cap` writable bytes; `out` overlaps
+ * neither.
+ */
+int32_t pat_authorization_with_extensions(const uint8_t *token,
+                                          size_t token_len,
+                                          const uint8_t *extensions,
+                                          size_t extensions_len,
+                                          char *out,
+                                          size_t out_cap);
+
+/**
  * Parses an encoded TokenChallenge (RFC 9577 §2.1.1), strictly: a type
  * this library knows or not, lengths within bounds, no trailing bytes.
  * Fills `out` (its `challenge` pointing at `challenge` itself, its key and
@@ -999,6 +1080,86 @@ int32_t pat_authorization(const uint8_t *token,
 int32_t pat_token_challenge_parse(const uint8_t *challenge,
                                   size_t challenge_len,
                                   struct pat_challenge *out);
+
+/**
+ * The length of a type-0xDA7A TokenRequest carrying `extensions_len`
+ * bytes of encoded Extensions (length prefix included):
+ * `PAT_TYPEDA7A_REQUEST_FIXED_LEN + extensions_len`, or
+ * `-PAT_E_INVALID_LENGTH` when no Extensions list is that long (under 2
+ * or over 65,537 bytes).
+ */
+int32_t pat_typeda7a_request_len(size_t extensions_len);
+
+/**
+ * The size of the buffer `pat_authorization_with_extensions` needs for a
+ * type-0xDA7A token and `extensions_len` bytes of encoded extensions, its
+ * NUL included, or `-PAT_E_INVALID_LENGTH` as `pat_typeda7a_request_len`.
+ */
+int32_t pat_typeda7a_authorization_size(size_t extensions_len);
+
+/**
+ * Type 0xDA7A (draft-ietf-privacypass-public-metadata-issuance): builds an
+ * ExtendedTokenRequest for `challenge` (an encoded TokenChallenge of type
+ * 0xDA7A) carrying `extensions` (the token's public metadata: an encoded
+ * Extensions list, length prefix included, types ascending) to the issuer
+ * of `token_key` (its RSA-2048 SubjectPublicKeyInfo,
+ * `PAT_TYPEDA7A_TOKEN_KEY_LEN` bytes), with a fresh nonce, salt and blind
+ * from `rng`.
+ *
+ * Writes the request (`pat_typeda7a_request_len(extensions_len)` bytes) to
+ * `request` and the client state (`PAT_TYPEDA7A_STATE_LEN` bytes, secret:
+ * it holds the blind inverse and the SHA-256 of the extensions) to
+ * `state`; returns the request's length, or a negative code (and both
+ * buffers zeroed, but for one refused for overlapping another buffer).
+ *
+ * Next: POST the request's bytes to the issuer's `issuer-request-uri`
+ * with `Content-Type: PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept:
+ * PAT_MEDIA_TYPE_TOKEN_RESPONSE`; keep `extensions` for finalize and for
+ * the `Authorization` value.
+ *
+ * # Safety
+ * Every pointer points to its length's (or capacity's) readable (inputs)
+ * or writable (outputs) bytes for the whole call; NULL only with length 0.
+ */
+int32_t pat_typeda7a_request(const uint8_t *token_key,
+                             size_t token_key_len,
+                             const uint8_t *challenge,
+                             size_t challenge_len,
+                             const uint8_t *extensions,
+                             size_t extensions_len,
+                             pat_rng_fn rng,
+                             void *rng_ctx,
+                             uint8_t *request,
+                             size_t request_cap,
+                             uint8_t *state,
+                             size_t state_cap);
+
+/**
+ * Type 0xDA7A: unblinds the issuer's `response` (`PAT_TYPEDA7A_RESPONSE_LEN`
+ * bytes) with the `state` that `pat_typeda7a_request` wrote, checks that
+ * `extensions` are the request's (`-PAT_E_EXTENSIONS_MISMATCH`), verifies
+ * the signature under the key derived for them, and writes the Token
+ * (`PAT_TYPEDA7A_TOKEN_LEN` bytes) to `token`; returns its length.
+ *
+ * On success the state buffer is zeroed: one request, one token. On
+ * failure the state is left unchanged, ready for the genuine response, and
+ * `token` is zeroed (unless it overlaps another buffer: refused, and left
+ * as it was). Next: `pat_authorization_with_extensions` with the same
+ * extensions, which the origin needs to verify the token.
+ *
+ * # Safety
+ * As `pat_typeda7a_request`; `state` is read and written.
+ */
+int32_t pat_typeda7a_finalize(const uint8_t *token_key,
+                              size_t token_key_len,
+                              uint8_t *state,
+                              size_t state_len,
+                              const uint8_t *extensions,
+                              size_t extensions_len,
+                              const uint8_t *response,
+                              size_t response_len,
+                              uint8_t *token,
+                              size_t token_cap);
 
 /**
  * Power-on self-test of type 0x0001: a known answer of pat-go's vectors

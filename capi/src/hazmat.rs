@@ -201,3 +201,66 @@ pub unsafe extern "C" fn pat_type2_request_with(
         )
     }
 }
+
+/// The deterministic type-0xDA7A request behind `pat_typeda7a_request_with`.
+fn metadata_request_with(
+    [key, challenge, extensions, nonce, salt, blind]: [&[u8]; 6],
+    outs: &mut [&mut [u8]; 2],
+) -> Result<usize, Fail> {
+    let client = apart(|| pat::tokens::metadata::Client::from_token_key(key))?;
+    let challenge = TokenChallenge::decode(challenge)?;
+    let extensions = pat::wire::extensions::Extensions::decode(extensions)?;
+    let nonce = exact::<32>(nonce, Field::Message)?;
+    let salt = exact::<48>(salt, Field::Message)?;
+    let blind = exact::<256>(blind, Field::Message)?;
+    let [request_out, state_out] = outs;
+    let request_len = crate::sizes::PAT_TYPEDA7A_REQUEST_FIXED_LEN.saturating_add(extensions.as_bytes().len());
+    let request_out = prefix(request_out, request_len)?;
+    let state_out = prefix(state_out, pat::tokens::metadata::RequestState::STATE_LEN)?;
+    let (request, state) =
+        apart(|| pat::hazmat::tokens::metadata::request_with(&client, &challenge, extensions, nonce, salt, blind))?;
+    apart(|| crate::metadata::write_request(&request, &state, request_out, state_out))
+}
+
+/// HAZMAT, known-answer tests only: `pat_typeda7a_request` with the given
+/// `nonce` (`PAT_NONCE_LEN` bytes), PSS `salt` (`PAT_TYPE2_SALT_LEN` bytes)
+/// and RSA `blind` (`PAT_TYPE2_BLIND_LEN` bytes, big-endian, in [1, n) and
+/// invertible) instead of random ones.
+///
+/// # Safety
+/// As `pat_typeda7a_request`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_typeda7a_request_with(
+    token_key: *const u8,
+    token_key_len: usize,
+    challenge: *const u8,
+    challenge_len: usize,
+    extensions: *const u8,
+    extensions_len: usize,
+    nonce: *const u8,
+    nonce_len: usize,
+    salt: *const u8,
+    salt_len: usize,
+    blind: *const u8,
+    blind_len: usize,
+    request: *mut u8,
+    request_cap: usize,
+    state: *mut u8,
+    state_cap: usize,
+) -> i32 {
+    // SAFETY: the caller's contract for these buffers.
+    unsafe {
+        call(
+            [
+                (token_key, token_key_len),
+                (challenge, challenge_len),
+                (extensions, extensions_len),
+                (nonce, nonce_len),
+                (salt, salt_len),
+                (blind, blind_len),
+            ],
+            [Out::wiped(request, request_cap), Out::wiped(state, state_cap)],
+            metadata_request_with,
+        )
+    }
+}

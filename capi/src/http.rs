@@ -227,6 +227,49 @@ pub unsafe extern "C" fn pat_authorization(
     }
 }
 
+/// Writes the `Authorization` field value for `token` and the `extensions`
+/// sent with it (an encoded Extensions list; type 0xDA7A's metadata):
+/// `PrivateToken token="<padded base64url>", extensions="<padded base64url>"`
+/// (draft-ietf-privacypass-auth-scheme-extensions §3), NUL-terminated, into
+/// `out` (`pat_typeda7a_authorization_size(extensions_len)` bytes for a
+/// type-0xDA7A token). Returns its length without
+/// the NUL, or a negative code: a token or extensions that do not parse,
+/// or `-PAT_E_BUFFER_TOO_SMALL`.
+///
+/// Next: the `Authorization` header field of the retried request to the
+/// origin, which verifies the token with these extensions.
+///
+/// # Safety
+/// `token` points to `token_len` readable bytes, `extensions` to
+/// `extensions_len`, `out` to `out_cap` writable bytes; `out` overlaps
+/// neither.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_authorization_with_extensions(
+    token: *const u8,
+    token_len: usize,
+    extensions: *const u8,
+    extensions_len: usize,
+    out: *mut c_char,
+    out_cap: usize,
+) -> i32 {
+    // SAFETY: the caller's contract for these buffers.
+    unsafe {
+        call(
+            [(token, token_len), (extensions, extensions_len)],
+            [Out::wiped(out.cast::<u8>(), out_cap)],
+            |[token, extensions], [out]| {
+                TokenRef::decode(token)?;
+                let extensions = pat::wire::extensions::Extensions::decode(extensions)?;
+                let room = out_cap.checked_sub(1).ok_or(Error::BufferTooSmall)?;
+                let (text, nul) = out.split_at_mut(room);
+                let len = auth::write_authorization_with_extensions(token, &extensions, text)?.len();
+                *text.get_mut(len).or(nul.first_mut()).ok_or(Error::BufferTooSmall)? = 0;
+                Ok(len)
+            },
+        )
+    }
+}
+
 /// Parses an encoded TokenChallenge (RFC 9577 §2.1.1), strictly: a type
 /// this library knows or not, lengths within bounds, no trailing bytes.
 /// Fills `out` (its `challenge` pointing at `challenge` itself, its key and

@@ -35,6 +35,7 @@ mod ffi;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 pub mod http;
+pub mod metadata;
 pub mod misc;
 pub mod private;
 pub mod public;

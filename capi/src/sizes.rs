@@ -4,11 +4,12 @@
 
 use pat::crypto::blind_rsa;
 use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
-use pat::tokens::{private, public, rate_limited};
+use pat::tokens::{metadata, private, public, rate_limited};
 use pat::wire::auth;
 use pat::wire::challenge::PRACTICAL_CHALLENGE_LEN;
 use pat::wire::token_type::{
-    KEY_ID_LEN, NONCE_LEN, PrivateP384, PrivateRistretto255, PublicRsa2048, RateLimitedRsa2048, TokenType,
+    KEY_ID_LEN, NONCE_LEN, PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, PublicRsa2048, RateLimitedRsa2048,
+    TokenType,
 };
 
 /// Token nonce (RFC 9577 §2.2).
@@ -48,6 +49,18 @@ pub const PAT_TYPE2_AUTHORIZATION_SIZE: usize = 494;
 pub const PAT_TYPE2_SALT_LEN: usize = 48;
 /// Type 0x0002 RSA blind, big-endian (hazmat known-answer entry points only).
 pub const PAT_TYPE2_BLIND_LEN: usize = 256;
+
+/// Type 0xDA7A token key: the RSASSA-PSS SubjectPublicKeyInfo, as for 0x0002.
+pub const PAT_TYPEDA7A_TOKEN_KEY_LEN: usize = 342;
+/// Type 0xDA7A TokenRequest without its extensions (`pat_typeda7a_request_len`
+/// adds them).
+pub const PAT_TYPEDA7A_REQUEST_FIXED_LEN: usize = 259;
+/// Type 0xDA7A TokenResponse.
+pub const PAT_TYPEDA7A_RESPONSE_LEN: usize = 256;
+/// Type 0xDA7A Token.
+pub const PAT_TYPEDA7A_TOKEN_LEN: usize = 354;
+/// Type 0xDA7A client state kept between request and finalize (secret).
+pub const PAT_TYPEDA7A_STATE_LEN: usize = 388;
 
 /// Type 0x0005 token key: a ristretto255 element.
 pub const PAT_TYPE5_TOKEN_KEY_LEN: usize = 32;
@@ -117,6 +130,12 @@ const _: () = {
     assert!(PAT_TYPE2_STATE_LEN == public::RequestState::STATE_LEN);
     assert!(PAT_TYPE2_AUTHORIZATION_SIZE == PublicRsa2048::AUTHORIZATION_LEN + 1);
     assert!(PAT_TYPE2_SALT_LEN == blind_rsa::SALT_LEN && PAT_TYPE2_BLIND_LEN == blind_rsa::MODULUS_LEN);
+
+    assert!(PAT_TYPEDA7A_TOKEN_KEY_LEN == blind_rsa::PublicKey::SPKI_LEN);
+    assert!(PAT_TYPEDA7A_REQUEST_FIXED_LEN + 2 == PublicMetadataRsa2048::REQUEST_LEN.min());
+    assert!(PAT_TYPEDA7A_RESPONSE_LEN == PublicMetadataRsa2048::RESPONSE_MAX_LEN);
+    assert!(PAT_TYPEDA7A_TOKEN_LEN == PublicMetadataRsa2048::TOKEN_LEN);
+    assert!(PAT_TYPEDA7A_STATE_LEN == metadata::RequestState::STATE_LEN);
 
     assert!(PAT_TYPE5_REQUEST_LEN == PrivateRistretto255::REQUEST_MAX_LEN);
     assert!(PAT_TYPE5_RESPONSE_LEN == PrivateRistretto255::RESPONSE_MAX_LEN);

@@ -1,6 +1,6 @@
 // The API's types, shared by both entries (index.d.ts, core.d.ts): Privacy
-// Pass clients for token types 0x0001, 0x0002 and 0x0005 (RFC 9577,
-// RFC 9578). Every method is synchronous. No name of the DOM library here:
+// Pass clients for token types 0x0001, 0x0002, 0x0005 and 0xDA7A (RFC 9577,
+// RFC 9578 and drafts) and ARC, 0xE5AC (the `arc` namespace). Every method is synchronous. No name of the DOM library here:
 // a consumer with lib ES2022 and no ambient types type-checks (scripts/wasm).
 // The implementation is core.js; this file has no .js of its own.
 
@@ -57,6 +57,7 @@ export type PatErrorCode =
     | 'UnsortedExtensions'
     | 'InitPending'
     | 'Freed'
+    | 'PresentationLimitReached'
     | (string & {});
 
 /** A token type of this package. */
@@ -85,6 +86,9 @@ export declare const MediaType: {
     readonly PRIVATE_TOKEN_ISSUER_DIRECTORY: 'application/private-token-issuer-directory';
     readonly PRIVATE_TOKEN_REQUEST: 'application/private-token-request';
     readonly PRIVATE_TOKEN_RESPONSE: 'application/private-token-response';
+    /** ARC (type 0xE5AC): the body of a credential request. */
+    readonly PRIVATE_CREDENTIAL_REQUEST: 'application/private-credential-request';
+    readonly PRIVATE_CREDENTIAL_RESPONSE: 'application/private-credential-response';
 };
 
 export declare const PRIVATE_TOKEN_ISSUER_DIRECTORY: '/.well-known/private-token-issuer-directory';
@@ -100,14 +104,26 @@ export interface SerializableChallenge {
 }
 
 export declare class TokenChallenge {
-    /** A new challenge; names must be printable ASCII, origin names non-empty. */
-    constructor(tokenType: number, issuerName: string, redemptionContext: Uint8Array, originInfo?: string[]);
+    /**
+     * A new challenge; names must be printable ASCII, origin names non-empty.
+     * `credentialContext` (empty or 32 bytes, empty by default) only for
+     * type 0xE5AC (ARC); any other type refuses it ("InvalidValue").
+     */
+    constructor(
+        tokenType: number,
+        issuerName: string,
+        redemptionContext: Uint8Array,
+        originInfo?: string[],
+        credentialContext?: Uint8Array,
+    );
     readonly tokenType: number;
     readonly issuerName: string;
     /** Empty or 32 bytes. */
     readonly redemptionContext: Bytes;
     /** The origin names, or undefined when origin_info is empty. */
     readonly originInfo?: string[];
+    /** Type 0xE5AC (ARC) only: empty or 32 bytes. Undefined on every other type. */
+    readonly credentialContext?: Bytes;
     /** Parses an encoded challenge; trailing bytes are an error ("TrailingBytes"). */
     static deserialize(bytes: Uint8Array): TokenChallenge;
     serialize(): Bytes;
@@ -163,6 +179,7 @@ export declare class WWWAuthenticateHeader {
         maxAge?: number,
         extensionSet?: Uint8Array,
         extensions?: Uint8Array,
+        rateLimit?: number | bigint,
     );
     challenge: TokenChallenge;
     /** Absent when the origin left `token-key` out: take it from the issuer directory. */
@@ -176,6 +193,12 @@ export declare class WWWAuthenticateHeader {
     extensionSet?: Uint8Array;
     /** The challenge's `extensions` parameter: an encoded Extensions list the origin suggests. */
     extensions?: Uint8Array;
+    /**
+     * An ARC challenge's `rate-limit` (type 0xE5AC): the presentation limit
+     * (a number; a BigInt only above 2^53). Undefined on other types. Required
+     * by toString() on an ARC challenge, refused on others.
+     */
+    rateLimit?: number | bigint;
     /** The types `extensionSet` requires, in its order (empty without one). */
     readonly requiredExtensions: number[];
     /** The types `extensionSet` lists as optional, in its order. */
@@ -193,8 +216,9 @@ export declare class WWWAuthenticateHeader {
 /** Authorization: PrivateToken token="…" (RFC 9577 §2.2). */
 export declare class AuthorizationHeader {
     /** `extensions`: the encoded Extensions list sent with the token (type 0xDA7A's metadata), if any. */
-    constructor(token: Token, extensions?: Uint8Array | CanSerialize);
-    token: Token;
+    constructor(token: Token | arc.Token, extensions?: Uint8Array | CanSerialize);
+    /** An `arc.Token` when the token is of type 0xE5AC. */
+    token: Token | arc.Token;
     /** The `extensions` parameter, decoded and checked; undefined without one. */
     extensions: Bytes | undefined;
     static parse(header: string): AuthorizationHeader;
@@ -384,5 +408,111 @@ export declare namespace publicVerif {
          * or a parse error.
          */
         verify(token: CanSerialize | Uint8Array, tokChl: TokenChallenge | SerializableChallenge): void;
+    }
+}
+
+/**
+ * Token type 0xE5AC, ARC(P-256) (draft-ietf-privacypass-arc-protocol-01): one
+ * credential from the issuer, then up to `limit` unlinkable tokens per
+ * presentation context. The credential and the states are secret: each
+ * exports as bytes to keep between runs, and `free()` wipes the module's
+ * copy (every later call on it throws a PatError "Freed").
+ */
+export declare namespace arc {
+    const TOKEN_TYPE: 0xe5ac;
+
+    /** A credential (secret), the result of one issuance. */
+    class Credential {
+        private constructor();
+        /** The credential as bytes (secret). */
+        export(): Bytes;
+        static import(bytes: Uint8Array): Credential;
+        free(): void;
+    }
+
+    /**
+     * The presentation state of one credential for one presentation context
+     * (secret). Keep it, or its export, after every token: a state restored
+     * from an older copy repeats nonces, which links the tokens and makes
+     * the origin refuse them.
+     */
+    class PresentationState {
+        private constructor();
+        /** Tokens left (a number; a BigInt only above 2^53). */
+        readonly remaining: number | bigint;
+        readonly limit: number | bigint;
+        export(): Bytes;
+        static import(bytes: Uint8Array): PresentationState;
+        free(): void;
+    }
+
+    /** A credential request in flight (its state is secret). */
+    class CredentialRequest {
+        private constructor();
+        readonly tokenType: 0xe5ac;
+        readonly truncatedTokenKeyId: number;
+        /** The encoded CredentialRequest: POST it as MediaType.PRIVATE_CREDENTIAL_REQUEST. */
+        serialize(): Bytes;
+        /** The state as bytes (secret), for Client.finalizeExported; "StateSpent" after finalize. */
+        exportState(): Bytes;
+        /** The credential from the issuer's CredentialResponse; "StateSpent" after a success. */
+        finalize(response: Uint8Array): Credential;
+        free(): void;
+    }
+
+    /** An ARC token. */
+    class Token {
+        /** Checks the type and that the length is that of some limit ("InvalidLength"). */
+        constructor(bytes: Uint8Array);
+        readonly tokenType: 0xe5ac;
+        /** As the client wrote it: nothing verifies it. */
+        readonly presentationNonce: number;
+        readonly challengeDigest: Bytes;
+        readonly issuerKeyId: Bytes;
+        readonly presentation: Bytes;
+        static deserialize(bytes: Uint8Array): Token;
+        serialize(): Bytes;
+    }
+
+    /** The client of one issuer key. */
+    class Client {
+        /** `tokenKey`: the issuer's 99-byte ServerPublicKey. */
+        constructor(tokenKey: Uint8Array);
+        readonly keyId: Bytes;
+        createCredentialRequest(tokChl: TokenChallenge | SerializableChallenge): CredentialRequest;
+        finalizeExported(state: Uint8Array, response: Uint8Array): Credential;
+        /** `limit`: the challenge's rateLimit, 2 to 2^32. Make one state per context and keep it. */
+        presentationState(
+            credential: Credential,
+            tokChl: TokenChallenge | SerializableChallenge,
+            limit: number | bigint,
+        ): PresentationState;
+        /** The next token; "ChallengeMismatch" for another context, "PresentationLimitReached" when used up. */
+        createToken(state: PresentationState, tokChl: TokenChallenge | SerializableChallenge): Token;
+        free(): void;
+    }
+
+    /** The issuer of type 0xE5AC, also its origin (the key is secret). */
+    class Issuer {
+        private constructor();
+        static generate(): Issuer;
+        /** The 128-byte secret key x0 ‖ x1 ‖ x2 ‖ x0Blinding ("InvalidKey", "InvalidLength"). */
+        static fromSecretKey(bytes: Uint8Array): Issuer;
+        /** The 99-byte ServerPublicKey to publish. */
+        readonly tokenKey: Bytes;
+        readonly keyId: Bytes;
+        /** The CredentialResponse's bytes ("KeyIdMismatch", "Verification", parse errors). */
+        issue(request: CanSerialize | Uint8Array): Bytes;
+        /**
+         * The token's replay key (SHA-256 of its presentation tag, 32 bytes):
+         * accept it once only. Throws "Verification", "KeyIdMismatch",
+         * "ChallengeMismatch", "WrongTokenType" or a parse error.
+         */
+        verify(
+            token: CanSerialize | Uint8Array,
+            tokChl: TokenChallenge | SerializableChallenge,
+            limit: number | bigint,
+        ): Bytes;
+        free(): void;
     }
 }

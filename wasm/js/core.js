@@ -1,7 +1,8 @@
 // pat-wasm: the client roles of pat (Privacy Pass, RFC 9576/9577/9578) as
 // an ES module over the wasm-bindgen output `pat_wasm.js`. Token types
-// 0x0001 (VOPRF P-384), 0x0002 (blind RSA 2048) and 0x0005 (VOPRF
-// ristretto255). Names follow @cloudflare/privacypass-ts where the concept
+// 0x0001 (VOPRF P-384), 0x0002 (blind RSA 2048), 0x0005 (VOPRF
+// ristretto255), 0xDA7A (public metadata) and 0xE5AC (ARC, the `arc`
+// namespace). Names follow @cloudflare/privacypass-ts where the concept
 // is the same; every method is synchronous. See docs/wasm.md.
 //
 // This is the entry `pat-wasm/core`: the API without loading. It imports
@@ -144,6 +145,9 @@ export const MediaType = Object.freeze({
     PRIVATE_TOKEN_ISSUER_DIRECTORY: 'application/private-token-issuer-directory',
     PRIVATE_TOKEN_REQUEST: 'application/private-token-request',
     PRIVATE_TOKEN_RESPONSE: 'application/private-token-response',
+    /** ARC (type 0xE5AC): the CredentialRequest's media type (draft-ietf-privacypass-arc-protocol-01 §7). */
+    PRIVATE_CREDENTIAL_REQUEST: 'application/private-credential-request',
+    PRIVATE_CREDENTIAL_RESPONSE: 'application/private-credential-response',
 });
 
 /** Where an issuer publishes its directory (RFC 9578 §4). */
@@ -157,13 +161,14 @@ const challengeBytes = new WeakMap();
 
 function challengeFrom(bytes) {
     return using(raw().decodeChallenge(bytes), (p) =>
-        challengeFromParts(copy(bytes), p.tokenType, p.issuerName, p.redemptionContext, p.originInfo),
+        challengeFromParts(copy(bytes), p.tokenType, p.issuerName, p.redemptionContext, p.originInfo, p.credentialContext),
     );
 }
 
 // A TokenChallenge object from its encoding (kept, not copied) and its
-// decoded fields (names still UTF-8 bytes).
-function challengeFromParts(bytes, tokenType, issuerName, redemptionContext, originInfo) {
+// decoded fields (names still UTF-8 bytes); `credentialContext` only for
+// type 0xE5AC (ARC), whose challenge has that field.
+function challengeFromParts(bytes, tokenType, issuerName, redemptionContext, originInfo, credentialContext) {
     const c = Object.create(TokenChallenge.prototype);
     const origins = text.decode(originInfo);
     Object.defineProperties(c, {
@@ -172,13 +177,20 @@ function challengeFromParts(bytes, tokenType, issuerName, redemptionContext, ori
         redemptionContext: { value: redemptionContext, enumerable: true },
         originInfo: { value: origins === '' ? undefined : origins.split(','), enumerable: true },
     });
+    if (credentialContext !== undefined) {
+        Object.defineProperty(c, 'credentialContext', { value: credentialContext, enumerable: true });
+    }
     challengeBytes.set(c, bytes);
     return c;
 }
 
-/** TokenChallenge (RFC 9577 §2.1.1). */
+/**
+ * TokenChallenge (RFC 9577 §2.1.1); for type 0xE5AC (ARC) with the
+ * `credentialContext` (empty or 32 bytes; empty by default), which no other
+ * type has.
+ */
 export class TokenChallenge {
-    constructor(tokenType, issuerName, redemptionContext, originInfo) {
+    constructor(tokenType, issuerName, redemptionContext, originInfo, credentialContext) {
         if (originInfo !== undefined && !Array.isArray(originInfo)) {
             throw new TypeError('originInfo must be an array of strings or undefined');
         }
@@ -187,6 +199,7 @@ export class TokenChallenge {
             utf8.encode(stringArg(issuerName, 'issuerName')),
             bytesArg(redemptionContext, 'redemptionContext'),
             utf8.encode((originInfo ?? []).map((o) => stringArg(o, 'originInfo item')).join(',')),
+            credentialContext === undefined ? undefined : bytesArg(credentialContext, 'credentialContext'),
         );
         return challengeFrom(bytes);
     }
@@ -280,20 +293,35 @@ function extensionSetTypes(bytes) {
     }));
 }
 
+/** A u64 from the module as a number when it is exact, else as a BigInt. */
+function u64Out(value) {
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+/** A u64 argument: a non-negative integer number or BigInt. */
+function u64Arg(value, what) {
+    if (typeof value === 'bigint' && value >= 0n && value < 1n << 64n) return value;
+    if (Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+    throw new RangeError(`${what} must be a non-negative integer (a number or a BigInt below 2^64)`);
+}
+
 /**
  * One `PrivateToken` challenge of a `WWW-Authenticate` value. `extensionSet`
  * and `extensions` are the extension negotiation of
  * draft-ietf-privacypass-auth-scheme-extensions-03 §4: the encoded
  * ExtensionSet of the types the origin asks for, and an encoded Extensions
- * list it suggests; undefined when absent.
+ * list it suggests; undefined when absent. `rateLimit` is an ARC
+ * challenge's presentation limit (type 0xE5AC, its `rate-limit`
+ * parameter), undefined on every other type's.
  */
 export class WWWAuthenticateHeader {
-    constructor(challenge, tokenKey, maxAge, extensionSet, extensions) {
+    constructor(challenge, tokenKey, maxAge, extensionSet, extensions, rateLimit) {
         this.challenge = challenge;
         this.tokenKey = tokenKey;
         this.maxAge = maxAge;
         this.extensionSet = extensionSet;
         this.extensions = extensions;
+        this.rateLimit = rateLimit;
     }
 
     /** The extension types `extensionSet` requires, in its order (empty without one). */
@@ -338,10 +366,25 @@ export class WWWAuthenticateHeader {
             const issuerName = field();
             const redemptionContext = field();
             const originInfo = field();
-            const challenge = challengeFromParts(bytes, tokenType, issuerName, redemptionContext, originInfo);
+            const credentialContext = optional();
+            const challenge = challengeFromParts(
+                bytes,
+                tokenType,
+                issuerName,
+                redemptionContext,
+                originInfo,
+                credentialContext,
+            );
             const tokenKey = optional();
             const maxAge = packed[at++] === 1 ? u32() : undefined;
-            out.push(new WWWAuthenticateHeader(challenge, tokenKey, maxAge, optional(), optional()));
+            const extensionSet = optional();
+            const extensions = optional();
+            let rateLimit;
+            if (packed[at++] === 1) {
+                rateLimit = u64Out(view.getBigUint64(at));
+                at += 8;
+            }
+            out.push(new WWWAuthenticateHeader(challenge, tokenKey, maxAge, extensionSet, extensions, rateLimit));
         }
         return out;
     }
@@ -349,7 +392,8 @@ export class WWWAuthenticateHeader {
     /**
      * `PrivateToken challenge="…", token-key="…", max-age="…",
      * extension-set="…", extensions="…"` (each optional one when set),
-     * padded base64url.
+     * padded base64url; an ARC challenge's ends with `rate-limit=N`
+     * (required there, refused elsewhere and beside extensions).
      */
     toString() {
         return raw().writeWwwAuthenticate(
@@ -358,6 +402,7 @@ export class WWWAuthenticateHeader {
             this.maxAge === undefined ? undefined : intArg(this.maxAge, 0xffffffff, 'maxAge'),
             this.extensionSet === undefined ? undefined : bytesArg(this.extensionSet, 'extensionSet'),
             this.extensions === undefined ? undefined : bytesArg(this.extensions, 'extensions'),
+            this.rateLimit === undefined ? undefined : u64Arg(this.rateLimit, 'rateLimit'),
         );
     }
 }
@@ -424,10 +469,12 @@ export class AuthorizationHeader {
         this.extensions = extensions === undefined ? undefined : extensionsArg(extensions);
     }
 
+    /** Parses the header; an ARC token (type 0xE5AC) becomes an `arc.Token`. */
     static parse(header) {
-        return using(raw().parseAuthorizationParts(stringArg(header, 'header')), (p) =>
-            new AuthorizationHeader(Token.deserialize(p.token), p.extensions),
-        );
+        return using(raw().parseAuthorizationParts(stringArg(header, 'header')), (p) => {
+            const token = isArcToken(p.token) ? arc.Token.deserialize(p.token) : Token.deserialize(p.token);
+            return new AuthorizationHeader(token, p.extensions);
+        });
     }
 
     /** `PrivateToken token="<padded base64url>"`, then `, extensions="…"` when there are extensions. */
@@ -849,3 +896,244 @@ function makePublicVerif() {
 
 export const privateVerif = makePrivateVerif();
 export const publicVerif = makePublicVerif();
+
+// ---- ARC (token type 0xE5AC) ------------------------------------------------
+
+const ARC_TYPE = 0xe5ac;
+// type ‖ presentation_nonce ‖ challenge_digest ‖ issuer_key_id.
+const ARC_TOKEN_HEADER = 2 + 4 + 32 + 32;
+
+function isArcToken(bytes) {
+    return bytes.length >= 2 && ((bytes[0] << 8) | bytes[1]) === ARC_TYPE;
+}
+
+/** An ARC presentation limit: 2 to 2^32, as the module takes it (a BigInt). */
+function limitArg(limit) {
+    const v = u64Arg(limit, 'limit');
+    if (v < 2n || v > 1n << 32n) throw new RangeError('limit must be from 2 to 2^32');
+    return v;
+}
+
+/**
+ * Namespace of token type 0xE5AC, ARC(P-256) (draft-ietf-privacypass-arc-protocol-01):
+ * a client gets one credential from the issuer, then makes up to `limit`
+ * unlinkable tokens per presentation context (issuer, origin_info,
+ * redemption_context) from it. The credential and the states are secret;
+ * each exports as bytes to be kept between runs, and free() wipes the
+ * module's copy.
+ */
+function makeArc() {
+    // Each object's wasm-bindgen object, out of the callers' reach.
+    const held = new WeakMap();
+    const live = (obj) => {
+        const r = held.get(obj);
+        if (r === undefined) throw patError('Freed', `this ${obj.constructor.name} was freed`);
+        return r;
+    };
+
+    /** Wraps a wasm-bindgen object; free() wipes it, later use throws "Freed". */
+    class Held {
+        constructor(key, rawObject) {
+            if (key !== internal) throw new TypeError(`use the factories of arc to make a ${new.target.name}`);
+            held.set(this, rawObject);
+        }
+
+        /** Wipes the secrets in the module's memory; the object is unusable afterwards. */
+        free() {
+            held.get(this)?.free();
+            held.delete(this);
+        }
+    }
+
+    /** A credential (secret): the result of one issuance. */
+    class Credential extends Held {
+        /** The credential as bytes (secret), for Credential.import. */
+        export() {
+            return live(this).export();
+        }
+
+        static import(bytes) {
+            return new Credential(internal, raw().ArcCredential.import(bytesArg(bytes, 'bytes')));
+        }
+    }
+
+    /**
+     * The presentation state of one credential for one presentation context
+     * (secret): its nonce counter keeps the tokens unlinkable. Keep it (or
+     * its export) after every token; a state restored from an older copy
+     * repeats nonces, which links tokens and makes the origin refuse them.
+     */
+    class PresentationState extends Held {
+        /** How many tokens are left. */
+        get remaining() {
+            return u64Out(live(this).remaining);
+        }
+
+        get limit() {
+            return u64Out(live(this).limit);
+        }
+
+        /** The state as bytes (secret), for PresentationState.import; export again after every token. */
+        export() {
+            return live(this).export();
+        }
+
+        static import(bytes) {
+            return new PresentationState(internal, raw().ArcPresentationState.import(bytesArg(bytes, 'bytes')));
+        }
+    }
+
+    /** A credential request in flight: its bytes, and the state that finalizes it. */
+    class CredentialRequest extends Held {
+        #bytes;
+
+        constructor(key, rawRequest) {
+            super(key, rawRequest);
+            this.#bytes = rawRequest.bytes;
+            this.tokenType = ARC_TYPE;
+            this.truncatedTokenKeyId = this.#bytes[2];
+        }
+
+        /** The encoded CredentialRequest (the body of the POST to the issuer). */
+        serialize() {
+            return this.#bytes.slice();
+        }
+
+        /** The request state as bytes (secret), for Client.finalizeExported; "StateSpent" after finalize. */
+        exportState() {
+            return live(this).exportState();
+        }
+
+        /**
+         * The credential from the issuer's CredentialResponse (its proof
+         * checked); a failure leaves the request as it was, a success wipes
+         * its state ("StateSpent" after).
+         */
+        finalize(response) {
+            return new Credential(internal, live(this).finalize(bytesArg(response, 'response')));
+        }
+    }
+
+    /** An ARC token: type ‖ presentation_nonce ‖ challenge_digest ‖ issuer_key_id ‖ presentation. */
+    class Token {
+        #bytes;
+
+        constructor(bytes) {
+            raw().checkToken(bytesArg(bytes, 'bytes'));
+            if (!isArcToken(bytes)) throw patError('WrongTokenType', 'not an ARC token (type 0xE5AC)');
+            this.#bytes = copy(bytes);
+            this.tokenType = ARC_TYPE;
+            const view = new DataView(this.#bytes.buffer);
+            /** As the client wrote it; nothing verifies it. */
+            this.presentationNonce = view.getUint32(2);
+            this.challengeDigest = this.#bytes.slice(6, 38);
+            this.issuerKeyId = this.#bytes.slice(38, ARC_TOKEN_HEADER);
+            this.presentation = this.#bytes.slice(ARC_TOKEN_HEADER);
+        }
+
+        static deserialize(bytes) {
+            return new Token(bytes);
+        }
+
+        serialize() {
+            return this.#bytes.slice();
+        }
+    }
+
+    /** The client of one issuer key (free() releases its module memory). */
+    class Client extends Held {
+        /** `tokenKey`: the issuer's 99-byte ServerPublicKey (the challenge's token-key or the directory's). */
+        constructor(tokenKey) {
+            super(internal, new (raw().ArcClient)(bytesArg(tokenKey, 'tokenKey')));
+        }
+
+        get keyId() {
+            return live(this).keyId;
+        }
+
+        /** A credential request for an ARC challenge (its issuer, origin_info and credentialContext bind the credential). */
+        createCredentialRequest(tokChl) {
+            return new CredentialRequest(internal, live(this).request(challengeArg(tokChl)));
+        }
+
+        /** The credential from a CredentialRequest's exportState() and the issuer's response. */
+        finalizeExported(state, response) {
+            const credential = live(this).finalizeExported(bytesArg(state, 'state'), bytesArg(response, 'response'));
+            return new Credential(internal, credential);
+        }
+
+        /**
+         * The presentation state of `credential` for the challenge's
+         * presentation context under `limit` (its WWWAuthenticateHeader's
+         * rateLimit). Make one per context and keep it.
+         */
+        presentationState(credential, tokChl, limit) {
+            if (!(credential instanceof Credential)) throw new TypeError('credential must be an arc.Credential');
+            const state = live(this).presentationState(live(credential), challengeArg(tokChl), limitArg(limit));
+            return new PresentationState(internal, state);
+        }
+
+        /**
+         * The next token of `state` for the challenge it was made for
+         * ("ChallengeMismatch" otherwise); the state advances.
+         * "PresentationLimitReached" once it is used up.
+         */
+        createToken(state, tokChl) {
+            if (!(state instanceof PresentationState)) throw new TypeError('state must be an arc.PresentationState');
+            return new Token(live(this).token(live(state), challengeArg(tokChl)));
+        }
+    }
+
+    /**
+     * The issuer of type 0xE5AC, which is also its origin (ARC is privately
+     * verifiable). The key stays in the module's memory; free() wipes it.
+     */
+    class Issuer extends Held {
+        /** A fresh key from crypto.getRandomValues. */
+        static generate() {
+            return new Issuer(internal, raw().ArcIssuer.generate());
+        }
+
+        /** The 128-byte secret key x0 ‖ x1 ‖ x2 ‖ x0Blinding. */
+        static fromSecretKey(bytes) {
+            return new Issuer(internal, raw().ArcIssuer.fromSecretKey(bytesArg(bytes, 'bytes')));
+        }
+
+        /** The token key to publish: the 99-byte ServerPublicKey. */
+        get tokenKey() {
+            return live(this).tokenKey;
+        }
+
+        get keyId() {
+            return live(this).keyId;
+        }
+
+        /** The CredentialResponse's bytes for a CredentialRequest (or its bytes). */
+        issue(request) {
+            const bytes = request instanceof Uint8Array ? request : bytesArg(request?.serialize?.(), 'request.serialize()');
+            return live(this).issue(bytes);
+        }
+
+        /**
+         * Checks a redeemed token for the challenge it answers under `limit`
+         * and returns its replay key (32 bytes, SHA-256 of the presentation
+         * tag): accept it once only. Throws a PatError ("Verification",
+         * "KeyIdMismatch", "ChallengeMismatch", "WrongTokenType", a parse error).
+         */
+        verify(token, tokChl, limit) {
+            return live(this).verify(tokenBytes(token), challengeArg(tokChl), limitArg(limit));
+        }
+    }
+
+    return Object.freeze({
+        TOKEN_TYPE: ARC_TYPE,
+        Client,
+        Credential,
+        CredentialRequest,
+        Issuer,
+        PresentationState,
+        Token,
+    });
+}
+
+export const arc = makeArc();

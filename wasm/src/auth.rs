@@ -2,15 +2,19 @@
 //! `WWW-Authenticate` challenges in, `Authorization` credentials out, and a
 //! token's fields (RFC 9577 §2.2). A challenge's extension negotiation
 //! (draft-ietf-privacypass-auth-scheme-extensions-03 §4: `extension-set` and
-//! `extensions`) is read and written too.
+//! `extensions`) is read and written too, and so is an ARC challenge
+//! (type 0xE5AC, draft-ietf-privacypass-arc-protocol-01 §6): its
+//! TokenChallenge with the `credential_context`, its `rate-limit`
+//! parameter, and its tokens in `Authorization`.
 
+use pat::tokens::arc::{TOKEN_TYPE as ARC, token_len as arc_token_len};
 use pat::wire::auth;
-use pat::wire::challenge::TokenChallenge;
 use pat::wire::extension_set::ExtensionSet;
 use pat::wire::extensions::Extensions;
 use pat::{Decode, TokenRef};
 use wasm_bindgen::prelude::*;
 
+use crate::challenge::{check as check_challenge, parts as challenge_parts};
 use crate::error::js;
 
 /// One `PrivateToken` challenge of a `WWW-Authenticate` value.
@@ -34,6 +38,11 @@ pub struct ChallengeHeader {
     /// The challenge's `extensions` parameter: an encoded Extensions list
     /// (checked to be one) the origin suggests; absent when it has none.
     pub extensions: Option<Vec<u8>>,
+    /// The `rate-limit` parameter of an ARC challenge (type 0xE5AC): the
+    /// presentation limit; absent on every other type's challenge (where
+    /// the parameter is ignored, as the library does).
+    #[wasm_bindgen(js_name = rateLimit)]
+    pub rate_limit: Option<u64>,
 }
 
 /// The fields of an encoded token (RFC 9577 §2.2).
@@ -90,7 +99,10 @@ pub fn challenges(value: &str) -> pat::Result<Vec<ChallengeHeader>> {
 fn one_challenge(c: pat::Result<auth::PrivateTokenChallenge<'_>>) -> pat::Result<ChallengeHeader> {
     let c = c?;
     let challenge = decode_param(&c.challenge)?;
-    TokenChallenge::decode(&challenge)?;
+    check_challenge(&challenge)?;
+    // Read where it is used (ARC), ignored elsewhere: a malformed value on
+    // an ARC challenge makes the challenge unusable.
+    let rate_limit = if challenge.starts_with(&ARC.to_be_bytes()) { c.decode_rate_limit()? } else { None };
     let token_key = c.token_key.as_ref().map(decode_param).transpose()?;
     let extension_set = c.extension_set.as_ref().map(decode_param).transpose()?;
     if let Some(bytes) = &extension_set {
@@ -100,7 +112,7 @@ fn one_challenge(c: pat::Result<auth::PrivateTokenChallenge<'_>>) -> pat::Result
     if let Some(bytes) = &extensions {
         Extensions::decode(bytes)?;
     }
-    Ok(ChallengeHeader { challenge, token_key, max_age: c.max_age, extension_set, extensions })
+    Ok(ChallengeHeader { challenge, token_key, max_age: c.max_age, extension_set, extensions, rate_limit })
 }
 
 /// One `PrivateToken` challenge for `WWW-Authenticate`, with or without the
@@ -114,6 +126,38 @@ pub fn challenge_value(
     extension_set: Option<&[u8]>,
     extensions: Option<&[u8]>,
 ) -> pat::Result<String> {
+    challenge_value_with(challenge, token_key, max_age, extension_set, extensions, None)
+}
+
+/// [`challenge_value`] with an ARC challenge's `rate-limit`: given exactly
+/// when the challenge is of type 0xE5AC (`MissingParameter(RateLimit)`
+/// without it, `InvalidValue(RateLimit)` with it on another type), and
+/// never with the extension parameters (ARC tokens carry none:
+/// `InvalidValue(RateLimit)`). The challenge is checked to be one.
+pub fn challenge_value_with(
+    challenge: &[u8],
+    token_key: Option<&[u8]>,
+    max_age: Option<u32>,
+    extension_set: Option<&[u8]>,
+    extensions: Option<&[u8]>,
+    rate_limit: Option<u64>,
+) -> pat::Result<String> {
+    check_challenge(challenge)?;
+    let is_arc = challenge.starts_with(&ARC.to_be_bytes());
+    match rate_limit {
+        None if is_arc => return Err(pat::Error::MissingParameter(pat::Field::RateLimit)),
+        None => {}
+        Some(_) if !is_arc || extension_set.is_some() || extensions.is_some() => {
+            return Err(pat::Error::InvalidValue(pat::Field::RateLimit));
+        }
+        Some(limit) => {
+            // `, rate-limit=` and at most 20 digits.
+            let len = auth::www_authenticate_len(challenge.len(), token_key.map(<[u8]>::len), max_age) + 13 + 20;
+            let mut out = vec![0u8; len];
+            let value = auth::write_www_authenticate_with_rate_limit(challenge, token_key, max_age, limit, &mut out)?;
+            return Ok(value.to_owned());
+        }
+    }
     let extension_set = extension_set.map(ExtensionSet::decode).transpose()?;
     let extensions = extensions.map(Extensions::decode).transpose()?;
     let mut out = vec![
@@ -141,7 +185,7 @@ pub fn challenge_value(
 /// to be a token of a known type (as [`authorization_token`] checks what it
 /// reads), so that no malformed token leaves as a header.
 pub fn authorization_value(token: &[u8]) -> pat::Result<String> {
-    TokenRef::decode(token)?;
+    check_token(token)?;
     let mut out = vec![0u8; auth::authorization_len(token.len())];
     Ok(auth::write_authorization(token, &mut out)?.to_owned())
 }
@@ -150,7 +194,7 @@ pub fn authorization_value(token: &[u8]) -> pat::Result<String> {
 /// checked to be a token of a known type.
 pub fn authorization_token(value: &str) -> pat::Result<Vec<u8>> {
     let token = decode_param(&auth::parse_authorization(value)?)?;
-    TokenRef::decode(&token)?;
+    check_token(&token)?;
     Ok(token)
 }
 
@@ -158,7 +202,7 @@ pub fn authorization_token(value: &str) -> pat::Result<Vec<u8>> {
 /// encoded Extensions list sent with it (draft-ietf-privacypass-auth-scheme-extensions
 /// §3; type 0xDA7A's metadata), each checked first.
 pub fn authorization_with_extensions_value(token: &[u8], extensions: &[u8]) -> pat::Result<String> {
-    TokenRef::decode(token)?;
+    check_token(token)?;
     let extensions = Extensions::decode(extensions)?;
     let mut out = vec![0u8; auth::authorization_with_extensions_len(token.len(), extensions.as_bytes().len())];
     Ok(auth::write_authorization_with_extensions(token, &extensions, &mut out)?.to_owned())
@@ -169,7 +213,7 @@ pub fn authorization_with_extensions_value(token: &[u8], extensions: &[u8]) -> p
 pub fn authorization_parts(value: &str) -> pat::Result<AuthorizationParts> {
     let params = auth::parse_authorization_with_extensions(value)?;
     let token = decode_param(&params.token)?;
-    TokenRef::decode(&token)?;
+    check_token(&token)?;
     let extensions = params.extensions.as_ref().map(decode_param).transpose()?;
     if let Some(bytes) = &extensions {
         Extensions::decode(bytes)?;
@@ -185,6 +229,23 @@ pub struct AuthorizationParts {
     pub token: Vec<u8>,
     /// The encoded Extensions list of its `extensions` parameter, if any.
     pub extensions: Option<Vec<u8>>,
+}
+
+/// Checks that `bytes` is a token of a known type: for an ARC token (type
+/// 0xE5AC, whose length depends on the presentation limit, which the token
+/// does not carry) that its length is the length of a token under some
+/// limit from 2 to 2^32; for the others, [`TokenRef::decode`].
+pub fn check_token(bytes: &[u8]) -> pat::Result<()> {
+    if bytes.starts_with(&ARC.to_be_bytes()) {
+        // ⌈log2(limit)⌉ = k from 1 to 32 gives each length once.
+        for k in 1..=32u32 {
+            if arc_token_len(1u64 << k)? == bytes.len() {
+                return Ok(());
+            }
+        }
+        return Err(pat::Error::InvalidLength(pat::Field::Token));
+    }
+    TokenRef::decode(bytes).map(|_| ())
 }
 
 /// The fields of an encoded token of a known type.
@@ -232,8 +293,9 @@ fn put_optional(out: &mut Vec<u8>, bytes: Option<&[u8]>) -> pat::Result<()> {
 /// length (u32) and its bytes; an optional one is 0 (absent) or 1 and the
 /// value. The layout: the number of challenges (u32), then for each: the
 /// TokenChallenge's encoding, its `token_type` (u16), `issuer_name`,
-/// `redemption_context` and `origin_info` (fields), then the optional
-/// token key, `max-age` (u32), `extension-set` and `extensions`.
+/// `redemption_context` and `origin_info` (fields), its optional
+/// `credential_context` (type 0xE5AC), then the optional token key,
+/// `max-age` (u32), `extension-set`, `extensions` and `rate-limit` (u64).
 pub fn challenges_packed(value: &str) -> pat::Result<Vec<u8>> {
     let list = challenges(value)?;
     let count = u32::try_from(list.len()).map_err(|_| pat::Error::InvalidLength(pat::Field::Challenge))?;
@@ -242,12 +304,13 @@ pub fn challenges_packed(value: &str) -> pat::Result<Vec<u8>> {
     );
     out.extend_from_slice(&count.to_be_bytes());
     for c in &list {
-        let parsed = TokenChallenge::decode(&c.challenge)?;
+        let parsed = challenge_parts(&c.challenge)?;
         put_bytes(&mut out, &c.challenge)?;
-        out.extend_from_slice(&parsed.token_type().to_be_bytes());
-        put_bytes(&mut out, parsed.issuer_name())?;
-        put_bytes(&mut out, parsed.redemption_context())?;
-        put_bytes(&mut out, parsed.origin_info())?;
+        out.extend_from_slice(&parsed.token_type.to_be_bytes());
+        put_bytes(&mut out, &parsed.issuer_name)?;
+        put_bytes(&mut out, &parsed.redemption_context)?;
+        put_bytes(&mut out, &parsed.origin_info)?;
+        put_optional(&mut out, parsed.credential_context.as_deref())?;
         put_optional(&mut out, c.token_key.as_deref())?;
         match c.max_age {
             None => out.push(0),
@@ -258,6 +321,13 @@ pub fn challenges_packed(value: &str) -> pat::Result<Vec<u8>> {
         }
         put_optional(&mut out, c.extension_set.as_deref())?;
         put_optional(&mut out, c.extensions.as_deref())?;
+        match c.rate_limit {
+            None => out.push(0),
+            Some(limit) => {
+                out.push(1);
+                out.extend_from_slice(&limit.to_be_bytes());
+            }
+        }
     }
     Ok(out)
 }
@@ -268,7 +338,7 @@ pub fn parse_www_authenticate_packed(value: &str) -> Result<Vec<u8>, JsValue> {
     challenges_packed(value).map_err(js)
 }
 
-/// [`challenge_value`], for JavaScript (the last two arguments may be left out).
+/// [`challenge_value_with`], for JavaScript (the last three arguments may be left out).
 #[wasm_bindgen(js_name = writeWwwAuthenticate)]
 pub fn write_www_authenticate(
     challenge: &[u8],
@@ -276,9 +346,23 @@ pub fn write_www_authenticate(
     max_age: Option<u32>,
     extension_set: Option<Vec<u8>>,
     extensions: Option<Vec<u8>>,
+    rate_limit: Option<u64>,
 ) -> Result<String, JsValue> {
-    challenge_value(challenge, token_key.as_deref(), max_age, extension_set.as_deref(), extensions.as_deref())
-        .map_err(js)
+    challenge_value_with(
+        challenge,
+        token_key.as_deref(),
+        max_age,
+        extension_set.as_deref(),
+        extensions.as_deref(),
+        rate_limit,
+    )
+    .map_err(js)
+}
+
+/// [`check_token`], for JavaScript.
+#[wasm_bindgen(js_name = checkToken)]
+pub fn check_token_js(bytes: &[u8]) -> Result<(), JsValue> {
+    check_token(bytes).map_err(js)
 }
 
 /// [`authorization_value`], for JavaScript.
@@ -332,12 +416,20 @@ mod tests {
                 token_key: Some(vec![1, 2, 3, 4]),
                 max_age: Some(60),
                 extension_set: None,
-                extensions: None
+                extensions: None,
+                rate_limit: None
             }
         );
         assert_eq!(
             parsed[1],
-            ChallengeHeader { challenge, token_key: None, max_age: None, extension_set: None, extensions: None }
+            ChallengeHeader {
+                challenge,
+                token_key: None,
+                max_age: None,
+                extension_set: None,
+                extensions: None,
+                rate_limit: None
+            }
         );
         assert_eq!(challenges("Basic realm=\"x\"").unwrap(), []);
     }
@@ -362,6 +454,8 @@ mod tests {
             for f in [&b"issuer.example"[..], &ctx, b"a.example,b.example"] {
                 field(&mut want, f);
             }
+            // No credential_context (not an ARC challenge).
+            want.push(0);
             if first {
                 want.push(1);
                 field(&mut want, &[1, 2, 3]);
@@ -374,6 +468,8 @@ mod tests {
             } else {
                 want.extend_from_slice(&[0, 0, 0, 0]);
             }
+            // No rate-limit.
+            want.push(0);
         }
         assert_eq!(packed, want);
         assert_eq!(challenges_packed("Basic realm=\"x\"").unwrap(), [0, 0, 0, 0]);
@@ -492,5 +588,60 @@ mod tests {
         assert_eq!(plain.extensions, None);
         assert_eq!(authorization_with_extensions_value(&token, &[0, 9, 0]), Err(Error::Truncated));
         assert_eq!(authorization_with_extensions_value(&token[1..], &extensions), Err(Error::UnknownTokenType(0x7a05)));
+    }
+
+    #[test]
+    fn arc_challenges_and_tokens() {
+        use crate::challenge::build_with;
+        let cc = [5u8; 32];
+        let challenge = build_with(ARC, b"issuer.example", &[2; 32], b"origin.example", Some(&cc)).unwrap();
+        let value = challenge_value_with(&challenge, Some(&[7; 99]), Some(60), None, None, Some(100)).unwrap();
+        assert!(value.ends_with(", rate-limit=100"), "{value}");
+        let parsed = challenges(&value).unwrap();
+        assert_eq!(parsed.len(), 1);
+        assert_eq!(parsed[0].rate_limit, Some(100));
+        assert_eq!(parsed[0].challenge, challenge);
+        // The packed form carries the credential context and the limit.
+        let packed = challenges_packed(&value).unwrap();
+        let mut tail = vec![1];
+        tail.extend_from_slice(&100u64.to_be_bytes());
+        assert!(packed.ends_with(&tail));
+        let mut cc_field = vec![1, 0, 0, 0, 32];
+        cc_field.extend_from_slice(&cc);
+        assert!(packed.windows(cc_field.len()).any(|w| w == cc_field.as_slice()));
+
+        // The rate limit exactly on ARC challenges, never with extensions.
+        assert_eq!(
+            challenge_value_with(&challenge, None, None, None, None, None),
+            Err(Error::MissingParameter(Field::RateLimit))
+        );
+        let plain = build(2, b"issuer.example", &[], b"").unwrap();
+        assert_eq!(
+            challenge_value_with(&plain, None, None, None, None, Some(3)),
+            Err(Error::InvalidValue(Field::RateLimit))
+        );
+        assert_eq!(
+            challenge_value_with(&challenge, None, None, None, Some(&[0, 0]), Some(3)),
+            Err(Error::InvalidValue(Field::RateLimit))
+        );
+        // A rate-limit on another type's challenge is ignored; a malformed
+        // one on an ARC challenge makes it unusable.
+        let other = format!("{}, rate-limit=x", challenge_value(&plain, None, None, None, None).unwrap());
+        assert_eq!(challenges(&other).unwrap()[0].rate_limit, None);
+        let bad = value.replace("rate-limit=100", "rate-limit=1x");
+        assert_eq!(challenges(&bad), Err(Error::InvalidValue(Field::RateLimit)));
+
+        // ARC tokens in Authorization: any length a limit gives, no other.
+        for limit in [2u64, 3, 100, 1 << 16, 1 << 32] {
+            let len = arc_token_len(limit).unwrap();
+            let mut token = vec![0u8; len];
+            token[..2].copy_from_slice(&ARC.to_be_bytes());
+            let header = authorization_value(&token).unwrap();
+            assert_eq!(authorization_token(&header).unwrap(), token);
+            assert_eq!(authorization_value(&token[..len - 1]), Err(Error::InvalidLength(Field::Token)));
+            token.push(0);
+            assert_eq!(authorization_value(&token), Err(Error::InvalidLength(Field::Token)));
+        }
+        assert_eq!(authorization_value(&ARC.to_be_bytes()), Err(Error::InvalidLength(Field::Token)));
     }
 }

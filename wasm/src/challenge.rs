@@ -8,8 +8,13 @@
 //! unchanged. A new challenge is written with the library's conservative
 //! syntax (`TokenChallenge::new`: printable ASCII names, non-empty origin
 //! names).
+//!
+//! A challenge of type 0xE5AC (ARC, draft-ietf-privacypass-arc-protocol-01
+//! §6) has one more field, `credential_context` (empty or 32 bytes): both
+//! directions dispatch on the type.
 
-use pat::{Decode, TokenChallenge};
+use pat::tokens::arc::{ArcChallenge, TOKEN_TYPE as ARC};
+use pat::{Decode, Error, Field, TokenChallenge};
 use wasm_bindgen::prelude::*;
 
 use crate::encode;
@@ -31,18 +36,39 @@ pub struct ChallengeParts {
     /// `origin_info`, the bytes as received (a comma-separated list of names).
     #[wasm_bindgen(js_name = originInfo)]
     pub origin_info: Vec<u8>,
+    /// `credential_context` (empty or 32 bytes) of a type-0xE5AC challenge;
+    /// absent for every other type, whose challenges have no such field.
+    #[wasm_bindgen(js_name = credentialContext)]
+    pub credential_context: Option<Vec<u8>>,
 }
 
 /// The fields of an encoded TokenChallenge; trailing bytes, a truncated
-/// field or a length outside RFC 9577's bounds are errors.
+/// field or a length outside RFC 9577's bounds are errors. A type-0xE5AC
+/// challenge is read with its `credential_context`.
 pub fn parts(bytes: &[u8]) -> pat::Result<ChallengeParts> {
-    let c = TokenChallenge::decode(bytes)?;
+    let (c, credential_context) = if bytes.starts_with(&ARC.to_be_bytes()) {
+        let arc = ArcChallenge::decode(bytes)?;
+        (*arc.challenge(), Some(arc.credential_context().to_vec()))
+    } else {
+        (TokenChallenge::decode(bytes)?, None)
+    };
     Ok(ChallengeParts {
         token_type: c.token_type(),
         issuer_name: c.issuer_name().to_vec(),
         redemption_context: c.redemption_context().to_vec(),
         origin_info: c.origin_info().to_vec(),
+        credential_context,
     })
+}
+
+/// Checks that `bytes` is one TokenChallenge (of type 0xE5AC with its
+/// `credential_context`), without copying its fields.
+pub fn check(bytes: &[u8]) -> pat::Result<()> {
+    if bytes.starts_with(&ARC.to_be_bytes()) {
+        ArcChallenge::decode(bytes).map(|_| ())
+    } else {
+        TokenChallenge::decode(bytes).map(|_| ())
+    }
 }
 
 /// The encoding of a new TokenChallenge (`TokenChallenge::new`).
@@ -52,6 +78,27 @@ pub fn build(
     redemption_context: &[u8],
     origin_info: &[u8],
 ) -> pat::Result<Vec<u8>> {
+    build_with(token_type, issuer_name, redemption_context, origin_info, None)
+}
+
+/// [`build`] with a `credential_context`, which type 0xE5AC has (empty when
+/// `None`) and every other type refuses
+/// (`InvalidValue(CredentialContext)`).
+pub fn build_with(
+    token_type: u16,
+    issuer_name: &[u8],
+    redemption_context: &[u8],
+    origin_info: &[u8],
+    credential_context: Option<&[u8]>,
+) -> pat::Result<Vec<u8>> {
+    if token_type == ARC {
+        let c =
+            ArcChallenge::new(issuer_name, redemption_context, origin_info, credential_context.unwrap_or_default())?;
+        return encode(&c);
+    }
+    if credential_context.is_some() {
+        return Err(Error::InvalidValue(Field::CredentialContext));
+    }
     encode(&TokenChallenge::new(token_type, issuer_name, redemption_context, origin_info)?)
 }
 
@@ -61,21 +108,21 @@ pub fn decode_challenge(bytes: &[u8]) -> Result<ChallengeParts, JsValue> {
     parts(bytes).map_err(js)
 }
 
-/// [`build`], for JavaScript.
+/// [`build_with`], for JavaScript (the last argument may be left out).
 #[wasm_bindgen(js_name = encodeChallenge)]
 pub fn encode_challenge(
     token_type: u16,
     issuer_name: &[u8],
     redemption_context: &[u8],
     origin_info: &[u8],
+    credential_context: Option<Vec<u8>>,
 ) -> Result<Vec<u8>, JsValue> {
-    build(token_type, issuer_name, redemption_context, origin_info).map_err(js)
+    build_with(token_type, issuer_name, redemption_context, origin_info, credential_context.as_deref()).map_err(js)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pat::{Error, Field};
 
     #[test]
     fn round_trip() {
@@ -100,5 +147,40 @@ mod tests {
         let utf8 = [0, 2, 0, 2, 0xc3, 0xa9, 0, 0, 0];
         assert_eq!(parts(&utf8).unwrap().issuer_name, [0xc3, 0xa9]);
         assert_eq!(build(2, "é".as_bytes(), &[], &[]), Err(Error::InvalidValue(Field::IssuerName)));
+    }
+
+    #[test]
+    fn arc_challenges_carry_the_credential_context() {
+        let cc = [9u8; 32];
+        for credential_context in [None, Some(&[][..]), Some(&cc[..])] {
+            let bytes = build_with(ARC, b"issuer.example", &[1; 32], b"origin.example", credential_context).unwrap();
+            let p = parts(&bytes).unwrap();
+            assert_eq!(p.token_type, ARC);
+            assert_eq!(p.credential_context.as_deref(), Some(credential_context.unwrap_or_default()));
+            assert_eq!(p.redemption_context, [1; 32]);
+            check(&bytes).unwrap();
+            // Truncated and trailing bytes, as for every other type.
+            assert_eq!(parts(&bytes[..bytes.len() - 1]), Err(Error::Truncated));
+            let mut long = bytes.clone();
+            long.push(0);
+            assert_eq!(check(&long), Err(Error::TrailingBytes));
+        }
+        // A credential context of another length; one on another type.
+        assert_eq!(
+            build_with(ARC, b"i", &[], &[], Some(&[1; 31])),
+            Err(Error::InvalidLength(Field::CredentialContext))
+        );
+        assert_eq!(build_with(2, b"i", &[], &[], Some(&[])), Err(Error::InvalidValue(Field::CredentialContext)));
+        // A type-2 challenge has no credential context; read as ARC's it is
+        // one byte short (and the other way round, one byte too long).
+        let plain = build(2, b"i", &[], &[]).unwrap();
+        assert_eq!(parts(&plain).unwrap().credential_context, None);
+        let mut as_arc = plain.clone();
+        as_arc[..2].copy_from_slice(&ARC.to_be_bytes());
+        assert_eq!(check(&as_arc), Err(Error::Truncated));
+        let arc = build_with(ARC, b"i", &[], &[], None).unwrap();
+        let mut as_plain = arc.clone();
+        as_plain[..2].copy_from_slice(&2u16.to_be_bytes());
+        assert_eq!(check(&as_plain), Err(Error::TrailingBytes));
     }
 }

@@ -120,3 +120,76 @@ pub fn hazmat_request_metadata(
     let (bytes, state) = made.map_err(js)?;
     Ok(MetadataRequest { client: client.inner.clone(), state, bytes })
 }
+
+/// One run of the ARC protocol (token type 0xE5AC's crypto,
+/// draft-ietf-privacypass-arc-crypto-01) drawing from the draft's test
+/// generator, for its vectors: every message and state, as bytes.
+#[wasm_bindgen(getter_with_clone)]
+#[derive(Clone, Debug)]
+pub struct ArcRun {
+    /// The server's secret key x0 ‖ x1 ‖ x2 ‖ x0Blinding.
+    #[wasm_bindgen(js_name = secretKey)]
+    pub secret_key: Vec<u8>,
+    /// The server's public key X0 ‖ X1 ‖ X2.
+    #[wasm_bindgen(js_name = publicKey)]
+    pub public_key: Vec<u8>,
+    /// The client's request state m1 ‖ r1 ‖ r2 ‖ m1Enc ‖ m2Enc.
+    #[wasm_bindgen(js_name = requestState)]
+    pub request_state: Vec<u8>,
+    /// The CredentialRequest.
+    pub request: Vec<u8>,
+    /// The CredentialResponse.
+    pub response: Vec<u8>,
+    /// The credential m1 ‖ U ‖ U' ‖ X1.
+    pub credential: Vec<u8>,
+    /// The presentations, one after the other, each as long as the limit makes it.
+    pub presentations: Vec<u8>,
+    /// Their nonces.
+    pub nonces: Vec<u32>,
+}
+
+/// Key generation, a credential request for `request_context`, its
+/// response and finalization, then `count` presentations for
+/// `presentation_context` under `limit`, all drawing from one
+/// `TestDrng` seeded with `seed` (32 bytes) in that order.
+#[wasm_bindgen(js_name = hazmatArcRun)]
+pub fn hazmat_arc_run(
+    seed: &[u8],
+    request_context: &[u8],
+    presentation_context: &[u8],
+    limit: u64,
+    count: u32,
+) -> Result<ArcRun, JsValue> {
+    use pat::crypto::arc::PresentationState;
+    use pat::crypto::arc::messages::presentation_len;
+    use pat::hazmat::crypto::arc::{self as arc, TestDrng};
+
+    let run = (|| {
+        let mut drng = TestDrng::new(&array::<32>(seed, Field::Message)?);
+        let key = arc::server_keygen(&mut drng)?;
+        let (state, request) = arc::credential_request(&[request_context], &mut drng)?;
+        let response = arc::credential_response(&key, &request, &mut drng)?;
+        let credential = state.finalize(key.public_key(), &response)?;
+        let mut pstate = PresentationState::new(&credential, &[presentation_context], limit)?;
+        let len = presentation_len(limit)?;
+        let mut presentations = Vec::new();
+        let mut nonces = Vec::new();
+        for _ in 0..count {
+            let mut out = vec![0u8; len];
+            let p = arc::present(&mut pstate, &mut drng, &mut out)?;
+            presentations.extend_from_slice(out.get(..p.len).ok_or(Error::BufferTooSmall)?);
+            nonces.push(p.nonce);
+        }
+        Ok(ArcRun {
+            secret_key: key.to_bytes().to_vec(),
+            public_key: key.public_key().to_bytes().to_vec(),
+            request_state: state.export().to_vec(),
+            request: request.to_bytes().to_vec(),
+            response: response.to_bytes().to_vec(),
+            credential: credential.export().to_vec(),
+            presentations,
+            nonces,
+        })
+    })();
+    run.map_err(js)
+}

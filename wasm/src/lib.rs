@@ -1,8 +1,10 @@
 //! `pat` for WebAssembly: the clients of token types 0x0001 (VOPRF P-384),
-//! 0x0002 (blind RSA 2048), 0x0005 (VOPRF ristretto255) and 0xDA7A (blind
-//! RSA with public metadata), the issuers (which are also the origins) of
-//! 0x0001 and 0x0005 and the origins of 0x0002 and 0xDA7A, the `PrivateToken` HTTP authentication scheme (RFC 9577) and the
-//! issuer directory (RFC 9578 §4), exported with `wasm-bindgen`.
+//! 0x0002 (blind RSA 2048), 0x0005 (VOPRF ristretto255), 0xDA7A (blind
+//! RSA with public metadata) and 0xE5AC (ARC, [`arc`]), the issuers (which
+//! are also the origins) of 0x0001, 0x0005 and 0xE5AC and the origins of
+//! 0x0002 and 0xDA7A, the `PrivateToken` HTTP authentication scheme (RFC
+//! 9577) and the issuer directory (RFC 9578 §4), exported with
+//! `wasm-bindgen`.
 //!
 //! These exports are the low-level half of the package: byte strings in,
 //! byte strings out, one exported type per token type. The ES module
@@ -30,6 +32,7 @@
 //! The crate builds for the host too (as a workspace member): everything that
 //! does not call into JavaScript is unit-tested there.
 
+pub mod arc;
 pub mod auth;
 pub mod challenge;
 pub mod directory;

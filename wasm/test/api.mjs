@@ -2,7 +2,8 @@
 // points), its classes against privacypass-ts 0.9.0's own, issuance in
 // process with privacypass-ts's Issuer classes (types 1 and 2) and with
 // voprf-ts as a type-5 issuer, pat's own issuers (types 1, 5) and type-2
-// origin against privacypass-ts and voprf-ts, thrown errors with stable codes, and
+// origin against privacypass-ts and voprf-ts, ARC (type 0xE5AC: challenges,
+// issuance, tokens, exported states), thrown errors with stable codes, and
 // randomness from crypto.getRandomValues (a failing source is an error,
 // never a trap).
 //
@@ -34,6 +35,7 @@ const {
     Token,
     TokenChallenge,
     WWWAuthenticateHeader,
+    arc,
     decodeExtensions,
     encodeExtensions,
     privateVerif,
@@ -53,7 +55,7 @@ await checks.check('the shipped package exports no hazmat function; the hazmat b
     const hazmat = names(hazmatDir);
     assert.ok(shipped.length > 10, 'the module has exports');
     assert.deepEqual(shipped.filter((n) => /hazmat/i.test(n)), []);
-    assert.equal(hazmat.filter((n) => /hazmat/i.test(n)).length, 4);
+    assert.equal(hazmat.filter((n) => /hazmat/i.test(n)).length, 5);
     const glue = await importFrom(shippedDir, 'pat_wasm.js');
     assert.deepEqual(Object.keys(glue).filter((n) => /hazmat/i.test(n)), []);
 });
@@ -70,6 +72,10 @@ await checks.check('exports: privacypass-ts names and the token types', () => {
         Object.values(pat.TOKEN_TYPES).map((t) => t.value),
         [1, 2, 5, 0xda7a],
     );
+    assert.equal(arc.TOKEN_TYPE, 0xe5ac);
+    for (const name of ['Client', 'Issuer', 'Credential', 'CredentialRequest', 'PresentationState', 'Token']) {
+        assert.equal(typeof arc[name], 'function', `arc.${name}`);
+    }
     assert.equal(pat.TOKEN_TYPES.VOPRF.Nk, TS_TOKEN_TYPES.VOPRF.Nk);
     assert.equal(pat.TOKEN_TYPES.BLIND_RSA.Nk, TS_TOKEN_TYPES.BLIND_RSA.Nk);
 });
@@ -482,6 +488,115 @@ await checks.check('0xDA7A: publicVerif.ClientWithMetadata answered by privacypa
     assert.throws(() => new publicVerif.ClientWithMetadata(undefined, 'x'), TypeError);
 });
 
+// ---- ARC (type 0xE5AC) ----------------------------------------------------------
+
+await checks.check('ARC: the challenge carries credentialContext, WWW-Authenticate its rate-limit, both ways', () => {
+    const cc = ctx();
+    const challenge = new TokenChallenge(arc.TOKEN_TYPE, 'issuer.example', ctx(), ['origin.example'], cc);
+    assert.equal(hex(challenge.credentialContext), hex(cc));
+    const again = TokenChallenge.deserialize(challenge.serialize());
+    assert.equal(hex(again.credentialContext), hex(cc));
+    assert.equal(again.tokenType, 0xe5ac);
+    // Empty by default; absent on other types, which refuse one.
+    const plain = new TokenChallenge(arc.TOKEN_TYPE, 'issuer.example', new Uint8Array(0));
+    assert.equal(plain.credentialContext.length, 0);
+    assert.equal('credentialContext' in new TokenChallenge(2, 'issuer.example', ctx()), false);
+    throwsPat(() => new TokenChallenge(2, 'issuer.example', ctx(), undefined, cc), 'InvalidValue');
+    throwsPat(() => new TokenChallenge(arc.TOKEN_TYPE, 'i', ctx(), undefined, cc.subarray(1)), 'InvalidLength');
+    // The ARC encoding is one byte longer than RFC 9577's: each read as the other fails.
+    const bytes = plain.serialize();
+    throwsPat(() => TokenChallenge.deserialize(bytes.subarray(0, bytes.length - 1)), 'Truncated');
+
+    const key = new Uint8Array(99).fill(3);
+    const header = new WWWAuthenticateHeader(challenge, key, 60, undefined, undefined, 100).toString();
+    assert.match(header, /, rate-limit=100$/);
+    const [parsed] = WWWAuthenticateHeader.parse(`Basic realm="x", ${header}`);
+    assert.equal(parsed.rateLimit, 100);
+    assert.equal(hex(parsed.challenge.credentialContext), hex(cc));
+    assert.equal(hex(parsed.challenge.serialize()), hex(challenge.serialize()));
+    assert.equal(parsed.maxAge, 60);
+    // A limit is required on an ARC challenge, refused on others and beside extensions.
+    throwsPat(() => new WWWAuthenticateHeader(challenge, key).toString(), 'MissingParameter');
+    throwsPat(() => new WWWAuthenticateHeader(new TokenChallenge(2, 'i', ctx()), key, 1, undefined, undefined, 5).toString(), 'InvalidValue');
+    assert.throws(() => new WWWAuthenticateHeader(challenge, key, 60, undefined, undefined, -1).toString(), RangeError);
+    // Ignored on other types, as the library does; malformed on ARC's, the challenge is unusable.
+    const other = `${new WWWAuthenticateHeader(new TokenChallenge(2, 'i', ctx()), key).toString()}, rate-limit=x`;
+    assert.equal(WWWAuthenticateHeader.parse(other)[0].rateLimit, undefined);
+    throwsPat(() => WWWAuthenticateHeader.parse(header.replace('rate-limit=100', 'rate-limit=-1')), 'InvalidValue');
+});
+
+await checks.check('ARC: a credential, 3 tokens under limit 3 through exported states, replays told apart, then the limit', () => {
+    const issuer = arc.Issuer.generate();
+    const challenge = new TokenChallenge(arc.TOKEN_TYPE, 'issuer.example', ctx(), ['origin.example']);
+    const client = new arc.Client(issuer.tokenKey);
+    assert.equal(hex(client.keyId), hex(issuer.keyId));
+    const request = client.createCredentialRequest(challenge);
+    assert.equal(request.serialize().length, 2 + 1 + 226);
+    assert.equal(request.truncatedTokenKeyId, issuer.keyId[31]);
+    // The request state exported, then finalized by a fresh client.
+    const state = request.exportState();
+    const response = issuer.issue(request);
+    assert.equal(response.length, 454);
+    const bad = response.slice();
+    bad[300] ^= 1;
+    assert.throws(() => request.finalize(bad), (e) => e.name === 'PatError');
+    const credential = new arc.Client(issuer.tokenKey).finalizeExported(state, response);
+    request.finalize(response).free();
+    throwsPat(() => request.finalize(response), 'StateSpent');
+    throwsPat(() => request.exportState(), 'StateSpent');
+
+    const kept = arc.Credential.import(credential.export());
+    let saved = client.presentationState(kept, challenge, 3).export();
+    const tags = new Set();
+    for (let i = 0; i < 3; i++) {
+        // Each token from the state of the previous run, as a page would keep it.
+        const pstate = arc.PresentationState.import(saved);
+        assert.equal(pstate.remaining, 3 - i);
+        assert.equal(pstate.limit, 3);
+        const token = client.createToken(pstate, challenge);
+        saved = pstate.export();
+        pstate.free();
+        assert.equal(token.tokenType, 0xe5ac);
+        const header = new AuthorizationHeader(token).toString();
+        const received = AuthorizationHeader.parse(header).token;
+        assert.ok(received instanceof arc.Token);
+        assert.equal(hex(received.serialize()), hex(token.serialize()));
+        assert.equal(hex(received.issuerKeyId), hex(issuer.keyId));
+        const tag = hex(issuer.verify(received, challenge, 3));
+        assert.equal(tag.length, 64);
+        assert.equal(tags.has(tag), false, 'a tag repeats');
+        tags.add(tag);
+        // The same token verified again gives the same replay key.
+        assert.equal(hex(issuer.verify(token.serialize(), challenge, 3)), tag);
+        throwsPat(() => issuer.verify(token, new TokenChallenge(arc.TOKEN_TYPE, 'issuer.example', ctx()), 3), 'ChallengeMismatch');
+        throwsPat(() => issuer.verify(token, challenge, 1 << 20), 'Truncated');
+        const forged = token.serialize();
+        forged[forged.length - 1] ^= 1;
+        assert.throws(() => issuer.verify(forged, challenge, 3), (e) => e.name === 'PatError');
+    }
+    const spent = arc.PresentationState.import(saved);
+    throwsPat(() => client.createToken(spent, challenge), 'PresentationLimitReached');
+    // Another challenge (another presentation context) with the same state.
+    const fresh = client.presentationState(kept, challenge, 3);
+    throwsPat(() => client.createToken(fresh, new TokenChallenge(arc.TOKEN_TYPE, 'issuer.example', ctx())), 'ChallengeMismatch');
+    // Another issuer's key; secret keys round-trip; freed objects throw.
+    throwsPat(() => arc.Issuer.generate().issue(client.createCredentialRequest(challenge)), 'KeyIdMismatch');
+    throwsPat(() => arc.Issuer.fromSecretKey(new Uint8Array(128)), 'InvalidKey');
+    throwsPat(() => arc.Issuer.fromSecretKey(new Uint8Array(127)), 'InvalidLength');
+    issuer.free();
+    throwsPat(() => issuer.tokenKey, 'Freed');
+    kept.free();
+    throwsPat(() => kept.export(), 'Freed');
+    assert.throws(() => client.presentationState(credential, challenge, 1), RangeError);
+    assert.throws(() => client.presentationState(credential, challenge, 2 ** 32 + 1), RangeError);
+    assert.throws(() => client.createToken(saved, challenge), TypeError);
+    throwsPat(() => arc.PresentationState.import(saved.subarray(1)), 'InvalidLength');
+    throwsPat(() => new arc.Client(client.keyId), 'Truncated');
+    throwsPat(() => arc.Token.deserialize(new Uint8Array([0xe5, 0xac, 1, 2, 3])), 'InvalidLength');
+    // A type-2 challenge for an ARC client.
+    throwsPat(() => client.createCredentialRequest(new TokenChallenge(2, 'i', ctx())), 'WrongTokenType');
+});
+
 // ---- errors -----------------------------------------------------------------
 
 await checks.check('finalize: another issuer\'s answer is "Verification", the state survives, then "StateSpent"', async () => {
@@ -587,7 +702,14 @@ const clients = [
     ['type 1', () => new privateVerif.Client(), () => new TokenChallenge(1, 'i', new Uint8Array(0)), () => t1.publicKey],
     ['type 2', () => new publicVerif.Client(), () => new TokenChallenge(2, 'i', new Uint8Array(0)), () => t2.tokenKey],
     ['type 5', () => new privateVerif.Client(5), () => new TokenChallenge(5, 'i', new Uint8Array(0)), () => t5.publicKey],
+    [
+        'ARC',
+        () => ({ createTokenRequest: (c, key) => new arc.Client(key).createCredentialRequest(c) }),
+        () => new TokenChallenge(arc.TOKEN_TYPE, 'i', new Uint8Array(0)),
+        () => arcKey,
+    ],
 ];
+const arcKey = arc.Issuer.generate().tokenKey;
 
 await checks.check('randomness comes from crypto.getRandomValues, every request differs', () => {
     for (const [what, make, challenge, key] of clients) {

@@ -18,11 +18,13 @@
 //              entry as a browser extension's script would use it: the
 //              `.wasm` emitted by webpack, no `node:` import in the bundle.
 // Pages: a static server on one port, `pat issuer serve` and one `pat origin
-// serve` per type (1, 2, 5) on others with `--cors-origin` naming the page's
-// origin, and a second static server on a port the services do not allow.
-//   flow:      types 1, 2, 5, ROUNDS rounds each (browser/flow.mjs), timed;
+// serve` per type (1, 2, 5, 0xE5AC with --rate-limit 3) on others with
+// `--cors-origin` naming the page's origin, and a second static server on a
+// port the services do not allow.
+//   flow:      types 1, 2, 5, ROUNDS rounds each, and ROUNDS ARC credentials
+//              of 3 tokens each, the state in localStorage (browser/flow.mjs), timed;
 //   core:      NotInitialized, init(), types 2 and 5;
-//   vectors:   every pat-go issuance vector of types 1, 2, 5;
+//   vectors:   every vector of vector-cases.mjs (types 1, 2, 5, 0xDA7A, ARC);
 //   extension: the webpack bundle loads its `.wasm` and works;
 //   blocked:   from the other port, every cross-origin read is refused.
 //
@@ -38,7 +40,7 @@ import puppeteer from 'puppeteer-core';
 import webpack from 'webpack';
 
 import { hazmatDir, root, shippedDir } from './harness.mjs';
-import { cleanup, freePort, startPat } from './services.mjs';
+import { ARC_RATE_LIMIT, cleanup, freePort, startPat } from './services.mjs';
 
 const patBin = process.argv[2];
 const chromium = process.argv[3] ?? '/usr/bin/chromium';
@@ -158,9 +160,9 @@ const pagePort = await freePort();
 const otherPort = await freePort();
 const pageOrigin = `http://127.0.0.1:${pagePort}`;
 const servers = [await serveStatic(pagePort), await serveStatic(otherPort)];
-const services = await startPat(patBin, [1, 2, 5], ['--cors-origin', pageOrigin]);
+const services = await startPat(patBin, [1, 2, 5, 0xe5ac], ['--cors-origin', pageOrigin]);
 const directory = await (await fetch(services.issuerUrl + '/.well-known/private-token-issuer-directory')).json();
-const cfg = { ...services, rounds: ROUNDS, requestUri: directory['issuer-request-uri'] };
+const cfg = { ...services, rounds: ROUNDS, requestUri: directory['issuer-request-uri'], arcRateLimit: ARC_RATE_LIMIT };
 
 // ---- the browser ------------------------------------------------------------
 
@@ -218,7 +220,12 @@ if (timings) {
     console.log(`\nin the page (Chromium, median of ${ROUNDS} rounds; ms):`);
     console.log('type    createTokenRequest    finalize');
     for (const [type, t] of Object.entries(timings)) {
+        if (type === 'arc') continue;
         console.log(`${type.padEnd(8)}${t.request.toFixed(3).padStart(18)}${t.finalize.toFixed(3).padStart(12)}`);
+    }
+    const a = timings.arc;
+    if (a) {
+        console.log(`ARC credential request ${a.request.toFixed(3)}, finalize ${a.finalize.toFixed(3)}, createToken ${a.token.toFixed(3)} (limit ${ARC_RATE_LIMIT})`);
     }
 }
 console.log(`browser: ${passed} passed, ${failed} failed`);

@@ -18,6 +18,7 @@ import {
     encodeExtensionSet,
     encodeExtensions,
     type ExtensionEntry,
+    arc,
     privateVerif,
     publicVerif,
 } from 'pat-wasm';
@@ -116,4 +117,40 @@ export function metadata(challenge: TokenChallenge, spki: Uint8Array, response: 
     const header = new AuthorizationHeader(token, extensions);
     const sent: Uint8Array | undefined = AuthorizationHeader.parse(header.toString()).extensions;
     return sent === undefined ? '' : header.toString();
+}
+
+// ARC (type 0xE5AC): a credential once, then tokens from a state kept as bytes.
+export async function arcToken(url: string, issuerUri: string, saved: Uint8Array | undefined): Promise<Uint8Array> {
+    const first = await fetch(url);
+    const header = WWWAuthenticateHeader.parse(first.headers.get('WWW-Authenticate') ?? '')[0];
+    if (header === undefined || header.challenge.tokenType !== arc.TOKEN_TYPE) throw new Error('no ARC challenge');
+    const limit: number | bigint | undefined = header.rateLimit;
+    const context: Uint8Array | undefined = header.challenge.credentialContext;
+    if (limit === undefined || header.tokenKey === undefined || context === undefined) throw new Error('no limit or key');
+    const client = new arc.Client(header.tokenKey);
+    let state: arc.PresentationState;
+    if (saved === undefined) {
+        const request: arc.CredentialRequest = client.createCredentialRequest(header.challenge);
+        const answer = await fetch(issuerUri, {
+            method: 'POST',
+            headers: { 'Content-Type': MediaType.PRIVATE_CREDENTIAL_REQUEST, Accept: MediaType.PRIVATE_CREDENTIAL_RESPONSE },
+            body: request.serialize(),
+        });
+        const credential: arc.Credential = request.finalize(new Uint8Array(await answer.arrayBuffer()));
+        state = client.presentationState(credential, header.challenge, limit);
+        credential.free();
+    } else {
+        state = arc.PresentationState.import(saved);
+    }
+    const remaining: number | bigint = state.remaining;
+    const token: arc.Token = client.createToken(state, header.challenge);
+    const next: Uint8Array = state.export();
+    state.free();
+    const value = new AuthorizationHeader(token).toString();
+    await fetch(url, { headers: { Authorization: value } });
+    const issuer: arc.Issuer = arc.Issuer.generate();
+    const replayKey: Uint8Array = issuer.verify(token, header.challenge, limit);
+    issuer.free();
+    const nonce: number = token.presentationNonce;
+    return remaining === 0 || nonce < 0 ? replayKey : next;
 }

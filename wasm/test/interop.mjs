@@ -25,6 +25,16 @@
 //     and a token with one authenticator bit flipped must not verify;
 //   - GET the origin with the Authorization value: 200; again: 401 (replay).
 //
+// And ARC (type 0xE5AC; the origin joined with the issuer, --rate-limit 3):
+// the package parses the challenge with its rate-limit, gets one credential
+// (POST application/private-credential-request to the directory's
+// issuer-request-uri), keeps it and its presentation state only as
+// exported bytes between tokens, and spends the limit at the origin: each
+// token 200 once and 401 replayed, a forged one 401; a fourth token from
+// the state is refused by the package (PresentationLimitReached). No other
+// ARC implementation exists in JavaScript: pat's origin (native code, the
+// issuer's key) is the check of the package's tokens.
+//
 // Prints one line per check and `interop-wasm: N passed, M failed`.
 
 import assert from 'node:assert/strict';
@@ -41,7 +51,7 @@ import { Oprf, VOPRFServer, deriveKeyPair } from '@cloudflare/voprf-ts';
 import { CryptoNoble } from '@cloudflare/voprf-ts/crypto-noble';
 
 import { Checks, hex, importFrom, shippedDir } from './harness.mjs';
-import { cleanup, startPat } from './services.mjs';
+import { ARC_RATE_LIMIT, cleanup, startPat } from './services.mjs';
 
 const patBin = process.argv[2];
 if (!patBin) {
@@ -59,7 +69,7 @@ const sha256 = async (b) => new Uint8Array(await crypto.subtle.digest('SHA-256',
 
 // ---- services ---------------------------------------------------------------
 
-const { issuerName: issuer, issuerUrl, state, origins } = await startPat(patBin, [1, 2, 5]);
+const { issuerName: issuer, issuerUrl, state, origins } = await startPat(patBin, [1, 2, 5, 0xe5ac]);
 
 /** The issuer's VOPRF key of `type`, derived from its seed file as `pat issuer serve` does, by voprf-ts. */
 async function derivedKey(type) {
@@ -170,6 +180,81 @@ for (const type of [1, 2, 5]) {
             assert.equal((await get(s.authorization)).status, 401);
         });
     }
+}
+
+// ---- ARC (type 0xE5AC) -------------------------------------------------------
+
+{
+    const s = {};
+    const step = (desc, f) => checks.check(`ARC: ${desc}`, async () => {
+        if (s.broken) throw new Error(`skipped (${s.broken})`);
+        try {
+            await f();
+        } catch (e) {
+            s.broken = `after: ${desc}`;
+            throw e;
+        }
+    });
+    const origin = origins[0xe5ac];
+
+    await step('origin answers 401 with an ARC challenge and its rate-limit', async () => {
+        const r = await fetch(origin);
+        assert.equal(r.status, 401);
+        const [header] = WWWAuthenticateHeader.parse(r.headers.get('www-authenticate'));
+        assert.equal(header.challenge.tokenType, pat.arc.TOKEN_TYPE);
+        assert.equal(header.challenge.issuerName, issuer);
+        assert.equal(header.rateLimit, ARC_RATE_LIMIT);
+        assert.equal(header.challenge.credentialContext.length, 0);
+        assert.equal(header.tokenKey.length, 99);
+        s.header = header;
+    });
+    await step('the issuer answers the credential request; the credential is kept as bytes', async () => {
+        const r = await fetch(issuerUrl + PRIVATE_TOKEN_ISSUER_DIRECTORY);
+        const directory = IssuerDirectory.parse(new Uint8Array(await r.arrayBuffer()));
+        const entry = directory.select(pat.arc.TOKEN_TYPE, { keyId: await sha256(s.header.tokenKey) });
+        const client = new pat.arc.Client(entry.tokenKey);
+        const request = client.createCredentialRequest(s.header.challenge);
+        const answer = await fetch(directory.issuerRequestUri, {
+            method: 'POST',
+            headers: {
+                'Content-Type': MediaType.PRIVATE_CREDENTIAL_REQUEST,
+                Accept: MediaType.PRIVATE_CREDENTIAL_RESPONSE,
+            },
+            body: request.serialize(),
+        });
+        assert.equal(answer.status, 200, await answer.clone().text());
+        assert.equal(answer.headers.get('content-type'), MediaType.PRIVATE_CREDENTIAL_RESPONSE);
+        const credential = request.finalize(new Uint8Array(await answer.arrayBuffer()));
+        const state = client.presentationState(credential, s.header.challenge, s.header.rateLimit);
+        s.saved = state.export();
+        s.tokenKey = entry.tokenKey;
+        for (const o of [credential, state, request, client]) o.free();
+    });
+    for (let i = 1; i <= ARC_RATE_LIMIT; i++) {
+        await step(`token ${i} of ${ARC_RATE_LIMIT}: 200 once, the replay and a forgery 401`, async () => {
+            // A fresh client and the state from bytes, as a page reloaded between tokens.
+            const client = new pat.arc.Client(s.tokenKey);
+            const state = pat.arc.PresentationState.import(s.saved);
+            assert.equal(state.remaining, ARC_RATE_LIMIT - i + 1);
+            const token = client.createToken(state, s.header.challenge);
+            s.saved = state.export();
+            state.free();
+            client.free();
+            const authorization = new AuthorizationHeader(token).toString();
+            const forged = token.serialize();
+            forged[forged.length - 1] ^= 1;
+            const get = (value) => fetch(origin, { headers: { Authorization: value } });
+            assert.equal((await get(new AuthorizationHeader(pat.arc.Token.deserialize(forged)).toString())).status, 401);
+            assert.equal((await get(authorization)).status, 200);
+            assert.equal((await get(authorization)).status, 401);
+        });
+    }
+    await step('the state is used up: the package makes no further token', async () => {
+        const client = new pat.arc.Client(s.tokenKey);
+        const state = pat.arc.PresentationState.import(s.saved);
+        assert.equal(state.remaining, 0);
+        assert.throws(() => client.createToken(state, s.header.challenge), (e) => e.code === 'PresentationLimitReached');
+    });
 }
 
 checks.finish();

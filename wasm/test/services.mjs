@@ -78,11 +78,15 @@ export function start(name, command, args, { ready = /listening/, env } = {}) {
     });
 }
 
+/** ARC's presentation limit at the origins startPat starts (`--rate-limit`). */
+export const ARC_RATE_LIMIT = 3;
+
 /**
  * One `pat issuer serve` for `types` and one `pat origin serve` per type
- * (types 1 and 5 read the issuer's state folder, the others its directory),
- * all on loopback. `extra` is added to every command line (e.g.
- * --cors-origin). Returns { issuerName, issuerUrl, state, origins: {type: url} }.
+ * (types 1, 5 and 0xE5AC read the issuer's state folder, the others its
+ * directory; 0xE5AC's with `--rate-limit` ARC_RATE_LIMIT), all on loopback.
+ * `extra` is added to every command line (e.g. --cors-origin). Returns
+ * { issuerName, issuerUrl, state, origins: {type: url} }.
  */
 export async function startPat(patBin, types, extra = []) {
     const tmp = tempDir('pat-wasm-live-');
@@ -98,7 +102,8 @@ export async function startPat(patBin, types, extra = []) {
     const origins = {};
     for (const type of types) {
         const port = await freePort();
-        const keys = type === 1 || type === 5 ? ['--issuer-state', state] : [];
+        const keys = [1, 5, 0xe5ac].includes(type) ? ['--issuer-state', state] : [];
+        if (type === 0xe5ac) keys.push('--rate-limit', String(ARC_RATE_LIMIT));
         await start(`origin ${type}`, patBin, [
             'origin', 'serve', '--listen', `127.0.0.1:${port}`, '--issuer', issuerName, '--issuer-url', issuerUrl,
             '--token-type', String(type), ...keys, ...extra,

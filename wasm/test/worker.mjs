@@ -8,7 +8,11 @@
 //     with the key it derives from the same seed; a malformed request is 400;
 //   - the Worker as a type-2 origin: 401 with a challenge the client parses,
 //     a token from `pat issuer serve` (the directory's key passed to the
-//     Worker) accepted once (200), its replay and a forgery refused (401).
+//     Worker) accepted once (200), its replay and a forgery refused (401);
+//   - the Worker as ARC's issuer and origin (type 0xE5AC, limit 3): its
+//     challenge and rate-limit parsed, a credential issued by it and
+//     finalized by pat-wasm, 3 tokens each 200 once (replay and forgery
+//     401), no fourth from the state, and a malformed credential request 400.
 //
 // Usage: node worker.mjs PATH_TO_PAT_BINARY
 // Prints one line per check and `worker: N passed, M failed`.
@@ -174,6 +178,56 @@ for (let round = 1; round <= 3; round++) {
         assert.equal(ok.status, 200, 'token');
         assert.equal(await ok.text(), 'hello from the worker');
         assert.equal((await get(token)).status, 401, 'replay');
+    });
+}
+
+// ---- the Worker as ARC's issuer and origin ----------------------------------------
+
+{
+    const s = {};
+    await checks.check('ARC: the Worker\'s challenge with its rate-limit; a credential issued by the Worker', async () => {
+        const first = await fetch(`${base}/arc/resource`);
+        assert.equal(first.status, 401);
+        const [header] = WWWAuthenticateHeader.parse(first.headers.get('www-authenticate'));
+        assert.equal(header.challenge.tokenType, pat.arc.TOKEN_TYPE);
+        assert.equal(header.rateLimit, 3);
+        const key = await (await fetch(`${base}/arc/token-key`)).text();
+        assert.equal(Buffer.from(header.tokenKey).toString('base64url'), key);
+        const client = new pat.arc.Client(header.tokenKey);
+        const request = client.createCredentialRequest(header.challenge);
+        const r = await fetch(`${base}/arc/credential-request`, {
+            method: 'POST',
+            headers: { 'Content-Type': MediaType.PRIVATE_CREDENTIAL_REQUEST },
+            body: request.serialize(),
+        });
+        assert.equal(r.status, 200, await r.clone().text());
+        assert.equal(r.headers.get('content-type'), MediaType.PRIVATE_CREDENTIAL_RESPONSE);
+        const credential = request.finalize(new Uint8Array(await r.arrayBuffer()));
+        Object.assign(s, { header, client, state: client.presentationState(credential, header.challenge, header.rateLimit) });
+    });
+    for (let i = 1; i <= 3; i++) {
+        await checks.check(`ARC token ${i} of 3: 200 once, its replay and a forgery 401`, async () => {
+            const token = s.client.createToken(s.state, s.header.challenge);
+            const forged = token.serialize();
+            forged[forged.length - 2] ^= 1;
+            const get = (bytes) =>
+                fetch(`${base}/arc/resource`, { headers: { Authorization: new AuthorizationHeader(pat.arc.Token.deserialize(bytes)).toString() } });
+            assert.equal((await get(forged)).status, 401, 'forged');
+            const ok = await get(token.serialize());
+            assert.equal(ok.status, 200, 'token');
+            assert.equal(await ok.text(), 'hello from the ARC worker');
+            assert.equal((await get(token.serialize())).status, 401, 'replay');
+        });
+    }
+    await checks.check('ARC: no fourth token; a malformed credential request is 400', async () => {
+        assert.throws(() => s.client.createToken(s.state, s.header.challenge), (e) => e.code === 'PresentationLimitReached');
+        const r = await fetch(`${base}/arc/credential-request`, {
+            method: 'POST',
+            headers: { 'Content-Type': MediaType.PRIVATE_CREDENTIAL_REQUEST },
+            body: new Uint8Array([0xe5, 0xac, 0]),
+        });
+        assert.equal(r.status, 400);
+        assert.equal(await r.text(), 'Truncated');
     });
 }
 

@@ -8,9 +8,27 @@
 //                              issuer serve` in env.TYPE2_TOKEN_KEY): 401 with
 //                              a challenge, 200 for a token that verifies and
 //                              was not seen before by this isolate, else 401
+//   GET  /arc/token-key        ARC (0xE5AC): the issuer's token key (base64url)
+//   POST /arc/credential-request   the CredentialResponse
+//   GET  /arc/resource         the ARC origin (the same party: ARC is
+//                              privately verifiable), limit ARC_LIMIT: 401 with
+//                              a challenge and its rate-limit, 200 for a token
+//                              that verifies and whose replay key this isolate
+//                              has not seen, else 401
 //
-// The issuer keys derive from env.SEED (hex) with `pat issuer serve`'s info.
-import { MediaType, TokenChallenge, WWWAuthenticateHeader, AuthorizationHeader, initSync, privateVerif, publicVerif } from 'pat-wasm/core';
+// The issuer keys of types 1 and 5 derive from env.SEED (hex) with `pat
+// issuer serve`'s info; the ARC key is drawn at start-up
+// (crypto.getRandomValues).
+import {
+    MediaType,
+    TokenChallenge,
+    WWWAuthenticateHeader,
+    AuthorizationHeader,
+    arc,
+    initSync,
+    privateVerif,
+    publicVerif,
+} from 'pat-wasm/core';
 import wasm from 'pat-wasm/pat_wasm_bg.wasm';
 
 initSync(wasm);
@@ -22,7 +40,9 @@ const fromB64url = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g
 
 let issuers;
 let origin;
+let arcParty;
 const spent = new Set();
+const ARC_LIMIT = 3;
 
 function setUp(env) {
     if (issuers === undefined) {
@@ -33,7 +53,17 @@ function setUp(env) {
             challenge: new TokenChallenge(2, env.ISSUER_NAME, new Uint8Array(0), [env.ORIGIN_NAME]),
         };
         origin.verifier = new publicVerif.Origin(origin.key);
+        const arcChallenge = new TokenChallenge(arc.TOKEN_TYPE, 'worker.example', crypto.getRandomValues(new Uint8Array(32)), [
+            'worker.example',
+        ]);
+        arcParty = { issuer: arc.Issuer.generate(), challenge: arcChallenge };
     }
+}
+
+function arcChallengeResponse() {
+    const { issuer, challenge } = arcParty;
+    const header = new WWWAuthenticateHeader(challenge, issuer.tokenKey, 3600, undefined, undefined, ARC_LIMIT);
+    return text(401, 'token required', { 'WWW-Authenticate': header.toString() });
 }
 
 const text = (status, body, headers = {}) => new Response(body, { status, headers: { 'Content-Type': 'text/plain', ...headers } });
@@ -59,6 +89,21 @@ export default {
                 const response = issuer.issue(new Uint8Array(await request.arrayBuffer()));
                 return new Response(response.serialize(), { headers: { 'Content-Type': MediaType.PRIVATE_TOKEN_RESPONSE } });
             }
+            if (url.pathname === '/arc/token-key') return text(200, b64url(arcParty.issuer.tokenKey));
+            if (url.pathname === '/arc/credential-request' && request.method === 'POST') {
+                if (request.headers.get('content-type') !== MediaType.PRIVATE_CREDENTIAL_REQUEST) return text(415, 'media type');
+                const response = arcParty.issuer.issue(new Uint8Array(await request.arrayBuffer()));
+                return new Response(response, { headers: { 'Content-Type': MediaType.PRIVATE_CREDENTIAL_RESPONSE } });
+            }
+            if (url.pathname === '/arc/resource') {
+                const authorization = request.headers.get('authorization');
+                if (authorization === null) return arcChallengeResponse();
+                const { token } = AuthorizationHeader.parse(authorization);
+                const key = b64url(arcParty.issuer.verify(token, arcParty.challenge, ARC_LIMIT));
+                if (spent.has(key)) return arcChallengeResponse();
+                spent.add(key);
+                return text(200, 'hello from the ARC worker');
+            }
             if (url.pathname === '/resource') {
                 const authorization = request.headers.get('authorization');
                 if (authorization === null) return challengeResponse();
@@ -73,6 +118,7 @@ export default {
         } catch (e) {
             // A PatError (a bad request or token): refuse with its code.
             if (e?.name === 'PatError') {
+                if (url.pathname === '/arc/resource') return arcChallengeResponse();
                 return url.pathname === '/resource' ? challengeResponse() : text(400, e.code);
             }
             throw e;

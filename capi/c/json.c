@@ -96,6 +96,84 @@ static int read_string(reader *r, const char **out, size_t *len) {
     return 0;
 }
 
+/* Reads one flat object of string members into `c`. */
+static int read_flat(reader *r, json_case *c) {
+    c->count = 0;
+    if (expect(r, '{') != 0) {
+        return -1;
+    }
+    skip_space(r);
+    if (*r->p == '}') {
+        r->p++;
+        return 0;
+    }
+    for (;;) {
+        if (c->count == JSON_MAX_FIELDS) {
+            return fail(r, "too many members");
+        }
+        json_field *f = &c->fields[c->count++];
+        size_t name_len;
+        if (read_string(r, &f->name, &name_len) != 0 || expect(r, ':') != 0 ||
+            read_string(r, &f->value, &f->value_len) != 0) {
+            return -1;
+        }
+        skip_space(r);
+        if (*r->p == ',') {
+            r->p++;
+            continue;
+        }
+        return expect(r, '}');
+    }
+}
+
+int json_read_groups(char *text, const char *suite, json_case *cases, char *err, size_t err_cap) {
+    reader r = {text, err, err_cap};
+    int n = 0;
+    const char *name;
+    size_t name_len;
+    if (expect(&r, '{') != 0 || read_string(&r, &name, &name_len) != 0) {
+        return -1;
+    }
+    if (strcmp(name, suite) != 0) {
+        return fail(&r, "another suite");
+    }
+    if (expect(&r, ':') != 0 || expect(&r, '{') != 0) {
+        return -1;
+    }
+    skip_space(&r);
+    if (*r.p == '}') {
+        r.p++;
+    } else {
+        for (;;) {
+            if (n == JSON_MAX_CASES) {
+                return fail(&r, "too many groups");
+            }
+            json_case *c = &cases[n++];
+            if (read_string(&r, &c->name, &name_len) != 0 || expect(&r, ':') != 0 || read_flat(&r, c) != 0) {
+                return -1;
+            }
+            skip_space(&r);
+            if (*r.p == ',') {
+                r.p++;
+                continue;
+            }
+            if (expect(&r, '}') != 0) {
+                return -1;
+            }
+            break;
+        }
+    }
+    /* One suite only. */
+    if (expect(&r, '}') != 0) {
+        return -1;
+    }
+    skip_space(&r);
+    if (*r.p != '\0') {
+        return fail(&r, "trailing bytes");
+    }
+    return n;
+}
+
 int json_read_cases(char *text, json_case *cases, char *err, size_t err_cap) {
     reader r = {text, err, err_cap};
     int n = 0;
@@ -111,6 +189,7 @@ int json_read_cases(char *text, json_case *cases, char *err, size_t err_cap) {
                 return fail(&r, "too many cases");
             }
             json_case *c = &cases[n++];
+            c->name = NULL;
             c->count = 0;
             if (expect(&r, '{') != 0) {
                 return -1;

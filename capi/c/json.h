@@ -1,6 +1,8 @@
 /*
  * A small reader for the shape of pat-go's vector files: a JSON array of
- * flat objects whose values are all strings. Enough for the C tests, and
+ * flat objects whose values are all strings; and for the shape of ARC's
+ * (the draft's allVectors.json): one object holding one suite, an object of
+ * named groups, each a flat object of strings. Enough for the C tests, and
  * strict: anything else in the file is an error, never skipped silently.
  */
 #ifndef PAT_TEST_JSON_H
@@ -22,6 +24,8 @@ typedef struct {
 } json_field;
 
 typedef struct {
+    /* The group's name (json_read_groups), else NULL. */
+    const char *name;
     json_field fields[JSON_MAX_FIELDS];
     size_t count;
 } json_case;
@@ -30,6 +34,13 @@ typedef struct {
  * JSON_MAX_CASES cases. Returns the number of cases, or -1 with a message
  * in `err` (err_cap bytes). */
 int json_read_cases(char *text, json_case *cases, char *err, size_t err_cap);
+
+/* Parses `text` (modified in place) of the shape
+ * { "<suite>": { "<group>": { "<field>": "<string>", ... }, ... } }, with
+ * exactly one suite, named `suite`, into at most JSON_MAX_CASES cases, one
+ * per group (its name in the case's `name`). Returns the number of groups,
+ * or -1 with a message in `err`. */
+int json_read_groups(char *text, const char *suite, json_case *cases, char *err, size_t err_cap);
 
 /* The value of member `name`, or NULL. */
 const json_field *json_get(const json_case *c, const char *name);

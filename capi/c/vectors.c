@@ -1,7 +1,8 @@
 /*
  * The C API from C: pat-go's vectors of token types 0x0001, 0x0002 and
- * 0x0005 byte for byte, and the behaviour of the API around them (headers,
- * directory, status codes, the callback, refused calls).
+ * 0x0005, privacypass-ts's of 0xDA7A and the ARC draft's (0xE5AC) byte for
+ * byte, and the behaviour of the API around them (headers, directory,
+ * status codes, the callback, refused calls).
  *
  *   pat-capi-test FILE...
  *
@@ -288,11 +289,179 @@ static bool run_case(const vector *v, const char *where) {
 
 /* One vector file: `FILE: N passed, M failed`. Returns false when a case
  * failed or the file had none. */
+/* ---- ARC (draft-ietf-privacypass-arc-crypto-01) -------------------------- */
+
+/* Where each field of the ARC vectors lies in pat_arc_run_with's output
+ * (secret key 128 ‖ public key 99 ‖ request state 162 ‖ request 226 ‖
+ * response 454 ‖ credential 131 ‖ presentations); len 0: to the end of
+ * that output. */
+typedef struct {
+    const char *group, *field;
+    size_t at, len;
+} arc_slice;
+
+enum { ARC_SK = 0, ARC_PK = 128, ARC_ST = 227, ARC_REQ = 389, ARC_RESP = 615, ARC_CRED = 1069, ARC_P1 = 1200 };
+
+/* The fixed part; the presentations' fields are added per presentation. */
+static const arc_slice ARC_FIXED[] = {
+    {"ServerKey", "x0", ARC_SK, 32},      {"ServerKey", "x1", ARC_SK + 32, 32},
+    {"ServerKey", "x2", ARC_SK + 64, 32}, {"ServerKey", "xb", ARC_SK + 96, 32},
+    {"ServerKey", "X0", ARC_PK, 33},      {"ServerKey", "X1", ARC_PK + 33, 33},
+    {"ServerKey", "X2", ARC_PK + 66, 33},
+    {"CredentialRequest", "m1", ARC_ST, 32},        {"CredentialRequest", "r1", ARC_ST + 32, 32},
+    {"CredentialRequest", "r2", ARC_ST + 64, 32},   {"CredentialRequest", "m1_enc", ARC_REQ, 33},
+    {"CredentialRequest", "m2_enc", ARC_REQ + 33, 33}, {"CredentialRequest", "proof", ARC_REQ + 66, 160},
+    {"CredentialResponse", "U", ARC_RESP, 33},        {"CredentialResponse", "enc_U_prime", ARC_RESP + 33, 33},
+    {"CredentialResponse", "X0_aux", ARC_RESP + 66, 33}, {"CredentialResponse", "X1_aux", ARC_RESP + 99, 33},
+    {"CredentialResponse", "X2_aux", ARC_RESP + 132, 33}, {"CredentialResponse", "H_aux", ARC_RESP + 165, 33},
+    {"CredentialResponse", "proof", ARC_RESP + 198, 256},
+    {"Credential", "m1", ARC_CRED, 32},   {"Credential", "U", ARC_CRED + 32, 33},
+    {"Credential", "U_prime", ARC_CRED + 65, 33}, {"Credential", "X1", ARC_CRED + 98, 33},
+};
+/* A presentation's fields, relative to its start (proof: to its end). */
+static const arc_slice ARC_PRESENTATION[] = {
+    {NULL, "U", 0, 33},   {NULL, "U_prime_commit", 33, 33}, {NULL, "m1_commit", 66, 33},
+    {NULL, "tag", 99, 33}, {NULL, "nonce_commit", 132, 33}, {NULL, "D_0", 165, 33}, {NULL, "proof", 165, 0},
+};
+/* The library's internal scalars: in the file, in no output of the API
+ * (`pat vectors verify` checks them). */
+static const char *const ARC_INTERNAL[] = {"m2", "b", "a", "r", "z", "nonce_blinding"};
+
+static bool arc_internal(const char *field) {
+    for (size_t i = 0; i < sizeof ARC_INTERNAL / sizeof *ARC_INTERNAL; i++) {
+        if (strcmp(field, ARC_INTERNAL[i]) == 0) return true;
+    }
+    return false;
+}
+
+/* Compares one group's fields with the run; counts what it compared and skipped. */
+static bool arc_group(const json_case *g, const uint8_t *run, size_t each, const char *path, int *compared,
+                      int *internal) {
+    int before = failed;
+    int presentation = strcmp(g->name, "Presentation1") == 0 ? 0 : strcmp(g->name, "Presentation2") == 0 ? 1 : -1;
+    size_t wanted = 0;
+    for (size_t i = 0; i < sizeof ARC_FIXED / sizeof *ARC_FIXED; i++) wanted += strcmp(ARC_FIXED[i].group, g->name) == 0;
+    if (presentation >= 0) wanted = sizeof ARC_PRESENTATION / sizeof *ARC_PRESENTATION + 2; /* and nonce, context */
+    size_t found = 0;
+    for (size_t f = 0; f < g->count; f++) {
+        const char *name = g->fields[f].name;
+        if (arc_internal(name)) {
+            (*internal)++;
+            continue;
+        }
+        if (presentation >= 0 && strcmp(name, "nonce") == 0) {
+            /* Written "0x0", "0x1": the state's counter, 0 then 1. */
+            const char *v = g->fields[f].value;
+            char *end = NULL;
+            unsigned long nonce = strtoul(v, &end, 16);
+            CHECK(strncmp(v, "0x", 2) == 0 && end != NULL && *end == '\0' && nonce == (unsigned long)presentation,
+                  "%s %s.nonce is %s, the run's is %d", path, g->name, v, presentation);
+            found++;
+            (*compared)++;
+            continue;
+        }
+        size_t n;
+        uint8_t *want = json_hex(g, name, &n);
+        if (want == NULL) {
+            CHECK(false, "%s %s.%s: not hex", path, g->name, name);
+            continue;
+        }
+        bool known = false, same = false, input = false;
+        if (presentation >= 0) {
+            const uint8_t *p = run + ARC_P1 + (size_t)presentation * each;
+            for (size_t i = 0; i < sizeof ARC_PRESENTATION / sizeof *ARC_PRESENTATION; i++) {
+                const arc_slice *sl = &ARC_PRESENTATION[i];
+                if (strcmp(sl->field, name) != 0) continue;
+                size_t len = sl->len ? sl->len : each - sl->at;
+                known = true;
+                same = n == len && memcmp(p + sl->at, want, n) == 0;
+            }
+            if (strcmp(name, "presentation_context") == 0) known = input = same = true; /* the run's input */
+        } else if (strcmp(g->name, "CredentialRequest") == 0 && strcmp(name, "request_context") == 0) {
+            known = input = same = true; /* the run's input */
+        } else {
+            for (size_t i = 0; i < sizeof ARC_FIXED / sizeof *ARC_FIXED; i++) {
+                const arc_slice *sl = &ARC_FIXED[i];
+                if (strcmp(sl->group, g->name) != 0 || strcmp(sl->field, name) != 0) continue;
+                known = true;
+                same = n == sl->len && memcmp(run + sl->at, want, n) == 0;
+            }
+        }
+        free(want);
+        CHECK(known, "%s %s.%s: a field this test does not know", path, g->name, name);
+        CHECK(!known || same, "%s %s.%s differs", path, g->name, name);
+        if (known) found++;
+        if (known && !input) (*compared)++;
+    }
+    if (strcmp(g->name, "CredentialRequest") == 0) wanted++; /* request_context */
+    CHECK(found == wanted, "%s %s: %zu fields found, %zu expected", path, g->name, found, wanted);
+    return failed == before;
+}
+
+/* The ARC file: the protocol re-run by pat_arc_run_with from the draft's
+ * generator (seed "test vector seed" and 16 zero bytes, limit 2, two
+ * presentations), each group one case. */
+static bool run_arc_file(const char *path, char *text) {
+    static json_case groups[JSON_MAX_CASES];
+    char err[128];
+    int n = json_read_groups(text, "ARCV1-P256", groups, err, sizeof err);
+    if (n <= 0) {
+        printf("%s: %s\n", path, n == 0 ? "no groups" : err);
+        return false;
+    }
+    const json_case *req = NULL, *p1 = NULL, *p2 = NULL;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(groups[i].name, "CredentialRequest") == 0) req = &groups[i];
+        if (strcmp(groups[i].name, "Presentation1") == 0) p1 = &groups[i];
+        if (strcmp(groups[i].name, "Presentation2") == 0) p2 = &groups[i];
+    }
+    size_t rlen = 0, plen = 0, plen2 = 0;
+    uint8_t *rctx = req ? json_hex(req, "request_context", &rlen) : NULL;
+    uint8_t *pctx = p1 ? json_hex(p1, "presentation_context", &plen) : NULL;
+    uint8_t *pctx2 = p2 ? json_hex(p2, "presentation_context", &plen2) : NULL;
+    bool ok = rctx && pctx && pctx2 && plen == plen2 && memcmp(pctx, pctx2, plen) == 0;
+    CHECK(ok, "%s: the contexts are missing or differ", path);
+    int good = 0, bad = 0, compared = 0, internal = 0;
+    if (ok) {
+        uint8_t seed[32] = "test vector seed";
+        int32_t token_len = pat_arc_token_len(2);
+        size_t each = (size_t)token_len - (2 + 4 + 32 + 32);
+        size_t total = ARC_P1 + 2 * each;
+        static uint8_t run[8192 + GUARD];
+        memset(run + total, 0xA5, GUARD);
+        int32_t rc = pat_arc_run_with(seed, sizeof seed, rctx, rlen, pctx, plen, 2, 2, run, total);
+        CHECK(token_len > 0 && rc == (int32_t)total, "%s: pat_arc_run_with gave %d, %zu expected", path, rc, total);
+        CHECK(guard_intact(run + total), "%s: a write past the run's capacity", path);
+        for (int i = 0; i < n && rc == (int32_t)total; i++) {
+            if (arc_group(&groups[i], run, each, path, &compared, &internal)) good++;
+            else bad++;
+        }
+        if (rc != (int32_t)total) bad = n;
+    } else {
+        bad = n;
+    }
+    free(rctx);
+    free(pctx);
+    free(pctx2);
+    printf("%s: %d fields compared; %d internal scalars (m2, b, a, r, z, nonce_blinding) in no output of the API, "
+           "checked by `pat vectors verify`\n",
+           path, compared, internal);
+    printf("%s: %d passed, %d failed\n", path, good, bad);
+    return bad == 0 && good == 6;
+}
+
 static bool run_file(const char *path) {
     char *text = read_file(path);
     if (text == NULL) {
         printf("%s: cannot read\n", path);
         return false;
+    }
+    const char *first = text;
+    while (*first == ' ' || *first == '\n' || *first == '\r' || *first == '\t') first++;
+    if (*first == '{') {
+        bool ok = run_arc_file(path, text);
+        free(text);
+        return ok;
     }
     static json_case cases[JSON_MAX_CASES];
     char err[128];

@@ -50,6 +50,14 @@
  *    the token's metadata): the Authorization value of the retried request
  *    to the origin; a token is spent once accepted.
  *
+ * ARC (type 0xE5AC) gets one credential, then many tokens: the challenge
+ * has a credential_context and a rate-limit (pat_challenge's); steps 3-4
+ * are pat_arc_request (POST with PAT_MEDIA_TYPE_CREDENTIAL_REQUEST, Accept:
+ * PAT_MEDIA_TYPE_CREDENTIAL_RESPONSE) and pat_arc_finalize, which give the
+ * credential; pat_arc_presentation_state (once per challenge context, with
+ * the rate-limit) and pat_arc_token (per token, writing the state back:
+ * store it before sending) give each token for step 5.
+ *
  * Link libpat_capi.a (and, on a Linux host, -lpthread -ldl -lm). Functions
  * under PAT_HAZMAT exist only in a library built with the hazmat feature.
  */
@@ -77,6 +85,12 @@
 
 /** Where an issuer serves its directory, after `https://<issuer name>` (RFC 9578 §4). */
 #define PAT_ISSUER_DIRECTORY_PATH "/.well-known/private-token-issuer-directory"
+
+/** `Content-Type` of an ARC CredentialRequest (type 0xE5AC) POSTed to the issuer's `issuer-request-uri`. */
+#define PAT_MEDIA_TYPE_CREDENTIAL_REQUEST "application/private-credential-request"
+
+/** `Content-Type` of the issuer's ARC CredentialResponse. */
+#define PAT_MEDIA_TYPE_CREDENTIAL_RESPONSE "application/private-credential-response"
 
 /**
  * Token nonce (RFC 9577 §2.2).
@@ -275,6 +289,49 @@
  * Type 0x0003 `Authorization` value with its terminating NUL.
  */
 #define PAT_TYPE3_AUTHORIZATION_SIZE 494
+
+/**
+ * Type 0xE5AC (ARC) token key: the issuer's ServerPublicKey (three
+ * compressed P-256 points).
+ */
+#define PAT_ARC_TOKEN_KEY_LEN 99
+
+/**
+ * Type 0xE5AC CredentialRequest.
+ */
+#define PAT_ARC_REQUEST_LEN 229
+
+/**
+ * Type 0xE5AC CredentialResponse.
+ */
+#define PAT_ARC_RESPONSE_LEN 454
+
+/**
+ * Type 0xE5AC client state kept between request and finalize (secret).
+ */
+#define PAT_ARC_REQUEST_STATE_LEN 162
+
+/**
+ * Type 0xE5AC credential (secret), kept for every later presentation state.
+ */
+#define PAT_ARC_CREDENTIAL_LEN 131
+
+/**
+ * Type 0xE5AC presentation state of one context (secret), written back by
+ * every `pat_arc_token`.
+ */
+#define PAT_ARC_PRESENTATION_STATE_LEN 180
+
+/**
+ * The longest type-0xE5AC token (a limit of 2^32; `pat_arc_token_len`
+ * gives a limit's).
+ */
+#define PAT_ARC_TOKEN_MAX_LEN 4555
+
+/**
+ * A non-empty `credential_context` of an ARC TokenChallenge.
+ */
+#define PAT_ARC_CREDENTIAL_CONTEXT_LEN 32
 
 /**
  * A buffer that holds the decoded `challenge` and `token-key` of any
@@ -730,6 +787,21 @@
 #define PAT_SELF_TEST_TYPE5_TOKEN 6
 
 /**
+ * The randomness callback: fills `buf` with `len` bytes from a
+ * cryptographically secure generator (a hardware TRNG, a DRBG seeded from
+ * one, `getrandom`) and returns 0, or returns a non-zero status code (the
+ * bytes are then discarded). It writes nowhere but `buf[0..len]`, keeps no
+ * pointer to it, does not call into this library, and returns normally.
+ * `ctx` is the pointer the caller passed along with the callback. A code
+ * from 1 to 0x7FFFFC reaches the caller as the detail of `PAT_E_RNG`;
+ * others (negative ones included) are reported as `PAT_RNG_UNKNOWN`. It may
+ * be called several times per operation, with `len` up to 256.
+ */
+typedef int32_t (*pat_rng_fn)(void *ctx,
+                              uint8_t *buf,
+                              size_t len);
+
+/**
  * One `PrivateToken` challenge of a `WWW-Authenticate` value, decoded.
  * Filled by `pat_www_authenticate_challenge`, whose pointers point into
  * the caller's `buf` (valid while `buf` is, until the next call with the
@@ -793,26 +865,152 @@ typedef struct pat_challenge {
      * Its length.
      */
     size_t origin_info_len;
+    /**
+     * Type 0xE5AC (ARC) only: the TokenChallenge's `credential_context`
+     * (inside `challenge`; NULL when empty, and for every other type).
+     */
+    const uint8_t *credential_context;
+    /**
+     * Its length (0 or `PAT_ARC_CREDENTIAL_CONTEXT_LEN`).
+     */
+    size_t credential_context_len;
+    /**
+     * Whether the challenge carried `rate-limit` (read on ARC challenges
+     * only, where it is the presentation limit; ignored on others).
+     */
+    bool has_rate_limit;
+    /**
+     * `rate-limit` (0 when absent): the `limit` of `pat_arc_presentation_state`.
+     */
+    uint64_t rate_limit;
 } pat_challenge;
-
-/**
- * The randomness callback: fills `buf` with `len` bytes from a
- * cryptographically secure generator (a hardware TRNG, a DRBG seeded from
- * one, `getrandom`) and returns 0, or returns a non-zero status code (the
- * bytes are then discarded). It writes nowhere but `buf[0..len]`, keeps no
- * pointer to it, does not call into this library, and returns normally.
- * `ctx` is the pointer the caller passed along with the callback. A code
- * from 1 to 0x7FFFFC reaches the caller as the detail of `PAT_E_RNG`;
- * others (negative ones included) are reported as `PAT_RNG_UNKNOWN`. It may
- * be called several times per operation, with `len` up to 256.
- */
-typedef int32_t (*pat_rng_fn)(void *ctx,
-                              uint8_t *buf,
-                              size_t len);
 
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * The length of an ARC token under `limit` (2 to 2^32, the challenge's
+ * `rate-limit`), or `-PAT_E_INVALID_VALUE` for a limit outside that range.
+ */
+int32_t pat_arc_token_len(uint64_t limit);
+
+/**
+ * The size of the buffer `pat_authorization` needs for an ARC token under
+ * `limit`, its NUL included, or `-PAT_E_INVALID_VALUE` as
+ * `pat_arc_token_len`.
+ */
+int32_t pat_arc_authorization_size(uint64_t limit);
+
+/**
+ * Type 0xE5AC (ARC): a credential request for `challenge` (an encoded ARC
+ * TokenChallenge, `credential_context` included; its issuer name,
+ * origin_info and credential_context bind the credential) to the issuer
+ * of `token_key` (its ServerPublicKey, `PAT_ARC_TOKEN_KEY_LEN` bytes), its
+ * randomness from `rng`.
+ *
+ * Writes the request (`PAT_ARC_REQUEST_LEN` bytes) to `request` and the
+ * request state (`PAT_ARC_REQUEST_STATE_LEN` bytes, secret) to `state`;
+ * returns the request's length, or a negative code (and both buffers
+ * zeroed, but for one refused for overlapping another buffer).
+ *
+ * Next: POST the request's bytes to the issuer's `issuer-request-uri`
+ * with `Content-Type: PAT_MEDIA_TYPE_CREDENTIAL_REQUEST` and `Accept:
+ * PAT_MEDIA_TYPE_CREDENTIAL_RESPONSE`, then `pat_arc_finalize` with the
+ * state.
+ *
+ * # Safety
+ * Every pointer points to its length's (or capacity's) readable (inputs)
+ * or writable (outputs) bytes for the whole call; NULL only with length 0.
+ */
+int32_t pat_arc_request(const uint8_t *token_key,
+                        size_t token_key_len,
+                        const uint8_t *challenge,
+                        size_t challenge_len,
+                        pat_rng_fn rng,
+                        void *rng_ctx,
+                        uint8_t *request,
+                        size_t request_cap,
+                        uint8_t *state,
+                        size_t state_cap);
+
+/**
+ * Type 0xE5AC: checks the issuer's `response` (`PAT_ARC_RESPONSE_LEN`
+ * bytes) against the request `state` that `pat_arc_request` wrote and
+ * writes the credential (`PAT_ARC_CREDENTIAL_LEN` bytes, secret) to
+ * `credential`; returns its length.
+ *
+ * On success the state buffer is zeroed: one request, one credential. On
+ * failure the state is left unchanged, ready for the genuine response, and
+ * `credential` is zeroed (unless it overlaps another buffer: refused, and
+ * left as it was). Next: keep the credential (it serves every presentation
+ * context of this issuer key and request context) and make a presentation
+ * state with `pat_arc_presentation_state`.
+ *
+ * # Safety
+ * As `pat_arc_request`; `state` is read and written.
+ */
+int32_t pat_arc_finalize(const uint8_t *token_key,
+                         size_t token_key_len,
+                         uint8_t *state,
+                         size_t state_len,
+                         const uint8_t *response,
+                         size_t response_len,
+                         uint8_t *credential,
+                         size_t credential_cap);
+
+/**
+ * Type 0xE5AC: the presentation state (`PAT_ARC_PRESENTATION_STATE_LEN`
+ * bytes, secret) of `credential` for the presentation context of
+ * `challenge` (its issuer name, origin_info and redemption_context) under
+ * `limit` (the challenge's `rate-limit`, 2 to 2^32), written to `state`;
+ * returns its length, or a negative code with `state` zeroed.
+ *
+ * Make one state per presentation context and keep it: a second state for
+ * the same context starts again at nonce 0 and repeats the first one's
+ * tags, which links the tokens and makes the origin refuse them as
+ * replays. Next: `pat_arc_token`.
+ *
+ * # Safety
+ * As `pat_arc_request`.
+ */
+int32_t pat_arc_presentation_state(const uint8_t *token_key,
+                                   size_t token_key_len,
+                                   const uint8_t *credential,
+                                   size_t credential_len,
+                                   const uint8_t *challenge,
+                                   size_t challenge_len,
+                                   uint64_t limit,
+                                   uint8_t *state,
+                                   size_t state_cap);
+
+/**
+ * Type 0xE5AC: the next token of the presentation `state` for `challenge`
+ * (the one the state was made for: `-PAT_E_CHALLENGE_MISMATCH`
+ * otherwise), its randomness from `rng`, written to `token`
+ * (`pat_arc_token_len(limit)` bytes; at most `PAT_ARC_TOKEN_MAX_LEN`);
+ * returns its length. On success `state` is written back advanced: store
+ * it before sending the token. `-PAT_E_PRESENTATION_LIMIT_REACHED` once
+ * the limit is used up (then obtain a new credential).
+ *
+ * On failure `state` is left unchanged and `token` zeroed (unless a buffer
+ * overlaps another: refused, and left as it was). Next:
+ * `pat_authorization` with the token (`pat_arc_authorization_size(limit)`
+ * bytes), sent to the origin that gave the challenge.
+ *
+ * # Safety
+ * As `pat_arc_request`; `state` is read and written.
+ */
+int32_t pat_arc_token(const uint8_t *token_key,
+                      size_t token_key_len,
+                      uint8_t *state,
+                      size_t state_len,
+                      const uint8_t *challenge,
+                      size_t challenge_len,
+                      pat_rng_fn rng,
+                      void *rng_ctx,
+                      uint8_t *token,
+                      size_t token_cap);
 
 /**
  * Chooses the token key a client uses from an issuer directory document
@@ -969,6 +1167,33 @@ int32_t pat_typeda7a_request_with(const uint8_t *token_key,
                                   size_t request_cap,
                                   uint8_t *state,
                                   size_t state_cap);
+#endif
+
+#if defined(PAT_HAZMAT)
+/**
+ * ARC's known-answer run (draft-ietf-privacypass-arc-crypto-01 vectors):
+ * key generation, a credential request for `request_context`, its response
+ * and finalize, then `count` presentations for `presentation_context`
+ * under `limit`, all from the draft's test generator seeded with `seed`
+ * (32 bytes). Writes, one after the other: the secret key (128 bytes),
+ * the public key (99), the request state (162), the CredentialRequest
+ * without its type and key id (226), the CredentialResponse (454), the
+ * credential (131) and the presentations (each as long as `limit` makes
+ * it); returns the total length.
+ *
+ * # Safety
+ * As `pat_arc_request`.
+ */
+int32_t pat_arc_run_with(const uint8_t *seed,
+                         size_t seed_len,
+                         const uint8_t *request_context,
+                         size_t request_context_len,
+                         const uint8_t *presentation_context,
+                         size_t presentation_context_len,
+                         uint64_t limit,
+                         size_t count,
+                         uint8_t *out,
+                         size_t out_cap);
 #endif
 
 /**

@@ -264,3 +264,97 @@ pub unsafe extern "C" fn pat_typeda7a_request_with(
         )
     }
 }
+
+/// The outputs of [`pat_arc_run_with`] before the presentations:
+/// secret key ‖ public key ‖ request state ‖ CredentialRequest (the
+/// crypto-level 226 bytes) ‖ CredentialResponse ‖ credential.
+const ARC_RUN_FIXED_LEN: usize = pat::crypto::arc::ServerPrivateKey::LEN
+    + pat::crypto::arc::ServerPublicKey::LEN
+    + pat::crypto::arc::CredentialRequestState::STATE_LEN
+    + pat::crypto::arc::messages::REQUEST_LEN
+    + pat::crypto::arc::messages::RESPONSE_LEN
+    + pat::crypto::arc::Credential::LEN;
+
+/// One run of ARC's protocol from the draft's test generator (seeded with
+/// `seed`), for its published vectors: key generation, a credential request
+/// for `request_context`, the response, finalize, then `count`
+/// presentations for `presentation_context` under `limit`, all drawing from
+/// one `TestDrng` in that order.
+fn arc_run_with(
+    [seed, request_context, presentation_context]: [&[u8]; 3],
+    limit: u64,
+    count: usize,
+    outs: &mut [&mut [u8]; 1],
+) -> Result<usize, Fail> {
+    use pat::crypto::arc::PresentationState;
+    use pat::crypto::arc::messages::presentation_len;
+    use pat::hazmat::crypto::arc::{self as arc, TestDrng};
+
+    let mut drng = TestDrng::new(exact::<32>(seed, Field::Message)?);
+    let each = presentation_len(limit)?;
+    let total = each.checked_mul(count).and_then(|n| n.checked_add(ARC_RUN_FIXED_LEN)).ok_or(Error::BufferTooSmall)?;
+    let [out] = outs;
+    let out = prefix(out, total)?;
+    let key = apart(|| arc::server_keygen(&mut drng))?;
+    let (state, request) = apart(|| arc::credential_request(&[request_context], &mut drng))?;
+    let response = apart(|| arc::credential_response(&key, &request, &mut drng))?;
+    let credential = apart(|| state.finalize(key.public_key(), &response))?;
+    let mut rest: &mut [u8] = out;
+    for part in [
+        &key.to_bytes()[..],
+        &key.public_key().to_bytes(),
+        &state.export()[..],
+        &request.to_bytes(),
+        &response.to_bytes(),
+        &credential.export()[..],
+    ] {
+        let (head, tail) = rest.split_at_mut(part.len());
+        head.copy_from_slice(part);
+        rest = tail;
+    }
+    let mut pstate = PresentationState::new(&credential, &[presentation_context], limit)?;
+    for chunk in rest.chunks_exact_mut(each) {
+        apart(|| arc::present(&mut pstate, &mut drng, chunk))?;
+    }
+    Ok(total)
+}
+
+/// ARC's known-answer run (draft-ietf-privacypass-arc-crypto-01 vectors):
+/// key generation, a credential request for `request_context`, its response
+/// and finalize, then `count` presentations for `presentation_context`
+/// under `limit`, all from the draft's test generator seeded with `seed`
+/// (32 bytes). Writes, one after the other: the secret key (128 bytes),
+/// the public key (99), the request state (162), the CredentialRequest
+/// without its type and key id (226), the CredentialResponse (454), the
+/// credential (131) and the presentations (each as long as `limit` makes
+/// it); returns the total length.
+///
+/// # Safety
+/// As `pat_arc_request`.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn pat_arc_run_with(
+    seed: *const u8,
+    seed_len: usize,
+    request_context: *const u8,
+    request_context_len: usize,
+    presentation_context: *const u8,
+    presentation_context_len: usize,
+    limit: u64,
+    count: usize,
+    out: *mut u8,
+    out_cap: usize,
+) -> i32 {
+    // SAFETY: the caller's contract for these buffers.
+    unsafe {
+        call(
+            [
+                (seed, seed_len),
+                (request_context, request_context_len),
+                (presentation_context, presentation_context_len),
+            ],
+            [Out::wiped(out, out_cap)],
+            |ins, outs| arc_run_with(ins, limit, count, outs),
+        )
+    }
+}

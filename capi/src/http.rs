@@ -7,6 +7,7 @@ use core::ptr;
 
 use pat::Error;
 use pat::TokenChallenge;
+use pat::tokens::arc::ArcChallenge;
 use pat::wire::auth;
 use pat::wire::codec::Decode;
 use pat::wire::token::TokenRef;
@@ -23,6 +24,11 @@ pub const PAT_MEDIA_TYPE_TOKEN_RESPONSE: &str = "application/private-token-respo
 pub const PAT_MEDIA_TYPE_ISSUER_DIRECTORY: &str = "application/private-token-issuer-directory";
 /// Where an issuer serves its directory, after `https://<issuer name>` (RFC 9578 §4).
 pub const PAT_ISSUER_DIRECTORY_PATH: &str = "/.well-known/private-token-issuer-directory";
+/// `Content-Type` of an ARC CredentialRequest (type 0xE5AC) POSTed to the
+/// issuer's `issuer-request-uri` (draft-ietf-privacypass-arc-protocol-01 §7).
+pub const PAT_MEDIA_TYPE_CREDENTIAL_REQUEST: &str = "application/private-credential-request";
+/// `Content-Type` of the issuer's ARC CredentialResponse.
+pub const PAT_MEDIA_TYPE_CREDENTIAL_RESPONSE: &str = "application/private-credential-response";
 
 const fn same(a: &[u8], b: &[u8]) -> bool {
     match (a, b) {
@@ -74,6 +80,16 @@ pub struct pat_challenge {
     pub origin_info: *const u8,
     /// Its length.
     pub origin_info_len: usize,
+    /// Type 0xE5AC (ARC) only: the TokenChallenge's `credential_context`
+    /// (inside `challenge`; NULL when empty, and for every other type).
+    pub credential_context: *const u8,
+    /// Its length (0 or `PAT_ARC_CREDENTIAL_CONTEXT_LEN`).
+    pub credential_context_len: usize,
+    /// Whether the challenge carried `rate-limit` (read on ARC challenges
+    /// only, where it is the presentation limit; ignored on others).
+    pub has_rate_limit: bool,
+    /// `rate-limit` (0 when absent): the `limit` of `pat_arc_presentation_state`.
+    pub rate_limit: u64,
 }
 
 impl pat_challenge {
@@ -91,7 +107,32 @@ impl pat_challenge {
         redemption_context_len: 0,
         origin_info: ptr::null(),
         origin_info_len: 0,
+        credential_context: ptr::null(),
+        credential_context_len: 0,
+        has_rate_limit: false,
+        rate_limit: 0,
     };
+}
+
+/// The RFC 9577 fields of an encoded challenge and, for type 0xE5AC (ARC),
+/// its `credential_context`.
+fn decode_challenge(bytes: &[u8]) -> Result<(TokenChallenge<'_>, &[u8]), Fail> {
+    if crate::arc::is_arc(bytes) {
+        let c = ArcChallenge::decode(bytes)?;
+        Ok((*c.challenge(), c.credential_context()))
+    } else {
+        Ok((TokenChallenge::decode(bytes)?, &[]))
+    }
+}
+
+/// Whether `token` is a token of a type this library implements (an ARC
+/// token: of a length some limit gives).
+fn check_token(token: &[u8]) -> Result<(), Fail> {
+    if crate::arc::is_arc(token) {
+        return crate::arc::check_token(token);
+    }
+    TokenRef::decode(token)?;
+    Ok(())
 }
 
 /// A pointer to `part` (NULL when empty) and its length.
@@ -107,7 +148,9 @@ fn challenge_at(value: &[u8], index: usize, buf: &mut [u8]) -> Result<Option<pat
     let found = found?;
     let (challenge_buf, key_buf) = buf.split_at_mut(buf.len().min(found.challenge.decoded_len_bound()));
     let challenge_bytes = found.decode_challenge(challenge_buf)?;
-    let parsed = TokenChallenge::decode(challenge_bytes)?;
+    let (parsed, credential_context) = decode_challenge(challenge_bytes)?;
+    // Read where it is used (ARC); a malformed value there makes the challenge unusable.
+    let rate_limit = if crate::arc::is_arc(challenge_bytes) { found.decode_rate_limit()? } else { None };
     let token_key = match found.token_key {
         Some(v) => v.decode_base64url(key_buf)?,
         None => &[],
@@ -117,8 +160,13 @@ fn challenge_at(value: &[u8], index: usize, buf: &mut [u8]) -> Result<Option<pat
     let (issuer_name, issuer_name_len) = raw(parsed.issuer_name());
     let (redemption_context, redemption_context_len) = raw(parsed.redemption_context());
     let (origin_info, origin_info_len) = raw(parsed.origin_info());
+    let (credential_context, credential_context_len) = raw(credential_context);
     Ok(Some(pat_challenge {
         token_type: parsed.token_type(),
+        credential_context,
+        credential_context_len,
+        has_rate_limit: rate_limit.is_some(),
+        rate_limit: rate_limit.unwrap_or(0),
         has_max_age: found.max_age.is_some(),
         max_age: found.max_age.unwrap_or(0),
         challenge,
@@ -216,7 +264,7 @@ pub unsafe extern "C" fn pat_authorization(
     // SAFETY: the caller's contract for these buffers.
     unsafe {
         call([(token, token_len)], [Out::wiped(out.cast::<u8>(), out_cap)], |[token], [out]| {
-            TokenRef::decode(token)?;
+            check_token(token)?;
             let room = out_cap.checked_sub(1).ok_or(Error::BufferTooSmall)?;
             let (text, nul) = out.split_at_mut(room);
             let len = auth::write_authorization(token, text)?.len();
@@ -258,7 +306,7 @@ pub unsafe extern "C" fn pat_authorization_with_extensions(
             [(token, token_len), (extensions, extensions_len)],
             [Out::wiped(out.cast::<u8>(), out_cap)],
             |[token, extensions], [out]| {
-                TokenRef::decode(token)?;
+                check_token(token)?;
                 let extensions = pat::wire::extensions::Extensions::decode(extensions)?;
                 let room = out_cap.checked_sub(1).ok_or(Error::BufferTooSmall)?;
                 let (text, nul) = out.split_at_mut(room);
@@ -288,7 +336,8 @@ pub unsafe extern "C" fn pat_token_challenge_parse(
     out: *mut pat_challenge,
 ) -> i32 {
     let body = |[bytes]: [&[u8]; 1], _: &mut [&mut [u8]; 0]| -> Result<_, Fail> {
-        let c = TokenChallenge::decode(bytes)?;
+        let (c, credential_context) = decode_challenge(bytes)?;
+        let (credential_context, credential_context_len) = raw(credential_context);
         let (challenge, challenge_len) = raw(bytes);
         let (issuer_name, issuer_name_len) = raw(c.issuer_name());
         let (redemption_context, redemption_context_len) = raw(c.redemption_context());
@@ -303,6 +352,8 @@ pub unsafe extern "C" fn pat_token_challenge_parse(
             redemption_context_len,
             origin_info,
             origin_info_len,
+            credential_context,
+            credential_context_len,
             ..pat_challenge::EMPTY
         };
         Ok((0, parsed))

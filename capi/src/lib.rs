@@ -1,6 +1,6 @@
 //! A C API for the client roles of `pat`: token types 0x0001 (VOPRF
-//! P-384), 0x0002 (blind RSA), 0x0003 (rate-limited blind RSA) and 0x0005
-//! (VOPRF ristretto255), the
+//! P-384), 0x0002 (blind RSA), 0x0003 (rate-limited blind RSA), 0x0005
+//! (VOPRF ristretto255), 0xDA7A (public metadata) and 0xE5AC (ARC), the
 //! `WWW-Authenticate` challenge, the `Authorization` value, the issuer
 //! directory's key choice and the power-on self-test.
 //!
@@ -29,6 +29,7 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod arc;
 mod call;
 pub mod directory;
 mod ffi;

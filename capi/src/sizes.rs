@@ -4,7 +4,7 @@
 
 use pat::crypto::blind_rsa;
 use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
-use pat::tokens::{metadata, private, public, rate_limited};
+use pat::tokens::{arc, metadata, private, public, rate_limited};
 use pat::wire::auth;
 use pat::wire::challenge::PRACTICAL_CHALLENGE_LEN;
 use pat::wire::token_type::{
@@ -99,6 +99,26 @@ pub const PAT_TYPE3_STATE_LEN: usize = 453;
 /// Type 0x0003 `Authorization` value with its terminating NUL.
 pub const PAT_TYPE3_AUTHORIZATION_SIZE: usize = 494;
 
+/// Type 0xE5AC (ARC) token key: the issuer's ServerPublicKey (three
+/// compressed P-256 points).
+pub const PAT_ARC_TOKEN_KEY_LEN: usize = 99;
+/// Type 0xE5AC CredentialRequest.
+pub const PAT_ARC_REQUEST_LEN: usize = 229;
+/// Type 0xE5AC CredentialResponse.
+pub const PAT_ARC_RESPONSE_LEN: usize = 454;
+/// Type 0xE5AC client state kept between request and finalize (secret).
+pub const PAT_ARC_REQUEST_STATE_LEN: usize = 162;
+/// Type 0xE5AC credential (secret), kept for every later presentation state.
+pub const PAT_ARC_CREDENTIAL_LEN: usize = 131;
+/// Type 0xE5AC presentation state of one context (secret), written back by
+/// every `pat_arc_token`.
+pub const PAT_ARC_PRESENTATION_STATE_LEN: usize = 180;
+/// The longest type-0xE5AC token (a limit of 2^32; `pat_arc_token_len`
+/// gives a limit's).
+pub const PAT_ARC_TOKEN_MAX_LEN: usize = 4555;
+/// A non-empty `credential_context` of an ARC TokenChallenge.
+pub const PAT_ARC_CREDENTIAL_CONTEXT_LEN: usize = 32;
+
 /// A buffer that holds the decoded `challenge` and `token-key` of any
 /// `WWW-Authenticate` challenge whose names are of practical length (host
 /// names with a port, one origin; `pat::wire::auth::PRACTICAL_WWW_AUTHENTICATE_LEN`)
@@ -154,6 +174,15 @@ const _: () = {
     assert!(PAT_TYPE3_TOKEN_LEN == RateLimitedRsa2048::TOKEN_LEN);
     assert!(PAT_TYPE3_STATE_LEN == rate_limited::ClientState::STATE_LEN);
     assert!(PAT_TYPE3_AUTHORIZATION_SIZE == RateLimitedRsa2048::AUTHORIZATION_LEN + 1);
+
+    assert!(PAT_ARC_TOKEN_KEY_LEN == pat::crypto::arc::ServerPublicKey::LEN);
+    assert!(PAT_ARC_REQUEST_LEN == arc::REQUEST_LEN);
+    assert!(PAT_ARC_RESPONSE_LEN == arc::RESPONSE_LEN);
+    assert!(PAT_ARC_REQUEST_STATE_LEN == pat::crypto::arc::CredentialRequestState::STATE_LEN);
+    assert!(PAT_ARC_CREDENTIAL_LEN == pat::crypto::arc::Credential::LEN);
+    assert!(PAT_ARC_PRESENTATION_STATE_LEN == pat::crypto::arc::PresentationState::STATE_LEN);
+    assert!(PAT_ARC_TOKEN_MAX_LEN == arc::TOKEN_MAX_LEN);
+    assert!(PAT_ARC_CREDENTIAL_CONTEXT_LEN == arc::CREDENTIAL_CONTEXT_LEN);
 
     assert!(PAT_TOKEN_KEY_MAX_LEN == auth::MAX_TOKEN_KEY_LEN);
     assert!(PAT_CHALLENGE_BUFFER_SIZE == PRACTICAL_CHALLENGE_LEN + auth::MAX_TOKEN_KEY_LEN);

@@ -1051,6 +1051,10 @@ const GARBAGE: pat_challenge = pat_challenge {
     redemption_context_len: 3,
     origin_info: GARBAGE_BYTES.as_ptr(),
     origin_info_len: 1,
+    credential_context: GARBAGE_BYTES.as_ptr(),
+    credential_context_len: 2,
+    has_rate_limit: true,
+    rate_limit: 9,
 };
 static GARBAGE_BYTES: [u8; 3] = [1, 2, 3];
 
@@ -1059,10 +1063,21 @@ fn is_empty(c: &pat_challenge) -> bool {
     c.token_type == 0
         && !c.has_max_age
         && c.max_age == 0
-        && [c.challenge, c.token_key, c.issuer_name, c.redemption_context, c.origin_info].iter().all(|p| p.is_null())
-        && [c.challenge_len, c.token_key_len, c.issuer_name_len, c.redemption_context_len, c.origin_info_len]
+        && !c.has_rate_limit
+        && c.rate_limit == 0
+        && [c.challenge, c.token_key, c.issuer_name, c.redemption_context, c.origin_info, c.credential_context]
             .iter()
-            .all(|&n| n == 0)
+            .all(|p| p.is_null())
+        && [
+            c.challenge_len,
+            c.token_key_len,
+            c.issuer_name_len,
+            c.redemption_context_len,
+            c.origin_info_len,
+            c.credential_context_len,
+        ]
+        .iter()
+        .all(|&n| n == 0)
 }
 
 #[test]

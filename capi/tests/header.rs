@@ -34,6 +34,8 @@ fn string_defines_match_the_crate() {
         ("PAT_MEDIA_TYPE_TOKEN_RESPONSE", pat_capi::http::PAT_MEDIA_TYPE_TOKEN_RESPONSE),
         ("PAT_MEDIA_TYPE_ISSUER_DIRECTORY", pat_capi::http::PAT_MEDIA_TYPE_ISSUER_DIRECTORY),
         ("PAT_ISSUER_DIRECTORY_PATH", pat_capi::http::PAT_ISSUER_DIRECTORY_PATH),
+        ("PAT_MEDIA_TYPE_CREDENTIAL_REQUEST", pat_capi::http::PAT_MEDIA_TYPE_CREDENTIAL_REQUEST),
+        ("PAT_MEDIA_TYPE_CREDENTIAL_RESPONSE", pat_capi::http::PAT_MEDIA_TYPE_CREDENTIAL_RESPONSE),
     ] {
         let line = format!("#define {name} \"{value}\"\n");
         assert_eq!(header.matches(&line).count(), 1, "{line}");

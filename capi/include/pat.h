@@ -1,8 +1,9 @@
 /*
  * pat.h: the C API of pat, Privacy Pass tokens (RFC 9576, 9577, 9578,
  * draft-ietf-privacypass-rate-limit-tokens and
- * draft-ietf-privacypass-public-metadata-issuance), client roles of token
- * types 0x0001, 0x0002, 0x0003, 0x0005 and 0xDA7A.
+ * draft-ietf-privacypass-public-metadata-issuance,
+ * draft-ietf-privacypass-arc-protocol), client roles of token types 0x0001,
+ * 0x0002, 0x0003, 0x0005, 0xDA7A and 0xE5AC (ARC).
  *
  * No allocation and no global state: the caller lends every buffer, sized
  * by the #defines below, and a randomness callback. Every function returns
@@ -26,7 +27,8 @@
  * PAT_E_NULL_POINTER, PAT_E_OVERLAP, PAT_E_MISALIGNED or
  * PAT_E_ADDRESS_RANGE. On any error every output is zeroed (a
  * pat_challenge emptied: every field 0, false or NULL), except a client
- * state given to finalize, which is kept for the genuine response, and an
+ * state given to finalize, which is kept for the genuine response, an ARC
+ * presentation state given to pat_arc_token, kept as it was, and an
  * output a refused call cannot write without touching something else: one
  * that overlaps another buffer of the call (PAT_E_OVERLAP; a buffer that
  * runs past the end of memory counts as reaching to it) is left as it
@@ -891,14 +893,14 @@ extern "C" {
 
 /**
  * The length of an ARC token under `limit` (2 to 2^32, the challenge's
- * `rate-limit`), or `-PAT_E_INVALID_VALUE` for a limit outside that range.
+ * `rate-limit`), or a negative code of kind `PAT_E_INVALID_VALUE` (detail
+ * `PAT_FIELD_PRESENTATION_LIMIT`) for a limit outside that range.
  */
 int32_t pat_arc_token_len(uint64_t limit);
 
 /**
  * The size of the buffer `pat_authorization` needs for an ARC token under
- * `limit`, its NUL included, or `-PAT_E_INVALID_VALUE` as
- * `pat_arc_token_len`.
+ * `limit`, its NUL included, or the negative code of `pat_arc_token_len`.
  */
 int32_t pat_arc_authorization_size(uint64_t limit);
 
@@ -1216,8 +1218,14 @@ int32_t pat_arc_run_with(const uint8_t *seed,
  * padded or not, and other schemes' quoted strings may carry any byte
  * RFC 9110 allows (obs-text included).
  *
+ * An ARC challenge (type 0xE5AC) is read with its `credential_context` and
+ * its `rate-limit` (`has_rate_limit`, `rate_limit`; a malformed one is a
+ * negative code of kind `PAT_E_INVALID_VALUE`); other types' challenges
+ * ignore a `rate-limit`.
+ *
  * Next: `out->challenge` and the token key go to `pat_typeN_request` for
- * `out->token_type`; without a `token-key`, take the key from the issuer
+ * `out->token_type` (`pat_arc_request` for 0xE5AC, and the rate limit to
+ * `pat_arc_presentation_state`); without a `token-key`, take the key from the issuer
  * directory (`pat_directory_select`). With `max-age` (`has_max_age`), the
  * origin accepts a token for this challenge only for `max_age` seconds
  * from when it sent it: past that, fetch a fresh challenge rather than
@@ -1245,10 +1253,12 @@ int32_t pat_www_authenticate_challenge(const char *value,
  * Writes the `Authorization` field value for `token` (an encoded Token of
  * a type this library implements, e.g. from `pat_type1_finalize`):
  * `PrivateToken token="<padded base64url>"` (RFC 9577 §2.2), NUL-terminated,
- * into `out` (`PAT_TYPEn_AUTHORIZATION_SIZE` bytes for type n). Returns its
+ * into `out` (`PAT_TYPEn_AUTHORIZATION_SIZE` bytes for type n,
+ * `pat_arc_authorization_size(limit)` for an ARC token). Returns its
  * length without the NUL, or a negative code: a token that does not parse
  * (`-PAT_E_UNKNOWN_TOKEN_TYPE`, `-PAT_E_TRUNCATED`,
- * `-PAT_E_TRAILING_BYTES`), or `-PAT_E_BUFFER_TOO_SMALL`.
+ * `-PAT_E_TRAILING_BYTES`; an ARC token of a length no limit gives: kind
+ * `PAT_E_INVALID_LENGTH`), or `-PAT_E_BUFFER_TOO_SMALL`.
  *
  * Next: send the value as the `Authorization` header field of the request
  * that was refused with the challenge, to the same origin. A token is

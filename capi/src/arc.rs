@@ -82,15 +82,15 @@ fn token([token_key, challenge]: [&[u8]; 2], rng: &mut CallbackRng, outs: &mut [
 }
 
 /// The length of an ARC token under `limit` (2 to 2^32, the challenge's
-/// `rate-limit`), or `-PAT_E_INVALID_VALUE` for a limit outside that range.
+/// `rate-limit`), or a negative code of kind `PAT_E_INVALID_VALUE` (detail
+/// `PAT_FIELD_PRESENTATION_LIMIT`) for a limit outside that range.
 #[unsafe(no_mangle)]
 pub extern "C" fn pat_arc_token_len(limit: u64) -> i32 {
     crate::ffi::status(token_len(limit).map_err(Fail::from))
 }
 
 /// The size of the buffer `pat_authorization` needs for an ARC token under
-/// `limit`, its NUL included, or `-PAT_E_INVALID_VALUE` as
-/// `pat_arc_token_len`.
+/// `limit`, its NUL included, or the negative code of `pat_arc_token_len`.
 #[unsafe(no_mangle)]
 pub extern "C" fn pat_arc_authorization_size(limit: u64) -> i32 {
     let size = token_len(limit).map(|len| pat::wire::auth::authorization_len(len).saturating_add(1));

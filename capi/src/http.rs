@@ -201,8 +201,14 @@ fn challenge_at(value: &[u8], index: usize, buf: &mut [u8]) -> Result<Option<pat
 /// padded or not, and other schemes' quoted strings may carry any byte
 /// RFC 9110 allows (obs-text included).
 ///
+/// An ARC challenge (type 0xE5AC) is read with its `credential_context` and
+/// its `rate-limit` (`has_rate_limit`, `rate_limit`; a malformed one is a
+/// negative code of kind `PAT_E_INVALID_VALUE`); other types' challenges
+/// ignore a `rate-limit`.
+///
 /// Next: `out->challenge` and the token key go to `pat_typeN_request` for
-/// `out->token_type`; without a `token-key`, take the key from the issuer
+/// `out->token_type` (`pat_arc_request` for 0xE5AC, and the rate limit to
+/// `pat_arc_presentation_state`); without a `token-key`, take the key from the issuer
 /// directory (`pat_directory_select`). With `max-age` (`has_max_age`), the
 /// origin accepts a token for this challenge only for `max_age` seconds
 /// from when it sent it: past that, fetch a fresh challenge rather than
@@ -241,10 +247,12 @@ pub unsafe extern "C" fn pat_www_authenticate_challenge(
 /// Writes the `Authorization` field value for `token` (an encoded Token of
 /// a type this library implements, e.g. from `pat_type1_finalize`):
 /// `PrivateToken token="<padded base64url>"` (RFC 9577 §2.2), NUL-terminated,
-/// into `out` (`PAT_TYPEn_AUTHORIZATION_SIZE` bytes for type n). Returns its
+/// into `out` (`PAT_TYPEn_AUTHORIZATION_SIZE` bytes for type n,
+/// `pat_arc_authorization_size(limit)` for an ARC token). Returns its
 /// length without the NUL, or a negative code: a token that does not parse
 /// (`-PAT_E_UNKNOWN_TOKEN_TYPE`, `-PAT_E_TRUNCATED`,
-/// `-PAT_E_TRAILING_BYTES`), or `-PAT_E_BUFFER_TOO_SMALL`.
+/// `-PAT_E_TRAILING_BYTES`; an ARC token of a length no limit gives: kind
+/// `PAT_E_INVALID_LENGTH`), or `-PAT_E_BUFFER_TOO_SMALL`.
 ///
 /// Next: send the value as the `Authorization` header field of the request
 /// that was refused with the challenge, to the same origin. A token is
@@ -306,6 +314,10 @@ pub unsafe extern "C" fn pat_authorization_with_extensions(
             [(token, token_len), (extensions, extensions_len)],
             [Out::wiped(out.cast::<u8>(), out_cap)],
             |[token, extensions], [out]| {
+                // ARC tokens carry no extensions (arc-protocol-01 has none).
+                if crate::arc::is_arc(token) {
+                    return Err(Fail::from(Error::InvalidValue(pat::Field::Extensions)));
+                }
                 check_token(token)?;
                 let extensions = pat::wire::extensions::Extensions::decode(extensions)?;
                 let room = out_cap.checked_sub(1).ok_or(Error::BufferTooSmall)?;

@@ -28,7 +28,10 @@ use pat_capi::arc::{
     pat_arc_authorization_size, pat_arc_finalize, pat_arc_presentation_state, pat_arc_request, pat_arc_token,
     pat_arc_token_len,
 };
-use pat_capi::http::{pat_authorization, pat_challenge, pat_token_challenge_parse, pat_www_authenticate_challenge};
+use pat_capi::http::{
+    pat_authorization, pat_authorization_with_extensions, pat_challenge, pat_token_challenge_parse,
+    pat_www_authenticate_challenge,
+};
 use pat_capi::sizes::*;
 use pat_testkit::TestRng;
 
@@ -207,6 +210,19 @@ fn a_credential_and_every_token_of_the_limit() {
         let value = std::str::from_utf8(&text[..size - 1]).unwrap();
         let mut back = [0u8; PAT_ARC_TOKEN_MAX_LEN];
         assert_eq!(pat::wire::auth::parse_authorization(value).unwrap().decode_base64url(&mut back).unwrap(), t);
+        // ARC tokens carry no extensions.
+        let empty = [0u8, 0];
+        let rc = unsafe {
+            pat_authorization_with_extensions(
+                t.as_ptr(),
+                t.len(),
+                empty.as_ptr(),
+                2,
+                text.as_mut_ptr().cast(),
+                text.len(),
+            )
+        };
+        assert_eq!(rc, Error::InvalidValue(Field::Extensions).code());
         // A token one byte short is no ARC token.
         let rc = unsafe { pat_authorization(t.as_ptr(), t.len() - 1, text.as_mut_ptr().cast(), text.len()) };
         assert_eq!(rc, Error::InvalidLength(Field::Token).code());
@@ -219,7 +235,10 @@ fn a_credential_and_every_token_of_the_limit() {
     // A state for another presentation context.
     let other = encode(&ArcChallenge::new(b"issuer.example", &[4; 32], b"origin.example", &cc).unwrap());
     let mut fresh = vec![0u8; PAT_ARC_PRESENTATION_STATE_LEN];
-    presentation_state(&key, &credential, &challenge, LIMIT, &mut fresh);
+    assert_eq!(
+        presentation_state(&key, &credential, &challenge, LIMIT, &mut fresh),
+        PAT_ARC_PRESENTATION_STATE_LEN as i32
+    );
     assert_eq!(token(&key, &mut fresh, &other, &mut rng, &mut out), Error::ChallengeMismatch.code());
     // A type-2 challenge is no ARC challenge.
     let plain = pat::TokenChallenge::new(2, b"issuer.example", &[], &[]).unwrap();
@@ -233,14 +252,16 @@ fn a_credential_and_every_token_of_the_limit() {
 
 #[test]
 fn token_lengths_and_limits() {
-    assert_eq!(pat_arc_token_len(2), pat::tokens::arc::token_len(2).unwrap() as i32);
+    // 70 bytes of header, then 5 + k elements (33 bytes) and 6 + 3k scalars
+    // (32 bytes) for k = ⌈log2(limit)⌉ (arc-crypto-01 §4.3.2): 556 for k = 1.
+    assert_eq!(pat_arc_token_len(2), 556);
+    assert_eq!(pat_arc_token_len(100), 70 + 12 * 33 + 27 * 32);
     assert_eq!(pat_arc_token_len(1 << 32), PAT_ARC_TOKEN_MAX_LEN as i32);
     for bad in [0u64, 1, (1 << 32) + 1, u64::MAX] {
         assert_eq!(pat_arc_token_len(bad), Error::InvalidValue(Field::PresentationLimit).code(), "{bad}");
         assert_eq!(pat_arc_authorization_size(bad), Error::InvalidValue(Field::PresentationLimit).code(), "{bad}");
     }
-    assert_eq!(
-        pat_arc_authorization_size(100) as usize,
-        pat::wire::auth::authorization_len(pat::tokens::arc::token_len(100).unwrap()) + 1
-    );
+    // `PrivateToken token="` (20), the padded base64url of 1330 bytes
+    // (1776), `"` and the NUL.
+    assert_eq!(pat_arc_authorization_size(100), 20 + 1776 + 1 + 1);
 }

@@ -480,6 +480,7 @@ export declare namespace arc {
         constructor(tokenKey: Uint8Array);
         readonly keyId: Bytes;
         createCredentialRequest(tokChl: TokenChallenge | SerializableChallenge): CredentialRequest;
+        /** The credential from an exported request state (zeroed on success) and the issuer's response. */
         finalizeExported(state: Uint8Array, response: Uint8Array): Credential;
         /** `limit`: the challenge's rateLimit, 2 to 2^32. Make one state per context and keep it. */
         presentationState(
@@ -487,7 +488,10 @@ export declare namespace arc {
             tokChl: TokenChallenge | SerializableChallenge,
             limit: number | bigint,
         ): PresentationState;
-        /** The next token; "ChallengeMismatch" for another context, "PresentationLimitReached" when used up. */
+        /**
+         * The next token; "ChallengeMismatch" for another context, "PresentationLimitReached" when used up.
+         * The nonce is spent first: a failing getRandomValues ("Rng") uses up one presentation.
+         */
         createToken(state: PresentationState, tokChl: TokenChallenge | SerializableChallenge): Token;
         free(): void;
     }
@@ -504,8 +508,10 @@ export declare namespace arc {
         /** The CredentialResponse's bytes ("KeyIdMismatch", "Verification", parse errors). */
         issue(request: CanSerialize | Uint8Array): Bytes;
         /**
-         * The token's replay key (SHA-256 of its presentation tag, 32 bytes):
-         * accept it once only. Throws "Verification", "KeyIdMismatch",
+         * The token's replay key (SHA-256 of its presentation tag, 32 bytes).
+         * Verified is not redeemed: keep the key and refuse a token whose key
+         * was seen, or the limit means nothing (a presentation verifies
+         * again and again). Throws "Verification", "KeyIdMismatch",
          * "ChallengeMismatch", "WrongTokenType" or a parse error.
          */
         verify(

@@ -1056,9 +1056,14 @@ function makeArc() {
             return new CredentialRequest(internal, live(this).request(challengeArg(tokChl)));
         }
 
-        /** The credential from a CredentialRequest's exportState() and the issuer's response. */
+        /**
+         * The credential from a CredentialRequest's exportState() and the
+         * issuer's response; on success `state` is zeroed (one request, one
+         * credential).
+         */
         finalizeExported(state, response) {
             const credential = live(this).finalizeExported(bytesArg(state, 'state'), bytesArg(response, 'response'));
+            state.fill(0);
             return new Credential(internal, credential);
         }
 

@@ -16,9 +16,13 @@
 //!   restored from an older copy repeats nonces, which links the tokens and
 //!   makes the origin refuse them as replays.
 //!
-//! The exported bytes are secret (they hold the credential); the objects
-//! wipe their copies when freed (the library's types zeroize on drop), the
-//! exported `Uint8Array`s are the caller's to keep or overwrite.
+//! The exported bytes are secret (they hold the credential). The objects
+//! wipe their copies when freed (the library's types zeroize on drop); an
+//! export is written from a wiped-on-drop buffer straight into a new
+//! JavaScript `Uint8Array` (no copy left in the module's heap), and an
+//! import's bytes, which wasm-bindgen copies into the module, are wiped
+//! after use. The `Uint8Array`s on the JavaScript side are the caller's to
+//! keep or overwrite.
 //!
 //! The issuer checks a token and returns its presentation tag; refusing a
 //! tag seen before is the caller's job (the replay store of its deployment),
@@ -29,6 +33,7 @@ use pat::rand_core::TryCryptoRng;
 use pat::tokens::arc::{ArcChallenge, ArcToken, Client, Issuer, TokenRequest, tag_id, token_len};
 use pat::{Decode, Error};
 use wasm_bindgen::prelude::*;
+use zeroize::Zeroizing;
 
 use crate::encode;
 use crate::error::js;
@@ -111,8 +116,8 @@ impl ArcClient {
     /// [`ArcCredentialRequest::export_state`] and the issuer's encoded
     /// CredentialResponse.
     #[wasm_bindgen(js_name = finalizeExported)]
-    pub fn finalize_exported(&self, state: &[u8], response: &[u8]) -> Result<ArcCredential, JsValue> {
-        let state = CredentialRequestState::import(state).map_err(js)?;
+    pub fn finalize_exported(&self, state: Vec<u8>, response: &[u8]) -> Result<ArcCredential, JsValue> {
+        let state = CredentialRequestState::import(&Zeroizing::new(state)).map_err(js)?;
         finalize(&self.inner, &state, response).map(|inner| ArcCredential { inner }).map_err(js)
     }
 
@@ -137,7 +142,10 @@ impl ArcClient {
     /// The next token of `state` for the encoded `challenge` (the one the
     /// state was made for: `ChallengeMismatch` otherwise), its randomness
     /// from `crypto.getRandomValues`; the state advances.
-    /// `PresentationLimitReached` once the limit is used up.
+    /// `PresentationLimitReached` once the limit is used up. The nonce is
+    /// spent before the randomness is drawn: a failure of
+    /// `crypto.getRandomValues` (`Rng`) uses up one presentation without a
+    /// token (never the same nonce twice).
     pub fn token(&self, state: &mut ArcPresentationState, challenge: &[u8]) -> Result<Vec<u8>, JsValue> {
         with_web_crypto(|rng| token(&self.inner, &mut state.inner, challenge, rng))
     }
@@ -166,8 +174,9 @@ impl ArcCredentialRequest {
     /// The request state as bytes (secret), for
     /// [`ArcClient::finalize_exported`]; `StateSpent` after a finalize.
     #[wasm_bindgen(js_name = exportState)]
-    pub fn export_state(&self) -> Result<Vec<u8>, JsValue> {
-        Ok(self.state.as_ref().ok_or(Error::StateSpent).map_err(js)?.export().to_vec())
+    pub fn export_state(&self) -> Result<js_sys::Uint8Array, JsValue> {
+        let state = self.state.as_ref().ok_or(Error::StateSpent).map_err(js)?;
+        Ok(js_sys::Uint8Array::from(&state.export()[..]))
     }
 
     /// The credential, from the issuer's encoded CredentialResponse (its
@@ -192,13 +201,13 @@ pub struct ArcCredential {
 #[wasm_bindgen]
 impl ArcCredential {
     /// The credential as bytes (secret), for [`ArcCredential::import`].
-    pub fn export(&self) -> Vec<u8> {
-        self.inner.export().to_vec()
+    pub fn export(&self) -> js_sys::Uint8Array {
+        js_sys::Uint8Array::from(&self.inner.export()[..])
     }
 
     /// A credential from [`ArcCredential::export`]'s bytes.
-    pub fn import(bytes: &[u8]) -> Result<ArcCredential, JsValue> {
-        Credential::import(bytes).map(|inner| Self { inner }).map_err(js)
+    pub fn import(bytes: Vec<u8>) -> Result<ArcCredential, JsValue> {
+        Credential::import(&Zeroizing::new(bytes)).map(|inner| Self { inner }).map_err(js)
     }
 }
 
@@ -215,13 +224,13 @@ pub struct ArcPresentationState {
 impl ArcPresentationState {
     /// The state as bytes (secret), for [`ArcPresentationState::import`].
     /// Export again after every token.
-    pub fn export(&self) -> Vec<u8> {
-        self.inner.export().to_vec()
+    pub fn export(&self) -> js_sys::Uint8Array {
+        js_sys::Uint8Array::from(&self.inner.export()[..])
     }
 
     /// A state from [`ArcPresentationState::export`]'s bytes.
-    pub fn import(bytes: &[u8]) -> Result<ArcPresentationState, JsValue> {
-        PresentationState::import(bytes).map(|inner| Self { inner }).map_err(js)
+    pub fn import(bytes: Vec<u8>) -> Result<ArcPresentationState, JsValue> {
+        PresentationState::import(&Zeroizing::new(bytes)).map(|inner| Self { inner }).map_err(js)
     }
 
     /// How many tokens are left.
@@ -256,8 +265,9 @@ impl ArcIssuer {
     /// An issuer with the 128-byte secret key x0 ‖ x1 ‖ x2 ‖ x0Blinding
     /// (each scalar nonzero and below the group order: `InvalidKey`).
     #[wasm_bindgen(js_name = fromSecretKey)]
-    pub fn from_secret_key(bytes: &[u8]) -> Result<ArcIssuer, JsValue> {
-        ServerPrivateKey::from_bytes(bytes).map(|key| Self { inner: Issuer::new(key) }).map_err(js)
+    pub fn from_secret_key(bytes: Vec<u8>) -> Result<ArcIssuer, JsValue> {
+        let bytes = Zeroizing::new(bytes);
+        ServerPrivateKey::from_bytes(&bytes).map(|key| Self { inner: Issuer::new(key) }).map_err(js)
     }
 
     /// The token key to publish: the 99-byte ServerPublicKey.
@@ -281,7 +291,9 @@ impl ArcIssuer {
 
     /// Checks an encoded token for the encoded challenge it answers under
     /// `limit`, and returns its replay key: SHA-256 of the presentation tag
-    /// (32 bytes), which the caller must refuse to accept twice. Throws
+    /// (32 bytes). A verified token is not yet a redeemed one: the caller
+    /// must keep the key and refuse a token whose key it has seen, or the
+    /// limit means nothing (every presentation verifies again). Throws
     /// `Verification`, `KeyIdMismatch`, `ChallengeMismatch`,
     /// `WrongTokenType` or a parse error.
     pub fn verify(&self, token: &[u8], challenge: &[u8], limit: u64) -> Result<Vec<u8>, JsValue> {

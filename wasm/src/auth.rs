@@ -131,9 +131,10 @@ pub fn challenge_value(
 
 /// [`challenge_value`] with an ARC challenge's `rate-limit`: given exactly
 /// when the challenge is of type 0xE5AC (`MissingParameter(RateLimit)`
-/// without it, `InvalidValue(RateLimit)` with it on another type), and
-/// never with the extension parameters (ARC tokens carry none:
-/// `InvalidValue(RateLimit)`). The challenge is checked to be one.
+/// without it, `InvalidValue(RateLimit)` with it on another type), a limit
+/// a client can use (2 to 2^32: `InvalidValue(PresentationLimit)`
+/// otherwise), and never with the extension parameters (ARC tokens carry
+/// none: `InvalidValue(RateLimit)`). The challenge is checked to be one.
 pub fn challenge_value_with(
     challenge: &[u8],
     token_key: Option<&[u8]>,
@@ -151,6 +152,7 @@ pub fn challenge_value_with(
             return Err(pat::Error::InvalidValue(pat::Field::RateLimit));
         }
         Some(limit) => {
+            arc_token_len(limit)?;
             // `, rate-limit=` and at most 20 digits.
             let len = auth::www_authenticate_len(challenge.len(), token_key.map(<[u8]>::len), max_age) + 13 + 20;
             let mut out = vec![0u8; len];
@@ -202,6 +204,10 @@ pub fn authorization_token(value: &str) -> pat::Result<Vec<u8>> {
 /// encoded Extensions list sent with it (draft-ietf-privacypass-auth-scheme-extensions
 /// §3; type 0xDA7A's metadata), each checked first.
 pub fn authorization_with_extensions_value(token: &[u8], extensions: &[u8]) -> pat::Result<String> {
+    // ARC tokens carry no extensions (arc-protocol-01 has none).
+    if token.starts_with(&ARC.to_be_bytes()) {
+        return Err(pat::Error::InvalidValue(pat::Field::Extensions));
+    }
     check_token(token)?;
     let extensions = Extensions::decode(extensions)?;
     let mut out = vec![0u8; auth::authorization_with_extensions_len(token.len(), extensions.as_bytes().len())];
@@ -624,6 +630,14 @@ mod tests {
             challenge_value_with(&challenge, None, None, None, Some(&[0, 0]), Some(3)),
             Err(Error::InvalidValue(Field::RateLimit))
         );
+        // Only limits a client can use.
+        for limit in [0, 1, (1 << 32) + 1] {
+            assert_eq!(
+                challenge_value_with(&challenge, None, None, None, None, Some(limit)),
+                Err(Error::InvalidValue(Field::PresentationLimit))
+            );
+        }
+        assert!(challenge_value_with(&challenge, None, None, None, None, Some(1 << 32)).is_ok());
         // A rate-limit on another type's challenge is ignored; a malformed
         // one on an ARC challenge makes it unusable.
         let other = format!("{}, rate-limit=x", challenge_value(&plain, None, None, None, None).unwrap());
@@ -638,6 +652,10 @@ mod tests {
             token[..2].copy_from_slice(&ARC.to_be_bytes());
             let header = authorization_value(&token).unwrap();
             assert_eq!(authorization_token(&header).unwrap(), token);
+            assert_eq!(
+                authorization_with_extensions_value(&token, &[0, 0]),
+                Err(Error::InvalidValue(Field::Extensions))
+            );
             assert_eq!(authorization_value(&token[..len - 1]), Err(Error::InvalidLength(Field::Token)));
             token.push(0);
             assert_eq!(authorization_value(&token), Err(Error::InvalidLength(Field::Token)));

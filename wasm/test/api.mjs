@@ -517,6 +517,7 @@ await checks.check('ARC: the challenge carries credentialContext, WWW-Authentica
     assert.equal(parsed.maxAge, 60);
     // A limit is required on an ARC challenge, refused on others and beside extensions.
     throwsPat(() => new WWWAuthenticateHeader(challenge, key).toString(), 'MissingParameter');
+    throwsPat(() => new WWWAuthenticateHeader(challenge, key, 60, undefined, undefined, 1).toString(), 'InvalidValue');
     throwsPat(() => new WWWAuthenticateHeader(new TokenChallenge(2, 'i', ctx()), key, 1, undefined, undefined, 5).toString(), 'InvalidValue');
     assert.throws(() => new WWWAuthenticateHeader(challenge, key, 60, undefined, undefined, -1).toString(), RangeError);
     // Ignored on other types, as the library does; malformed on ARC's, the challenge is unusable.
@@ -541,6 +542,7 @@ await checks.check('ARC: a credential, 3 tokens under limit 3 through exported s
     bad[300] ^= 1;
     assert.throws(() => request.finalize(bad), (e) => e.name === 'PatError');
     const credential = new arc.Client(issuer.tokenKey).finalizeExported(state, response);
+    assert.ok(state.every((b) => b === 0), 'the exported request state is zeroed once finalized');
     request.finalize(response).free();
     throwsPat(() => request.finalize(response), 'StateSpent');
     throwsPat(() => request.exportState(), 'StateSpent');

@@ -11,6 +11,10 @@
 //!   counted too (subtract a `blind_with` run);
 //! - `verify`: `blind_rsa::verify` (the origin's check).
 //!
+//! `PAT_PERF_KERNEL` forces the RSA private operation's Montgomery kernel
+//! (`portable`, `avx2` or `ifma`; default: the fastest this CPU has, see
+//! `pat::hazmat::crypto::blind_rsa::force_kernel`).
+//!
 //! ```sh
 //! # wall time: median of PAT_PERF_ITERS (default 2000) single calls
 //! cargo bench --bench rsa_sign
@@ -71,6 +75,18 @@ fn main() {
 
     let iters: usize = std::env::var("PAT_PERF_ITERS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
     let op = std::env::var("PAT_PERF_OP").unwrap_or_else(|_| "sign".into());
+    {
+        use pat::hazmat::crypto::blind_rsa::{Kernel, active_kernel, force_kernel};
+        let kernel = match std::env::var("PAT_PERF_KERNEL").as_deref() {
+            Ok("portable") => Some(Kernel::Portable),
+            Ok("avx2") => Some(Kernel::Avx2),
+            Ok("ifma") => Some(Kernel::Ifma),
+            Ok("") | Err(_) => None,
+            Ok(other) => panic!("unknown PAT_PERF_KERNEL {other} (portable, avx2, ifma)"),
+        };
+        assert!(force_kernel(kernel), "this CPU cannot run the {kernel:?} kernel");
+        eprintln!("RSA kernel: {:?}", active_kernel());
+    }
     // Seeded: reproducible blinds for instruction counts (never for real use).
     let mut rng = TestRng::new(0x0123_4567_89ab_cdef);
     let times = match op.as_str() {

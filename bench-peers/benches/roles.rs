@@ -459,6 +459,19 @@ fn type2_and_rsa(c: &mut Criterion) {
         b.iter(|| pat::crypto::blind_rsa::blind_sign(&sk, black_box(&request.blinded_msg)).unwrap());
         assert!(force_kernel(None));
     });
+    // pat with its AVX2 kernel forced (the kernel a CPU with AVX2 and
+    // without IFMA runs); skipped where the CPU has no AVX2.
+    {
+        use pat::hazmat::crypto::blind_rsa::{Kernel, force_kernel};
+        if force_kernel(Some(Kernel::Avx2)) {
+            assert!(force_kernel(None));
+            g.bench_function("pat-avx2", |b| {
+                assert!(force_kernel(Some(Kernel::Avx2)));
+                b.iter(|| pat::crypto::blind_rsa::blind_sign(&sk, black_box(&request.blinded_msg)).unwrap());
+                assert!(force_kernel(None));
+            });
+        }
+    }
     g.bench_function("blind-rsa-signatures", |b| {
         b.iter(|| pp_key.sk.blind_sign(black_box(&request.blinded_msg)).unwrap())
     });

@@ -221,6 +221,29 @@ fn public_roles(role: Role) {
     }
 }
 
+/// The RSA-2048 private operation (CRT halves and the fault check) with
+/// the Montgomery kernel `kernel` forced, under a poisoned key: one case
+/// per kernel this machine (valgrind's emulated CPU: AVX2, no AVX-512) can
+/// run. A kernel it cannot run makes the case fail, not pass unseen.
+fn rsa_kernel(kernel: pat::hazmat::crypto::blind_rsa::Kernel) {
+    use pat::hazmat::crypto::blind_rsa::{active_kernel, force_kernel};
+    assert!(force_kernel(Some(kernel)), "this CPU cannot run the {kernel:?} kernel");
+    assert_eq!(active_kernel(), kernel);
+    let sk = rsa_key(true);
+    let pk = sk.public_key().clone();
+    let mut crng = rng(false);
+    for _ in 0..2 {
+        let input = blind_rsa::Variant::Sha384PssRandomized.prepare(b"message", &mut crng).unwrap();
+        let (blinded, state) = blind_rsa::Variant::Sha384PssRandomized.blind(&pk, &input, &mut crng).unwrap();
+        let blind_sig = blind_rsa::blind_sign(&sk, &blinded).unwrap();
+        public(&blind_sig);
+        let sig = blind_rsa::Variant::Sha384PssRandomized.finalize(&pk, &input, &state, &blind_sig).unwrap();
+        black_box(sig);
+    }
+    assert!(force_kernel(None));
+    eprintln!("rsa kernel {kernel:?}: signed twice under a poisoned key");
+}
+
 fn rsa_safe_key(poisoned: bool) -> RsaSecretKey {
     let sk = RsaSecretKey::from_pkcs8_pem(RSA_SAFE_PEM).unwrap();
     if poisoned {
@@ -812,6 +835,8 @@ const CASES: &[(&str, fn())] = &[
     ("type5-issuer", || private_roles::<PrivateRistretto255>(Role::Issuer)),
     ("type2-client", || public_roles(Role::Client)),
     ("type2-issuer", || public_roles(Role::Issuer)),
+    ("rsa-kernel-portable", || rsa_kernel(pat::hazmat::crypto::blind_rsa::Kernel::Portable)),
+    ("rsa-kernel-avx2", || rsa_kernel(pat::hazmat::crypto::blind_rsa::Kernel::Avx2)),
     ("typeda7a-client", || metadata_roles(Role::Client)),
     ("typeda7a-issuer", || metadata_roles(Role::Issuer)),
     ("typeda7b-client", || poprf_roles(Role::Client)),

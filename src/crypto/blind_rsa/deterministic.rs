@@ -91,11 +91,21 @@ pub enum Kernel {
     /// x86_64 with `std` on a CPU that has it; RSA-2048 only (other sizes
     /// run the portable kernel).
     Ifma,
+    /// AVX2 with 29-bit limbs, both CRT halves in one loop (`monty_avx2`):
+    /// x86_64 with `std` on a CPU that has AVX2; chosen where IFMA is
+    /// missing. RSA-2048 only (other sizes run the portable kernel).
+    Avx2,
 }
 
 /// The kernel the private operation uses now.
 pub fn active_kernel() -> Kernel {
-    if super::kernel::ifma_active() { Kernel::Ifma } else { Kernel::Portable }
+    if super::kernel::ifma_active() {
+        Kernel::Ifma
+    } else if super::kernel::avx2_active() {
+        Kernel::Avx2
+    } else {
+        Kernel::Portable
+    }
 }
 
 /// Forces `kernel` for every later private operation in the process, or with
@@ -107,6 +117,8 @@ pub fn force_kernel(kernel: Option<Kernel>) -> bool {
         Some(Kernel::Portable) => super::kernel::force_portable(true),
         Some(Kernel::Ifma) if !super::kernel::ifma_available() => return false,
         Some(Kernel::Ifma) | None => super::kernel::force_portable(false),
+        Some(Kernel::Avx2) if !super::kernel::avx2_available() => return false,
+        Some(Kernel::Avx2) => super::kernel::force_avx2(),
     }
     true
 }
@@ -148,7 +160,8 @@ mod kernel_tests {
 
     /// The kernels this machine can run.
     fn kernels() -> std::vec::Vec<Kernel> {
-        let kernels = [Kernel::Portable, Kernel::Ifma].into_iter().filter(|k| force_kernel(Some(*k))).collect();
+        let kernels =
+            [Kernel::Portable, Kernel::Avx2, Kernel::Ifma].into_iter().filter(|k| force_kernel(Some(*k))).collect();
         assert!(force_kernel(None));
         kernels
     }
@@ -218,20 +231,22 @@ mod kernel_tests {
                 for (k, r) in kernels.iter().zip(&results) {
                     assert_eq!(*r, (s, ok), "kernel {k:?}");
                 }
-                // The fault check modulo p and q (IFMA only) accepts s and
-                // refuses wrong signatures, one correct modulo q only among them.
-                if kernels.contains(&Kernel::Ifma) {
-                    let q = sk.q.modulus().as_ref().resize::<{ U2048::LIMBS }>();
-                    let faulty = s.add_mod(&q, params.modulus().as_nz_ref());
-                    let wrong = [s.add_mod(&U2048::ONE, params.modulus().as_nz_ref()), faulty];
-                    assert_eq!(sk.fault_check_65537(&s, m).map(bool::from), Some(true));
+                // The fault check modulo p and q (IFMA and AVX2 only) accepts
+                // s and refuses wrong signatures, one correct modulo q only
+                // among them.
+                let q = sk.q.modulus().as_ref().resize::<{ U2048::LIMBS }>();
+                let faulty = s.add_mod(&q, params.modulus().as_nz_ref());
+                let wrong = [s.add_mod(&U2048::ONE, params.modulus().as_nz_ref()), faulty];
+                for k in kernels.iter().filter(|k| **k != Kernel::Portable) {
+                    assert!(force_kernel(Some(*k)));
+                    assert_eq!(sk.fault_check_65537(&s, m).map(bool::from), Some(true), "kernel {k:?}");
                     for w in wrong {
-                        assert_eq!(sk.fault_check_65537(&w, m).map(bool::from), Some(false));
+                        assert_eq!(sk.fault_check_65537(&w, m).map(bool::from), Some(false), "kernel {k:?}");
                     }
-                    assert!(force_kernel(Some(Kernel::Portable)));
-                    assert_eq!(sk.fault_check_65537(&s, m).map(bool::from), None);
-                    assert!(force_kernel(None));
                 }
+                assert!(force_kernel(Some(Kernel::Portable)));
+                assert_eq!(sk.fault_check_65537(&s, m).map(bool::from), None);
+                assert!(force_kernel(None));
             }
         }
     }

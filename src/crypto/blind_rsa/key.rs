@@ -20,7 +20,7 @@ use super::der::{self, E_BYTES, header_len};
 use super::monty;
 use super::uint::{Sizes, from_be};
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
-use super::{kernel, monty_ifma};
+use super::{kernel, monty_avx2, monty_ifma};
 use crate::error::{Error, Field, Result};
 
 /// The only public exponent this module accepts: e = 65537 (RFC 9578 §6.5 keys,
@@ -224,6 +224,9 @@ pub struct RsaSecretKey<const L: usize, const H: usize, const B: usize> {
     /// The IFMA kernel's conversion constants for p and q (`monty_ifma`).
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     pub(super) ifma: [monty_ifma::PrimeConsts<H>; 2],
+    /// The AVX2 kernel's conversion constants for p and q (`monty_avx2`).
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    pub(super) avx2: [monty_avx2::PrimeConsts<H>; 2],
 }
 
 /// The RSA-2048 private key of a Privacy Pass token type 0x0002 issuer (RFC 9578 §6).
@@ -248,6 +251,10 @@ impl<const L: usize, const H: usize, const B: usize> Drop for RsaSecretKey<L, H,
         self.r3_q.zeroize();
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
         for c in &mut self.ifma {
+            c.zeroize();
+        }
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        for c in &mut self.avx2 {
             c.zeroize();
         }
     }
@@ -293,6 +300,8 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
         crate::ct::poison(&self.r3_q);
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
         crate::ct::poison(&self.ifma);
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        crate::ct::poison(&self.avx2);
     }
 
     /// Parses a DER PKCS#8 `PrivateKeyInfo` (RFC 5208 §5, version 0, algorithm
@@ -417,6 +426,8 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
             q_inv: crt.q_inv,
             #[cfg(all(target_arch = "x86_64", feature = "std"))]
             ifma: [monty_ifma::PrimeConsts::new(&p_params, &r3_p), monty_ifma::PrimeConsts::new(&q_params, &r3_q)],
+            #[cfg(all(target_arch = "x86_64", feature = "std"))]
+            avx2: [monty_avx2::PrimeConsts::new(&p_params, &r3_p), monty_avx2::PrimeConsts::new(&q_params, &r3_q)],
             r3_p,
             r3_q,
         })
@@ -433,8 +444,9 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     ///    m·R mod p. Same for q.
     /// 2. s_p = (m mod p)^dP and s_q = (m mod q)^dQ with the 5-bit fixed-window
     ///    [`monty::pow`] over all bits of dP and dQ, or both at once with the
-    ///    AVX-512 IFMA kernel where the CPU has it (`kernel`, `monty_ifma`:
-    ///    the same values); s_p stays in Montgomery form, s_q is brought out
+    ///    AVX-512 IFMA kernel where the CPU has it, else with the AVX2 kernel
+    ///    where it has that (`kernel`, `monty_ifma`, `monty_avx2`: the same
+    ///    values); s_p stays in Montgomery form, s_q is brought out
     ///    with one REDC.
     /// 3. Garner: the product of s_q (< q < R) with R² mod p is s_q·R mod p,
     ///    the Montgomery form of s_q mod p; subtracting it from s_p·R and
@@ -492,17 +504,23 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     }
 
     /// The fault check of an RSA-2048 signature, s^65537 ≡ m (mod n) for
-    /// s, m < n, computed modulo p and q with the IFMA kernel (about a
-    /// quarter of the cost of the check modulo n): `None` when that kernel is
-    /// not in use or the primes are not 1024-bit, and the caller checks
+    /// s, m < n, computed modulo p and q with the IFMA or AVX2 kernel (about
+    /// a quarter of the cost of the check modulo n): `None` when neither is
+    /// in use or the primes are not 1024-bit, and the caller checks
     /// modulo n. Constant time; the verdict depends on p and q and must be
     /// declassified before it is branched on.
     pub(crate) fn fault_check_65537(&self, s: &Uint<L>, m: &Uint<L>) -> Option<Choice> {
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
-        if let Some(simd) = kernel::ifma() {
+        let simd = (kernel::ifma(), kernel::avx2());
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        if simd.0.is_some() || simd.1.is_some() {
             let mut reduced = [monty::redc::<H, L>(s, &self.p), monty::redc::<H, L>(s, &self.q)];
-            let [cp, cq] = &self.ifma;
-            let powers = monty_ifma::pow_65537_pair(simd, [&reduced[0], &reduced[1]], [&self.p, &self.q], [cp, cq]);
+            let (x, pq) = ([&reduced[0], &reduced[1]], [&self.p, &self.q]);
+            let powers = match simd {
+                (Some(ifma), _) => monty_ifma::pow_65537_pair(ifma, x, pq, [&self.ifma[0], &self.ifma[1]]),
+                (None, Some(avx2)) => monty_avx2::pow_65537_pair(avx2, x, pq, [&self.avx2[0], &self.avx2[1]]),
+                (None, None) => None,
+            };
             reduced.zeroize();
             let [mut lhs_p, mut lhs_q] = powers?;
             // m·R mod p and mod q (R = 2^(64·H)): REDC, then a product with R³.
@@ -521,17 +539,19 @@ impl<const L: usize, const H: usize, const B: usize> RsaSecretKey<L, H, B> {
     }
 
     /// (m mod p)^d_p·R mod p and (m mod q)^d_q·R mod q for m < n, in
-    /// Montgomery form: with the IFMA kernel when it is in use and the primes
+    /// Montgomery form: with the IFMA or AVX2 kernel when one is in use and the primes
     /// are 1024-bit, otherwise with [`monty::pow`] one after the other.
     fn half_powers(&self, m: &Uint<L>, d_p: &Uint<H>, d_q: &Uint<H>) -> (Uint<H>, Uint<H>) {
         let mut reduced = [monty::redc::<H, L>(m, &self.p), monty::redc::<H, L>(m, &self.q)];
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
-        if let Some(simd) = kernel::ifma() {
-            let [p, q] = [&self.p, &self.q];
-            let [cp, cq] = &self.ifma;
-            if let Some([s_p, s_q]) =
-                monty_ifma::pow_pair(simd, [&reduced[0], &reduced[1]], [d_p, d_q], [p, q], [cp, cq])
-            {
+        {
+            let (x, pq) = ([&reduced[0], &reduced[1]], [&self.p, &self.q]);
+            let powers = match (kernel::ifma(), kernel::avx2()) {
+                (Some(ifma), _) => monty_ifma::pow_pair(ifma, x, [d_p, d_q], pq, [&self.ifma[0], &self.ifma[1]]),
+                (None, Some(avx2)) => monty_avx2::pow_pair(avx2, x, [d_p, d_q], pq, [&self.avx2[0], &self.avx2[1]]),
+                (None, None) => None,
+            };
+            if let Some([s_p, s_q]) = powers {
                 reduced.zeroize();
                 return (s_p, s_q);
             }

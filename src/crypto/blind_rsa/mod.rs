@@ -29,9 +29,10 @@
 //!   fault check sᵉ = m is sixteen squarings and one product, constant time
 //!   even though s and m are public. On x86_64 with `std`, a CPU with
 //!   AVX-512 IFMA runs both half exponentiations of an RSA-2048 key at once
-//!   in `monty_ifma` (chosen once at run time, `kernel`; the same values,
-//!   the same constant-time rules: table read in full under masks), and the
-//!   fault check there is done modulo p and q.
+//!   in `monty_ifma`, a CPU with AVX2 and without IFMA in `monty_avx2`
+//!   (chosen once at run time, `kernel`; the same values, the same
+//!   constant-time rules: table read in full under masks), and the fault
+//!   check there is done modulo p and q.
 //! - Client: the blind r is sampled by rejection (a rejected candidate reveals
 //!   only that it was rejected) and read directly as a Montgomery form; rᵉ is
 //!   sixteen squarings and one product. r⁻¹ comes from one *blinded*
@@ -63,6 +64,8 @@ pub use keygen::{PKCS8_MAX_LEN, PKCS8_PEM_MAX_LEN};
 mod kernel;
 mod key;
 mod monty;
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+mod monty_avx2;
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
 mod monty_ifma;
 pub mod partial;
@@ -537,7 +540,7 @@ pub fn blind_sign<const L: usize, const H: usize, const B: usize>(
     let m = pk.integer(blinded_msg).ok_or(Error::InvalidValue(Field::Message))?;
     let mut s = sk.rsasp1_crt(&m);
     crate::ct::declassify(&mut s); // the blind signature is sent to the client
-    // The fault check s^e = m: modulo p and q with the IFMA kernel (cheaper
+    // The fault check s^e = m: modulo p and q with the IFMA or AVX2 kernel (cheaper
     // there), otherwise modulo n.
     let check = match sk.fault_check_65537(&s, &m) {
         Some(mut check) => {

@@ -122,7 +122,7 @@ impl<const H: usize> Zeroize for PrimeConsts<H> {
 }
 
 /// x·2^k mod p for x < p.
-fn doubled<const H: usize>(x: &Uint<H>, p: &NonZero<Uint<H>>, k: u32) -> Uint<H> {
+pub(super) fn doubled<const H: usize>(x: &Uint<H>, p: &NonZero<Uint<H>>, k: u32) -> Uint<H> {
     let mut x = *x;
     for _ in 0..k {
         x = x.add_mod(&x, p);
@@ -174,7 +174,7 @@ fn from52(x: &[u64; LIMBS]) -> ([u64; PRIME_LIMBS], u64) {
 /// x mod m for x = top·2^1024 + low < 2m: one constant-time conditional
 /// subtraction, taken when top is not zero or low ≥ m (then low − m, taken
 /// modulo 2^1024, is the value).
-fn reduce((x, top): &([u64; PRIME_LIMBS], u64), m: &[u64; PRIME_LIMBS]) -> [u64; PRIME_LIMBS] {
+pub(super) fn reduce((x, top): &([u64; PRIME_LIMBS], u64), m: &[u64; PRIME_LIMBS]) -> [u64; PRIME_LIMBS] {
     let mut d = [0u64; PRIME_LIMBS];
     let mut borrow = 0u64;
     for ((o, a), b) in d.iter_mut().zip(x).zip(m) {

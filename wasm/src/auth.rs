@@ -14,7 +14,7 @@ use pat::wire::extensions::Extensions;
 use pat::{Decode, TokenRef};
 use wasm_bindgen::prelude::*;
 
-use crate::challenge::{check as check_challenge, parts as challenge_parts};
+use crate::challenge::check as check_challenge;
 use crate::error::js;
 
 /// One `PrivateToken` challenge of a `WWW-Authenticate` value.
@@ -66,10 +66,38 @@ pub struct TokenParts {
 
 /// Decodes a base64url parameter value into a fresh vector.
 fn decode_param(value: &auth::ParamValue<'_>) -> pat::Result<Vec<u8>> {
-    let mut out = vec![0u8; value.decoded_len_bound()];
-    let n = value.decode_base64url(&mut out)?.len();
-    out.truncate(n);
+    let mut out = Vec::with_capacity(value.decoded_len_bound());
+    decode_public(value, &mut out)?;
     Ok(out)
+}
+
+/// Appends the decoding of a base64url parameter value to `out`, with the
+/// rules of the library's `ParamValue::decode_base64url` (padding only to
+/// complete the last group, no lone trailing character, canonical trailing
+/// bits; the same results and errors, tested below), through the `base64`
+/// crate's table decoder. The header values are public (token keys,
+/// challenges, tokens), so the library's constant-time decoder, several
+/// times slower in WebAssembly, buys nothing here.
+fn decode_public(value: &auth::ParamValue<'_>, out: &mut Vec<u8>) -> pat::Result<()> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
+    let chars: Vec<u8> = value.chars().collect();
+    let body_len = chars.iter().rposition(|&c| c != b'=').map_or(0, |i| i + 1);
+    let (body, padding) = chars.split_at(body_len);
+    let rem = body.len() % 4;
+    if rem == 1 || !matches!((rem, padding.len()), (_, 0) | (2, 2) | (3, 1)) {
+        return Err(pat::Error::InvalidBase64);
+    }
+    let at = out.len();
+    out.resize(at + body.len() / 4 * 3 + rem.saturating_sub(1), 0);
+    // Refuses '=' inside the body, other characters and non-canonical
+    // trailing bits (the engine's defaults).
+    let n = URL_SAFE_NO_PAD
+        .decode_slice(body, out.get_mut(at..).ok_or(pat::Error::BufferTooSmall)?)
+        .map_err(|_| pat::Error::InvalidBase64)?;
+    out.truncate(at + n);
+    Ok(())
 }
 
 /// Every well-formed `PrivateToken` challenge of a `WWW-Authenticate`
@@ -273,26 +301,6 @@ pub fn parse_www_authenticate(value: &str) -> Result<Vec<ChallengeHeader>, JsVal
     challenges(value).map_err(js)
 }
 
-/// Appends a length-prefixed field: its length (u32, big-endian), then its bytes.
-fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) -> pat::Result<()> {
-    let len = u32::try_from(bytes.len()).map_err(|_| pat::Error::InvalidLength(pat::Field::Challenge))?;
-    out.extend_from_slice(&len.to_be_bytes());
-    out.extend_from_slice(bytes);
-    Ok(())
-}
-
-/// Appends an optional field: 0, or 1 and the field.
-fn put_optional(out: &mut Vec<u8>, bytes: Option<&[u8]>) -> pat::Result<()> {
-    match bytes {
-        None => out.push(0),
-        Some(b) => {
-            out.push(1);
-            put_bytes(out, b)?;
-        }
-    }
-    Ok(())
-}
-
 /// [`challenges`] in one byte string, so that the JavaScript wrapper makes
 /// one call across the boundary instead of one per field (the wrapper's
 /// `WWWAuthenticateHeader.parse`). Integers are big-endian; a field is its
@@ -303,39 +311,135 @@ fn put_optional(out: &mut Vec<u8>, bytes: Option<&[u8]>) -> pat::Result<()> {
 /// `credential_context` (type 0xE5AC), then the optional token key,
 /// `max-age` (u32), `extension-set`, `extensions` and `rate-limit` (u64).
 pub fn challenges_packed(value: &str) -> pat::Result<Vec<u8>> {
-    let list = challenges(value)?;
-    let count = u32::try_from(list.len()).map_err(|_| pat::Error::InvalidLength(pat::Field::Challenge))?;
-    let mut out = Vec::with_capacity(
-        list.iter().map(|c| 64 + 2 * c.challenge.len() + c.token_key.as_ref().map_or(0, Vec::len)).sum::<usize>() + 4,
-    );
-    out.extend_from_slice(&count.to_be_bytes());
-    for c in &list {
-        let parsed = challenge_parts(&c.challenge)?;
-        put_bytes(&mut out, &c.challenge)?;
-        out.extend_from_slice(&parsed.token_type.to_be_bytes());
-        put_bytes(&mut out, &parsed.issuer_name)?;
-        put_bytes(&mut out, &parsed.redemption_context)?;
-        put_bytes(&mut out, &parsed.origin_info)?;
-        put_optional(&mut out, parsed.credential_context.as_deref())?;
-        put_optional(&mut out, c.token_key.as_deref())?;
-        match c.max_age {
-            None => out.push(0),
-            Some(m) => {
-                out.push(1);
-                out.extend_from_slice(&m.to_be_bytes());
-            }
-        }
-        put_optional(&mut out, c.extension_set.as_deref())?;
-        put_optional(&mut out, c.extensions.as_deref())?;
-        match c.rate_limit {
-            None => out.push(0),
-            Some(limit) => {
-                out.push(1);
-                out.extend_from_slice(&limit.to_be_bytes());
+    // Written straight into one buffer (each base64url value decoded in
+    // place, the challenge's fields copied from within it), with no
+    // intermediate vector per field: this is the hot path of a client.
+    let mut out = Vec::with_capacity(value.len() + 64);
+    out.extend_from_slice(&[0; 4]);
+    let mut count = 0u32;
+    let mut first_error = None;
+    for c in auth::parse_www_authenticate(value) {
+        let mark = out.len();
+        match pack_one(c, &mut out) {
+            Ok(()) => count = count.checked_add(1).ok_or(pat::Error::InvalidLength(pat::Field::Challenge))?,
+            Err(e) => {
+                // As `challenges`: a malformed challenge is skipped.
+                out.truncate(mark);
+                first_error.get_or_insert(e);
             }
         }
     }
+    if let (0, Some(e)) = (count, first_error) {
+        return Err(e);
+    }
+    if let Some(head) = out.get_mut(..4) {
+        head.copy_from_slice(&count.to_be_bytes());
+    }
     Ok(out)
+}
+
+/// Appends a base64url parameter's decoding as a field (its length, u32,
+/// then its bytes) and returns where the bytes start and end.
+fn put_decoded(out: &mut Vec<u8>, value: &auth::ParamValue<'_>) -> pat::Result<core::ops::Range<usize>> {
+    let at = out.len();
+    let start = at + 4;
+    out.extend_from_slice(&[0; 4]);
+    decode_public(value, out)?;
+    let n = out.len() - start;
+    let len = u32::try_from(n).map_err(|_| pat::Error::InvalidLength(pat::Field::Challenge))?;
+    if let Some(head) = out.get_mut(at..start) {
+        head.copy_from_slice(&len.to_be_bytes());
+    }
+    Ok(start..start + n)
+}
+
+/// An optional base64url parameter as an optional field (0, or 1 and the
+/// field); returns the range of its bytes.
+fn put_optional_decoded(
+    out: &mut Vec<u8>,
+    value: Option<&auth::ParamValue<'_>>,
+) -> pat::Result<Option<core::ops::Range<usize>>> {
+    match value {
+        None => {
+            out.push(0);
+            Ok(None)
+        }
+        Some(v) => {
+            out.push(1);
+            put_decoded(out, v).map(Some)
+        }
+    }
+}
+
+/// The offset of `part` inside `whole` (a sub-slice of it).
+fn offset_in(whole: &[u8], part: &[u8]) -> usize {
+    (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize)
+}
+
+/// One challenge of [`challenges_packed`], appended to `out`, checked as
+/// [`one_challenge`] checks it.
+fn pack_one(c: pat::Result<auth::PrivateTokenChallenge<'_>>, out: &mut Vec<u8>) -> pat::Result<()> {
+    let c = c?;
+    let challenge = put_decoded(out, &c.challenge)?;
+    let bytes = out.get(challenge.clone()).ok_or(pat::Error::Truncated)?;
+    let is_arc = bytes.starts_with(&ARC.to_be_bytes());
+    // The fields as ranges of `out` (the challenge was decoded there), so
+    // that they can be copied from within it.
+    let (token_type, fields, credential_context) = {
+        let (parsed, credential_context) = if is_arc {
+            let a = pat::tokens::arc::ArcChallenge::decode(bytes)?;
+            (*a.challenge(), Some(a.credential_context()))
+        } else {
+            (pat::TokenChallenge::decode(bytes)?, None)
+        };
+        let range = |part: &[u8]| {
+            let from = challenge.start + offset_in(bytes, part);
+            from..from + part.len()
+        };
+        (
+            parsed.token_type(),
+            [range(parsed.issuer_name()), range(parsed.redemption_context()), range(parsed.origin_info())],
+            credential_context.map(range),
+        )
+    };
+    out.extend_from_slice(&token_type.to_be_bytes());
+    for field in fields {
+        let len = u32::try_from(field.len()).map_err(|_| pat::Error::InvalidLength(pat::Field::Challenge))?;
+        out.extend_from_slice(&len.to_be_bytes());
+        out.extend_from_within(field);
+    }
+    match credential_context {
+        None => out.push(0),
+        Some(field) => {
+            out.push(1);
+            let len = u32::try_from(field.len()).map_err(|_| pat::Error::InvalidLength(pat::Field::Challenge))?;
+            out.extend_from_slice(&len.to_be_bytes());
+            out.extend_from_within(field);
+        }
+    }
+    put_optional_decoded(out, c.token_key.as_ref())?;
+    match c.max_age {
+        None => out.push(0),
+        Some(m) => {
+            out.push(1);
+            out.extend_from_slice(&m.to_be_bytes());
+        }
+    }
+    if let Some(range) = put_optional_decoded(out, c.extension_set.as_ref())? {
+        ExtensionSet::decode(out.get(range).ok_or(pat::Error::Truncated)?)?;
+    }
+    if let Some(range) = put_optional_decoded(out, c.extensions.as_ref())? {
+        Extensions::decode(out.get(range).ok_or(pat::Error::Truncated)?)?;
+    }
+    let rate_limit = if is_arc { c.decode_rate_limit()? } else { None };
+    match rate_limit {
+        None => out.push(0),
+        Some(limit) => {
+            out.push(1);
+            out.extend_from_slice(&limit.to_be_bytes());
+        }
+    }
+    Ok(())
 }
 
 /// [`challenges_packed`], for JavaScript.
@@ -661,5 +765,90 @@ mod tests {
             assert_eq!(authorization_value(&token), Err(Error::InvalidLength(Field::Token)));
         }
         assert_eq!(authorization_value(&ARC.to_be_bytes()), Err(Error::InvalidLength(Field::Token)));
+    }
+
+    #[test]
+    fn the_packed_parse_agrees_with_the_plain_one() {
+        let plain = challenge_value(
+            &build(2, b"issuer.example", &[1; 32], b"o.example").unwrap(),
+            Some(&[5; 9]),
+            Some(9),
+            None,
+            None,
+        )
+        .unwrap();
+        let arc = challenge_value_with(
+            &crate::challenge::build_with(ARC, b"issuer.example", &[], b"", Some(&[3; 32])).unwrap(),
+            None,
+            None,
+            None,
+            None,
+            Some(7),
+        )
+        .unwrap();
+        for value in [
+            plain.clone(),
+            format!("{plain}, {arc}"),
+            format!("PrivateToken challenge=\"AAAA\", {arc}"),
+            format!("{arc}, PrivateToken challenge=\"unterminated"),
+            "PrivateToken challenge=\"AAAA\"".to_owned(),
+            "PrivateToken challenge=\"A\"".to_owned(),
+            "Basic realm=\"x\"".to_owned(),
+            arc.replace("rate-limit=7", "rate-limit=x"),
+        ] {
+            match (challenges(&value), challenges_packed(&value)) {
+                (Ok(list), Ok(packed)) => {
+                    assert_eq!(packed[..4], u32::try_from(list.len()).unwrap().to_be_bytes(), "{value}");
+                    // Each challenge's encoding comes first in its record.
+                    for c in &list {
+                        assert!(packed.windows(c.challenge.len()).any(|w| w == c.challenge.as_slice()), "{value}");
+                    }
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "{value}"),
+                (a, b) => panic!("{value}: {a:?} against {b:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_public_decoder_agrees_with_the_library() {
+        // Random values over the alphabet, padding, other characters and
+        // quoted-pair escapes: the same bytes or the same error.
+        let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/\\ !";
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let mut agreed_ok = 0;
+        for round in 0..20_000 {
+            let len = usize::try_from(next() % 24).unwrap();
+            let value: String = (0..len)
+                .map(|_| {
+                    // Mostly the base64url alphabet, so that valid values come up.
+                    let pick = usize::try_from(next() % 1024).unwrap();
+                    let n = if round % 2 == 0 { 64 } else { alphabet.len() };
+                    char::from(alphabet[pick % n])
+                })
+                .collect();
+            let header = format!("PrivateToken token=\"{}\"", value.replace('\\', "\\\\").replace('"', ""));
+            let Ok(param) = auth::parse_authorization(&header) else { continue };
+            let mut lib = vec![0u8; param.decoded_len_bound()];
+            let library = param.decode_base64url(&mut lib).map(<[u8]>::to_vec);
+            let mut ours = Vec::new();
+            let public = decode_public(&param, &mut ours).map(|()| ours);
+            assert_eq!(public, library, "{header}");
+            agreed_ok += usize::from(library.is_ok());
+        }
+        assert!(agreed_ok > 1000, "only {agreed_ok} valid values drawn");
+        // The edge cases by name: padding, a lone character, trailing bits.
+        for (value, ok) in [("AA==", true), ("AAA=", true), ("AA=", false), ("A", false), ("AB", false), ("", true)] {
+            let header = format!("PrivateToken token=\"{value}\"");
+            let param = auth::parse_authorization(&header).unwrap();
+            let mut out = Vec::new();
+            assert_eq!(decode_public(&param, &mut out).is_ok(), ok, "{value}");
+        }
     }
 }

@@ -91,7 +91,7 @@ pub enum Kernel {
     /// x86_64 with `std` on a CPU that has it; RSA-2048 only (other sizes
     /// run the portable kernel).
     Ifma,
-    /// AVX2 with 29-bit limbs, both CRT halves in one loop (`monty_avx2`):
+    /// AVX2 with 29-bit limbs, the CRT halves one after the other (`monty_avx2`):
     /// x86_64 with `std` on a CPU that has AVX2; chosen where IFMA is
     /// missing. RSA-2048 only (other sizes run the portable kernel).
     Avx2,

@@ -5,9 +5,9 @@
 //! - IFMA (`monty_ifma`): AVX-512 IFMA, both CRT halves interleaved; x86_64
 //!   with the `std` feature (the detection needs the OS's word that it saves
 //!   the AVX-512 registers), RSA-2048 keys.
-//! - AVX2 (`monty_avx2`): 29-bit limbs in 256-bit vectors, both CRT halves
-//!   in one loop; x86_64 with `std`, RSA-2048 keys, where the CPU has AVX2
-//!   but not IFMA.
+//! - AVX2 (`monty_avx2`): 29-bit limbs in 256-bit vectors, the CRT halves
+//!   one after the other; x86_64 with `std`, RSA-2048 keys, where the CPU
+//!   has AVX2 but not IFMA (and not in the ctgrind build).
 //! - Portable (`monty`): every target, every key size.
 //!
 //! All compute the same values; the choice changes only the time. The order

@@ -7,7 +7,7 @@
 //! `monty_ifma` an almost Montgomery product of operands below 2m stays
 //! below 2m and only the final result is reduced). `vpmuludq` multiplies the
 //! low 32 bits of each lane into 64 bits, so a limb product is below 2^58 and
-//! a lane can take 64 of them before it could overflow: carries are
+//! a lane can take 63 of them before it could overflow: carries are
 //! deferred. This is the redundant representation of OpenSSL's rsaz-avx2
 //! (Gueron and Krasnov, "Software implementation of modular exponentiation,
 //! using advanced vector instructions architectures", WAIFI 2012), written
@@ -51,10 +51,12 @@
 //! a mask from a lane compare of its index with the secret window). The
 //! scalar reduction chain is multiplications, additions, shifts and masks
 //! (no division, no branch). The table, the primes' vectors and the
-//! inputs' copies are wiped after each power; the registers and stack
-//! temporaries of single products are not (as in `monty`). valgrind
-//! emulates AVX2 (not AVX-512), so under the `ctgrind` harness this is the
-//! kernel that runs.
+//! inputs' copies are wiped after each power, and so are the power's
+//! accumulator, base and looked-up entry, and the results once converted;
+//! the registers and stack temporaries of single products are not (as in
+//! `monty`). valgrind (3.19) cannot run this kernel (it stops on `vmovq
+//! xmm, xmm` in its VEX form, which LLVM emits here), so the ctgrind build
+//! never picks it (`kernel`); its constant-time argument is the one above.
 
 // The kernel indexes fixed-size arrays of vectors with public loop counters
 // and constants below the array lengths.
@@ -546,9 +548,13 @@ impl Moduli {
     /// x·2^1044 in each half to the portable Montgomery form x·2^1024 < m.
     #[inline(always)]
     fn finish(&self, s: Avx2, x: &[Num; 2], sm: &[Shifted; 2]) -> [[u64; PRIME_LIMBS]; 2] {
-        let r = amm(s, x, &self.back, sm, &self.row_consts());
-        let [xp, xq]: [[u64; LIMBS]; 2] = [bytemuck::cast(r[0]), bytemuck::cast(r[1])];
-        [reduce(&from29(&xp), &self.m64[0]), reduce(&from29(&xq), &self.m64[1])]
+        let mut r = amm(s, x, &self.back, sm, &self.row_consts());
+        let [mut xp, mut xq]: [[u64; LIMBS]; 2] = [bytemuck::cast(r[0]), bytemuck::cast(r[1])];
+        let out = [reduce(&from29(&xp), &self.m64[0]), reduce(&from29(&xq), &self.m64[1])];
+        bytemuck::bytes_of_mut(&mut r).zeroize();
+        xp.zeroize();
+        xq.zeroize();
+        out
     }
 }
 
@@ -566,7 +572,7 @@ fn both<const H: usize>(v: [&Uint<H>; 2]) -> [Num; 2] {
 fn pow(s: Avx2, x: &[Num; 2], e: [&[u64; PRIME_LIMBS]; 2], h: &Moduli) -> [[u64; PRIME_LIMBS]; 2] {
     let c = h.row_consts();
     let mut sm = [shifted(s, &h.m[0]), shifted(s, &h.m[1])];
-    let base = amm(s, x, &h.to, &sm, &c);
+    let mut base = amm(s, x, &h.to, &sm, &c);
     // table[i] = base^i·2^1044: table[2k] = table[k]², table[2k+1] = table[2k]·base.
     let zero = s.avx._mm256_setzero_si256();
     let mut table = [[[zero; REGS]; 2]; TABLE];
@@ -578,8 +584,9 @@ fn pow(s: Avx2, x: &[Num; 2], e: [&[u64; PRIME_LIMBS]; 2], h: &Moduli) -> [[u64;
     let windows = PRIME_BITS.div_ceil(WINDOW);
     let top = (windows - 1) * WINDOW;
     let mut acc = lookup(s, &table, [window(e[0], top, WINDOW), window(e[1], top, WINDOW)]);
+    let mut t = acc;
     for j in (0..windows - 1).rev() {
-        let t = lookup(s, &table, [window(e[0], j * WINDOW, WINDOW), window(e[1], j * WINDOW, WINDOW)]);
+        t = lookup(s, &table, [window(e[0], j * WINDOW, WINDOW), window(e[1], j * WINDOW, WINDOW)]);
         // Five squarings, then the product with the entry: one call site
         // (the operand is picked by the public step counter).
         for _ in 0..WINDOW {
@@ -589,6 +596,10 @@ fn pow(s: Avx2, x: &[Num; 2], e: [&[u64; PRIME_LIMBS]; 2], h: &Moduli) -> [[u64;
     }
     bytemuck::bytes_of_mut(&mut table).zeroize();
     let out = h.finish(s, &acc, &sm);
+    for v in [&mut acc, &mut t] {
+        bytemuck::bytes_of_mut(v).zeroize();
+    }
+    bytemuck::bytes_of_mut(&mut base).zeroize();
     bytemuck::bytes_of_mut(&mut sm).zeroize();
     out
 }
@@ -598,13 +609,16 @@ fn pow(s: Avx2, x: &[Num; 2], e: [&[u64; PRIME_LIMBS]; 2], h: &Moduli) -> [[u64;
 fn pow_65537(s: Avx2, x: &[Num; 2], h: &Moduli) -> [[u64; PRIME_LIMBS]; 2] {
     let c = h.row_consts();
     let mut sm = [shifted(s, &h.m[0]), shifted(s, &h.m[1])];
-    let base = amm(s, x, &h.to, &sm, &c);
+    let mut base = amm(s, x, &h.to, &sm, &c);
     let mut acc = base;
     for _ in 0..16 {
         acc = sq(s, &acc, &sm, &c);
     }
     acc = amm(s, &acc, &base, &sm, &c);
     let out = h.finish(s, &acc, &sm);
+    for v in [&mut acc, &mut base] {
+        bytemuck::bytes_of_mut(v).zeroize();
+    }
     bytemuck::bytes_of_mut(&mut sm).zeroize();
     out
 }
@@ -653,9 +667,11 @@ pub(crate) fn pow_65537_pair<const H: usize>(
 ) -> Option<[Uint<H>; 2]> {
     let h = Moduli::new(params, consts)?;
     let mut xs = both(x);
-    let out = s.vectorize(Pow65537 { s, x: &xs, h: &h });
+    let mut out = s.vectorize(Pow65537 { s, x: &xs, h: &h });
     bytemuck::bytes_of_mut(&mut xs).zeroize();
-    Some(out.map(|w| Uint::<PRIME_LIMBS>::from_words(w).resize::<H>()))
+    let result = out.map(|w| Uint::<PRIME_LIMBS>::from_words(w).resize::<H>());
+    out.zeroize();
+    Some(result)
 }
 
 /// Both CRT half powers at once, as `monty_ifma::pow_pair`: for x_h < m_h
@@ -672,11 +688,13 @@ pub(crate) fn pow_pair<const H: usize>(
     let h = Moduli::new(params, consts)?;
     let mut xs = both(x);
     let (mut ep, mut eq) = (words(e[0]), words(e[1]));
-    let out = s.vectorize(Pow { s, x: &xs, e: [&ep, &eq], h: &h });
+    let mut out = s.vectorize(Pow { s, x: &xs, e: [&ep, &eq], h: &h });
     bytemuck::bytes_of_mut(&mut xs).zeroize();
     ep.zeroize();
     eq.zeroize();
-    Some(out.map(|w| Uint::<PRIME_LIMBS>::from_words(w).resize::<H>()))
+    let result = out.map(|w| Uint::<PRIME_LIMBS>::from_words(w).resize::<H>());
+    out.zeroize();
+    Some(result)
 }
 
 #[cfg(test)]

@@ -190,34 +190,8 @@ int json_read_cases(char *text, json_case *cases, char *err, size_t err_cap) {
             }
             json_case *c = &cases[n++];
             c->name = NULL;
-            c->count = 0;
-            if (expect(&r, '{') != 0) {
+            if (read_flat(&r, c) != 0) {
                 return -1;
-            }
-            skip_space(&r);
-            if (*r.p == '}') {
-                r.p++;
-            } else {
-                for (;;) {
-                    if (c->count == JSON_MAX_FIELDS) {
-                        return fail(&r, "too many members");
-                    }
-                    json_field *f = &c->fields[c->count++];
-                    size_t name_len;
-                    if (read_string(&r, &f->name, &name_len) != 0 || expect(&r, ':') != 0 ||
-                        read_string(&r, &f->value, &f->value_len) != 0) {
-                        return -1;
-                    }
-                    skip_space(&r);
-                    if (*r.p == ',') {
-                        r.p++;
-                        continue;
-                    }
-                    if (expect(&r, '}') != 0) {
-                        return -1;
-                    }
-                    break;
-                }
             }
             skip_space(&r);
             if (*r.p == ',') {

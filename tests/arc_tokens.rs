@@ -314,3 +314,23 @@ fn an_expired_redemption_window_refuses_the_token() {
     issuer.redeem(&token, &challenge, 2, &mut store, expires, NOW).unwrap();
     assert_eq!(issuer.redeem(&token, &challenge, 2, &mut store, expires, NOW), Err(Error::Replayed));
 }
+
+#[test]
+fn token_lengths_of_any_limit() {
+    // Each k = ⌈log2(limit)⌉ from 1 to 32 has one length, 33 + 32·3 bytes
+    // apart from the next (a bit commitment and three responses).
+    let lens: Vec<usize> = (1..=32u32).map(|k| token_len(1u64 << k).unwrap()).collect();
+    for w in lens.windows(2) {
+        assert_eq!(w[1] - w[0], 33 + 3 * 32);
+    }
+    for limit in [2u64, 3, 5, 100, 1 << 16, (1 << 16) + 1, u64::from(u32::MAX), 1 << 32] {
+        let len = token_len(limit).unwrap();
+        assert!(pat::tokens::arc::is_token_len(len), "limit {limit}");
+        assert!(!pat::tokens::arc::is_token_len(len - 1));
+        assert!(!pat::tokens::arc::is_token_len(len + 1));
+    }
+    assert!(!pat::tokens::arc::is_token_len(0));
+    assert!(!pat::tokens::arc::is_token_len(TOKEN_HEADER_LEN));
+    assert!(!pat::tokens::arc::is_token_len(lens[0] - (33 + 3 * 32)));
+    assert!(!pat::tokens::arc::is_token_len(lens[31] + (33 + 3 * 32)));
+}

@@ -256,13 +256,11 @@ pub unsafe extern "C" fn pat_arc_token(
 /// Whether `token` is an ARC token of a length some limit gives (the
 /// token does not carry its limit): for `pat_authorization`.
 pub(crate) fn check_token(token: &[u8]) -> Result<(), Fail> {
-    // ⌈log2(limit)⌉ = k from 1 to 32 gives each length once.
-    for k in 1..=32u32 {
-        if token_len(1u64 << k)? == token.len() {
-            return Ok(());
-        }
+    if pat::tokens::arc::is_token_len(token.len()) {
+        Ok(())
+    } else {
+        Err(Fail::from(pat::Error::InvalidLength(pat::Field::Token)))
     }
-    Err(Fail::from(pat::Error::InvalidLength(pat::Field::Token)))
 }
 
 /// Whether `bytes` starts with ARC's token type.

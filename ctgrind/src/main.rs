@@ -31,6 +31,7 @@ use std::convert::Infallible;
 use std::hint::black_box;
 
 use crabgrind::memcheck::{MemState, mark_memory};
+use pat::TokenChallenge;
 use pat::crypto::arc;
 use pat::crypto::blind_rsa::partial::{DerivedPublicKey, DerivedSecretKey};
 use pat::crypto::blind_rsa::{self, SecretKey as RsaSecretKey};
@@ -43,7 +44,6 @@ use pat::tokens::{batched, metadata, poprf, public, rate_limited as t3};
 use pat::wire::codec::{Decode, Encode};
 use pat::wire::extensions::ExtensionsWriter;
 use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
-use pat::{OsRng, TokenChallenge};
 use rand_core::{TryCryptoRng, TryRng};
 
 /// The RFC 9578 Appendix A.2 issuer key (also in `tests/vectors/rfc/rfc9578-issuance.json`).
@@ -96,7 +96,10 @@ impl TryRng for PoisonRng {
     }
 
     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        OsRng.try_fill_bytes(dst).expect("OS randomness");
+        // The kernel's generator, read directly: the library's `OsRng` needs
+        // its `std` feature, which the device build (`--device`) leaves off.
+        use std::io::Read;
+        std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(dst)).expect("OS randomness");
         if self.poisoned {
             poison(dst);
         }

@@ -273,13 +273,11 @@ pub struct AuthorizationParts {
 /// limit from 2 to 2^32; for the others, [`TokenRef::decode`].
 pub fn check_token(bytes: &[u8]) -> pat::Result<()> {
     if bytes.starts_with(&ARC.to_be_bytes()) {
-        // ⌈log2(limit)⌉ = k from 1 to 32 gives each length once.
-        for k in 1..=32u32 {
-            if arc_token_len(1u64 << k)? == bytes.len() {
-                return Ok(());
-            }
-        }
-        return Err(pat::Error::InvalidLength(pat::Field::Token));
+        return if pat::tokens::arc::is_token_len(bytes.len()) {
+            Ok(())
+        } else {
+            Err(pat::Error::InvalidLength(pat::Field::Token))
+        };
     }
     TokenRef::decode(bytes).map(|_| ())
 }

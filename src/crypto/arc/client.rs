@@ -20,8 +20,8 @@ use super::group::{
 };
 use super::messages::{CredentialRequest, CredentialResponse, REQUEST_PROOF_LEN};
 use super::proofs::{
-    Bases, MAX_BITS, PRESENTATION_SESSION, PresentationStatement, REQUEST_SESSION, RESPONSE_SESSION, RequestStatement,
-    ResponseStatement, Witness,
+    Bases, PRESENTATION_SESSION, PresentationStatement, PresentationWitness, REQUEST_SESSION, RESPONSE_SESSION,
+    RequestStatement, ResponseStatement,
 };
 use super::random::{FromRng, ScalarSource};
 use super::server::ServerPublicKey;
@@ -102,7 +102,7 @@ impl CredentialRequestState {
             let st = RequestStatement { elems: [g, h, m1_enc, m2_enc] };
             let mut proof = [0u8; REQUEST_PROOF_LEN];
             let witness = Zeroizing::new([m1, m2, r1, r2]);
-            sigma::prove(&REQUEST_SESSION, &st, &*witness, src, &mut proof)?;
+            sigma::prove(&REQUEST_SESSION, &st, witness.as_slice(), src, &mut proof)?;
             Ok((Self { m1, r1, r2, m1_enc, m2_enc }, CredentialRequest { m1_enc, m2_enc, proof }))
         })();
         m1.zeroize();
@@ -164,6 +164,58 @@ impl CredentialRequestState {
             m2_enc: Elem::decode(m2_enc)?,
         })
     }
+}
+
+/// Where the presentation statement's elements U, UPrimeCommit, m1Commit,
+/// tag and nonceCommit are (the order of the message's first five).
+const U: usize = 2;
+const U_PRIME_COMMIT: usize = 3;
+const M1_COMMIT: usize = 4;
+const TAG: usize = 7;
+const NONCE_COMMIT: usize = 9;
+
+/// The range proof's bit commitments (§5.4): the canonical decomposition of
+/// `nonce` over `bases`, in constant time, each `D[i] = b[i]·G + s[i]·H`
+/// written straight into `d_out`, the bits and blinds into `witness` (whose
+/// nonceBlinding the last blind balances: `Σ base·D[i] = nonceCommit`). A
+/// frame of its own, gone before the proof.
+#[inline(never)]
+fn range_commitments<S: ScalarSource + ?Sized>(
+    bases: &Bases,
+    nonce: u32,
+    src: &mut S,
+    d_out: &mut [u8],
+    witness: &mut PresentationWitness,
+) -> Result<()> {
+    let mut remainder = nonce;
+    let mut partial = Scalar::ZERO;
+    let last = bases.len.saturating_sub(1);
+    let result = (|| {
+        for (i, (&base, d)) in bases.as_slice().iter().zip(d_out.chunks_exact_mut(NE)).enumerate() {
+            let bit = !base.ct_gt(&remainder);
+            remainder = u32::conditional_select(&remainder, &remainder.wrapping_sub(base), bit);
+            witness.bits |= u32::from(bit.unwrap_u8()) << i;
+            let b = Scalar::conditional_select(&Scalar::ZERO, &Scalar::ONE, bit);
+            let s = if i < last {
+                let s = src.random_scalar()?;
+                partial += Scalar::from(u64::from(base)) * s;
+                s
+            } else {
+                let inv_base =
+                    Option::<Scalar>::from(Scalar::from(u64::from(base)).invert()).ok_or(Error::InvalidScalar)?;
+                let nonce_blinding = witness.head.get(4).ok_or(Error::InvalidLength(Field::Presentation))?;
+                inv_base * (nonce_blinding - &partial)
+            };
+            d.copy_from_slice(&Elem::public(mul_gh(Some(&b), Some(&s))?)?.bytes);
+            if let Some(slot) = witness.blinds.get_mut(i) {
+                *slot = s;
+            }
+        }
+        Ok(())
+    })();
+    remainder.zeroize();
+    partial.zeroize();
+    result
 }
 
 fn write_parts(out: &mut [u8], parts: &[&[u8]]) {
@@ -326,7 +378,11 @@ impl PresentationState {
     /// `Present(state)` (§4.3.2): writes the presentation into `out`
     /// ([`presentation_len`](super::messages::presentation_len) bytes) and
     /// advances the nonce; [`Error::PresentationLimitReached`] once `limit`
-    /// presentations were made.
+    /// presentations were made. While the proof is computed, `out` holds
+    /// the proof's secret nonces (in the slots their responses then
+    /// replace), so it must be memory no one else reads during the call
+    /// (not a buffer shared with another core or a DMA engine); a failed
+    /// call leaves it zeroed.
     pub fn present<R: TryCryptoRng<Error: 'static> + ?Sized>(
         &mut self,
         rng: &mut R,
@@ -357,13 +413,40 @@ impl PresentationState {
         // The nonce is spent before anything can fail.
         self.next_nonce += 1;
 
-        let g = generator_g();
-        let h = generator_h()?;
-        let mut witness = Witness::new();
+        let mut witness = PresentationWitness::new(k);
+        let result = (|| {
+            // U ‖ UPrimeCommit ‖ m1Commit ‖ tag ‖ nonceCommit ‖ D ‖ proof.
+            let (head, rest) = out.split_at_mut(5 * NE);
+            let (d_out, proof_out) = rest.split_at_mut(k * NE);
+            let elems = self.commitments(nonce, src, &mut witness)?;
+            for (chunk, i) in head.chunks_exact_mut(NE).zip([U, U_PRIME_COMMIT, M1_COMMIT, TAG, NONCE_COMMIT]) {
+                chunk.copy_from_slice(&elems.get(i).ok_or(Error::InvalidLength(Field::Presentation))?.bytes);
+            }
+            range_commitments(&bases, nonce, src, d_out, &mut witness)?;
+            let st = PresentationStatement { elems: &elems, d: d_out, d_y: None, k };
+            sigma::prove(&PRESENTATION_SESSION, &st, &witness, src, proof_out)?;
+            Ok(Presentation { nonce, len })
+        })();
+        if result.is_err() {
+            out.zeroize();
+        }
+        result
+    }
+
+    /// The presentation statement's elements (G, H, U, UPrimeCommit,
+    /// m1Commit, V, X1, tag, generatorT, nonceCommit: §4.3.2), with the
+    /// witness's m1, z, −r, nonce and nonceBlinding. A frame of its own
+    /// (never inlined): its products' temporaries are gone before the proof,
+    /// whose frames stack deepest.
+    #[inline(never)]
+    fn commitments<S: ScalarSource + ?Sized>(
+        &self,
+        nonce: u32,
+        src: &mut S,
+        witness: &mut PresentationWitness,
+    ) -> Result<[Elem; 10]> {
         // Every secret intermediate lives out here, wiped on every path.
-        let (mut nonce_s, mut nonce_blinding, mut partial, mut inv) =
-            (Scalar::ZERO, Scalar::ZERO, Scalar::ZERO, Scalar::ZERO);
-        let mut remainder = 0u32;
+        let (mut nonce_s, mut nonce_blinding, mut inv) = (Scalar::from(u64::from(nonce)), Scalar::ZERO, Scalar::ZERO);
         let mut a = src.random_scalar()?;
         let mut r = src.random_scalar()?;
         let mut z = src.random_scalar()?;
@@ -372,7 +455,6 @@ impl PresentationState {
             let u = Elem::public(mul_var(&[(c.u.point, a)])?)?;
             let u_prime_commit = Elem::public(combine(Some(&r), None, &[(c.u_prime.point, a)])?)?;
             let m1_commit = Elem::public(combine(None, Some(&z), &[(u.point, c.m1)])?)?;
-            nonce_s = Scalar::from(u64::from(nonce));
             nonce_blinding = src.random_scalar()?;
             let nonce_commit = Elem::public(mul_gh(Some(&nonce_s), Some(&nonce_blinding))?)?;
             let inverse = (c.m1 + nonce_s).invert();
@@ -383,13 +465,11 @@ impl PresentationState {
             }
             inv = inverse.unwrap_or(Scalar::ZERO);
             let tag = Elem::public(mul_var(&[(self.generator_t.point, inv)])?)?;
-            inv.zeroize();
             let v = Elem::from_point(combine(Some(&-r), None, &[(c.x1.point, z)])?)?;
-
-            let mut st = PresentationStatement { elems: [g; 10 + MAX_BITS], k };
-            for (slot, e) in st.elems.iter_mut().zip([
-                g,
-                h,
+            witness.head = [c.m1, z, -r, nonce_s, nonce_blinding];
+            Ok([
+                generator_g(),
+                generator_h()?,
                 u,
                 u_prime_commit,
                 m1_commit,
@@ -398,73 +478,14 @@ impl PresentationState {
                 tag,
                 self.generator_t,
                 nonce_commit,
-            ]) {
-                *slot = e;
-            }
-            let w = &mut witness.values;
-            let set = |w: &mut [Scalar], i: usize, v: Scalar| {
-                if let Some(slot) = w.get_mut(i) {
-                    *slot = v;
-                }
-            };
-            set(w, 0, c.m1);
-            set(w, 1, z);
-            set(w, 2, -r);
-            set(w, 3, nonce_s);
-            set(w, 4, nonce_blinding);
-
-            // The range proof (§5.4): the canonical decomposition of the
-            // nonce over the bases, in constant time.
-            remainder = nonce;
-            let last = k - 1;
-            for (i, &base) in bases.as_slice().iter().enumerate() {
-                let bit = !base.ct_gt(&remainder);
-                remainder = u32::conditional_select(&remainder, &remainder.wrapping_sub(base), bit);
-                let b = Scalar::conditional_select(&Scalar::ZERO, &Scalar::ONE, bit);
-                let s = if i < last {
-                    let s = src.random_scalar()?;
-                    partial += Scalar::from(u64::from(base)) * s;
-                    s
-                } else {
-                    // The last blind makes Σ base·D[i] equal nonceCommit.
-                    let inv_base =
-                        Option::<Scalar>::from(Scalar::from(u64::from(base)).invert()).ok_or(Error::InvalidScalar)?;
-                    inv_base * (nonce_blinding - partial)
-                };
-                let d = Elem::public(mul_gh(Some(&b), Some(&s))?)?;
-                if let Some(slot) = st.elems.get_mut(10 + i) {
-                    *slot = d;
-                }
-                set(w, 5 + i, b);
-                set(w, 5 + k + i, s);
-                set(w, 5 + 2 * k + i, (Scalar::ONE - b) * s);
-            }
-
-            // U ‖ UPrimeCommit ‖ m1Commit ‖ tag ‖ nonceCommit ‖ D ‖ proof.
-            let (head, rest) = out.split_at_mut(5 * NE);
-            for (chunk, e) in head.chunks_exact_mut(NE).zip([&u, &u_prime_commit, &m1_commit, &tag, &nonce_commit]) {
-                chunk.copy_from_slice(&e.bytes);
-            }
-            let (d_out, proof_out) = rest.split_at_mut(k * NE);
-            for (chunk, e) in d_out.chunks_exact_mut(NE).zip(st.elems.iter().skip(10)) {
-                chunk.copy_from_slice(&e.bytes);
-            }
-            let n = 5 + 3 * k;
-            let wit = w.get(..n).ok_or(Error::InvalidLength(Field::Presentation))?;
-            sigma::prove(&PRESENTATION_SESSION, &st, wit, src, proof_out)?;
-            Ok(Presentation { nonce, len })
+            ])
         })();
         a.zeroize();
         nonce_s.zeroize();
         nonce_blinding.zeroize();
-        partial.zeroize();
         inv.zeroize();
-        remainder.zeroize();
         r.zeroize();
         z.zeroize();
-        if result.is_err() {
-            out.zeroize();
-        }
         result
     }
 

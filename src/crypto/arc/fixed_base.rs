@@ -36,10 +36,13 @@
 //!
 //! Without `precomputed-tables` (the no-std, allocation-free device build)
 //! nothing is stored and no Jacobian code is built: G and H join the other
-//! points in one primeorder `lincomb` (constant time) or `lincomb_vartime`,
-//! as before this module, and [`super::sigma`] keeps its fixed-size
-//! `lincomb`s: no flash, RAM or stack is added on a device (the M4 budgets
-//! in `budgets.tsv` check it), and a device gains nothing either.
+//! points in one primeorder `lincomb` (constant time) or `lincomb_vartime`.
+//! [`super::sigma`] then merges a commitment's terms by element into one
+//! fixed-size `lincomb` (or a single product), and writes the prover's
+//! products by a range-proof bit commitment as the G and H combination that
+//! defines it, since the device's statement keeps that commitment encoded
+//! only: what lets a presentation run in a fixed stack whatever its limit
+//! (docs/embedded.md has the figures).
 //!
 //! Why not `p256`'s own table: `ProjectivePoint::mul_by_generator` (on with
 //! `p256/precomputed-tables`) covers G only, with 33 rows of 8 projective
@@ -48,11 +51,9 @@
 
 use p256::elliptic_curve::ops::LinearCombination;
 use p256::{ProjectivePoint, Scalar};
-#[cfg(feature = "precomputed-tables")]
 use subtle::ConstantTimeEq;
 
-#[cfg(feature = "precomputed-tables")]
-use super::group::{Elem, GENERATOR_G, GENERATOR_H};
+use super::group::{GENERATOR_G, GENERATOR_H, NE};
 #[cfg(feature = "precomputed-tables")]
 use super::p256_jacobian;
 use crate::error::{Error, Field, Result};
@@ -70,13 +71,14 @@ pub(crate) enum Gen {
 }
 
 impl Gen {
-    /// The generator whose encoding `e` is, if any. Compared in constant
-    /// time, as `e` may be secret (the presentation's V); only the verdict,
-    /// which a secret point meets with probability 2^-255, is revealed.
-    #[cfg(feature = "precomputed-tables")]
-    pub(crate) fn of(e: &Elem) -> Option<Self> {
-        let mut g = e.bytes.ct_eq(&GENERATOR_G);
-        let mut h = e.bytes.ct_eq(&GENERATOR_H);
+    /// The generator whose encoding `bytes` is, if any. Compared in
+    /// constant time, as an element variable's encoding may be secret (the
+    /// prover's V, checked when the sigma compiler sorts its terms); only
+    /// the verdict, which a secret point meets with probability 2^-255, is
+    /// revealed.
+    pub(crate) fn of(bytes: &[u8; NE]) -> Option<Self> {
+        let mut g = bytes.ct_eq(&GENERATOR_G);
+        let mut h = bytes.ct_eq(&GENERATOR_H);
         crate::ct::declassify(&mut g);
         crate::ct::declassify(&mut h);
         if bool::from(g) {
@@ -295,7 +297,10 @@ pub(crate) fn mul_var<const N: usize>(terms: &[(ProjectivePoint, Scalar); N]) ->
     }
 }
 
-/// [`combine`] through [`Products`].
+/// [`combine`] through [`Products`]; never inlined, so that its terms'
+/// array is not in the frame of a device's `combine`, whose callers' shapes
+/// go straight to a two-term `lincomb`.
+#[inline(never)]
 fn combine_products(
     x: Option<&Scalar>,
     y: Option<&Scalar>,
@@ -478,7 +483,7 @@ mod tables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crypto::arc::group::{generator_g, generator_h, hash_to_scalar_arc};
+    use crate::crypto::arc::group::{Elem, generator_g, generator_h, hash_to_scalar_arc};
 
     /// Edge scalars (0, 1, n − 1, digit boundaries) and two pseudo-random ones.
     fn scalars() -> [Scalar; 9] {
@@ -518,12 +523,9 @@ mod tests {
                 assert_eq!(sum.eval().unwrap(), want + p * (x + y));
             }
         }
-        #[cfg(feature = "precomputed-tables")]
-        {
-            assert_eq!(Gen::of(&generator_g()), Some(Gen::G));
-            assert_eq!(Gen::of(&generator_h().unwrap()), Some(Gen::H));
-            assert_eq!(Gen::of(&Elem::from_point(p).unwrap()), None);
-        }
+        assert_eq!(Gen::of(&generator_g().bytes), Some(Gen::G));
+        assert_eq!(Gen::of(&generator_h().unwrap().bytes), Some(Gen::H));
+        assert_eq!(Gen::of(&Elem::from_point(p).unwrap().bytes), None);
     }
 
     #[cfg(feature = "precomputed-tables")]

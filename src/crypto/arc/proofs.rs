@@ -4,10 +4,11 @@
 //! with its range proof (§5.4). Variables are allocated, and equations
 //! appended, in the draft's order: the order fixes the instance label.
 
-use p256::Scalar;
+use p256::{ProjectivePoint, Scalar};
+use subtle::{Choice, ConditionallySelectable};
 
-use super::group::{CONTEXT_STRING, Elem};
-use super::sigma::{Equation, Statement};
+use super::group::{CONTEXT_STRING, Elem, NE, NS};
+use super::sigma::{Equation, Statement, Witness};
 use crate::error::{Error, Field, Result};
 
 /// The widest range proof: a presentation limit up to 2^32.
@@ -39,9 +40,20 @@ impl Statement for RequestStatement {
     fn equation(&self, i: usize) -> Result<Equation> {
         REQUEST_EQS.get(i).copied().ok_or(Error::InvalidLength(Field::Message))
     }
-    fn element(&self, i: usize) -> Result<&Elem> {
-        self.elems.get(i).ok_or(Error::InvalidLength(Field::Message))
+    fn element_bytes(&self, i: usize) -> Result<&[u8; NE]> {
+        element_bytes(&self.elems, i)
     }
+    fn element_point(&self, i: usize) -> Result<Option<ProjectivePoint>> {
+        element_point(&self.elems, i)
+    }
+}
+
+fn element_bytes(elems: &[Elem], i: usize) -> Result<&[u8; NE]> {
+    elems.get(i).map(|e| &e.bytes).ok_or(Error::InvalidLength(Field::Message))
+}
+
+fn element_point(elems: &[Elem], i: usize) -> Result<Option<ProjectivePoint>> {
+    elems.get(i).map(|e| Some(e.point)).ok_or(Error::InvalidLength(Field::Message))
 }
 
 /// §5.2: scalars (x0, x1, x2, x0Blinding, b, t1 = b·x1, t2 = b·x2); elements
@@ -88,8 +100,11 @@ impl Statement for ResponseStatement {
     fn equation(&self, i: usize) -> Result<Equation> {
         RESPONSE_EQS.get(i).copied().ok_or(Error::InvalidLength(Field::Message))
     }
-    fn element(&self, i: usize) -> Result<&Elem> {
-        self.elems.get(i).ok_or(Error::InvalidLength(Field::Message))
+    fn element_bytes(&self, i: usize) -> Result<&[u8; NE]> {
+        element_bytes(&self.elems, i)
+    }
+    fn element_point(&self, i: usize) -> Result<Option<ProjectivePoint>> {
+        element_point(&self.elems, i)
     }
 }
 
@@ -147,19 +162,36 @@ const D_BASE: usize = 10;
 /// generatorT, nonceCommit, D[0..k]). With k = 1 the one bit commitment
 /// equals nonceCommit and reuses its variable, as the reference code does
 /// (its relations may not repeat an element).
-pub(crate) struct PresentationStatement {
-    pub(crate) elems: [Elem; D_BASE + MAX_BITS],
+///
+/// The bit commitments stay encoded where the presentation has them: the
+/// prover's in its output (it never needs them as points, see
+/// [`Statement::element_point`]), the verifier's in the message, with the y
+/// coordinates decoding found, so each point is rebuilt without a square
+/// root. Nothing here grows with k.
+pub(crate) struct PresentationStatement<'a> {
+    /// G, H, U, UPrimeCommit, m1Commit, V, X1, tag, generatorT, nonceCommit
+    /// (borrowed: a device's stack holds them once).
+    pub(crate) elems: &'a [Elem; D_BASE],
+    /// D[0..k], encoded (k·Ne bytes).
+    pub(crate) d: &'a [u8],
+    /// The verifier's y coordinates of D[0..k]; `None` for the prover.
+    pub(crate) d_y: Option<&'a [[u8; NS]; MAX_BITS]>,
     pub(crate) k: usize,
 }
 
-impl PresentationStatement {
+impl PresentationStatement<'_> {
     fn d_shared(&self) -> bool {
-        self.k == 1 && self.elems.get(D_BASE).map(|d| d.bytes) == self.elems.get(9).map(|c| c.bytes)
+        self.k == 1 && self.d.get(..NE) == self.elems.get(9).map(|c| c.bytes.as_slice())
     }
 
     fn d_var(&self, i: usize) -> Result<u16> {
         let v = if self.d_shared() { 9 } else { D_BASE + i };
         u16::try_from(v).map_err(|_| Error::InvalidLength(Field::Message))
+    }
+
+    /// The encoding of bit commitment `j`.
+    fn d_bytes(&self, j: usize) -> Result<&[u8; NE]> {
+        self.d.get(j * NE..(j + 1) * NE).and_then(|b| b.try_into().ok()).ok_or(Error::InvalidLength(Field::Message))
     }
 }
 
@@ -167,7 +199,7 @@ fn idx(v: usize) -> Result<u16> {
     u16::try_from(v).map_err(|_| Error::InvalidLength(Field::Message))
 }
 
-impl Statement for PresentationStatement {
+impl Statement for PresentationStatement<'_> {
     fn num_scalars(&self) -> usize {
         5 + 3 * self.k
     }
@@ -204,34 +236,108 @@ impl Statement for PresentationStatement {
             }
         })
     }
-    fn element(&self, i: usize) -> Result<&Elem> {
+    fn element_bytes(&self, i: usize) -> Result<&[u8; NE]> {
         if i >= self.num_elements() {
             return Err(Error::InvalidLength(Field::Message));
         }
-        self.elems.get(i).ok_or(Error::InvalidLength(Field::Message))
+        match i.checked_sub(D_BASE) {
+            None => element_bytes(self.elems, i),
+            Some(j) => self.d_bytes(j),
+        }
+    }
+    fn element_point(&self, i: usize) -> Result<Option<ProjectivePoint>> {
+        if i >= self.num_elements() {
+            return Err(Error::InvalidLength(Field::Message));
+        }
+        let Some(j) = i.checked_sub(D_BASE) else {
+            return element_point(self.elems, i);
+        };
+        let Some(ys) = self.d_y else {
+            return Ok(None);
+        };
+        let y = ys.get(j).ok_or(Error::InvalidLength(Field::Message))?;
+        Ok(Some(Elem::from_xy(self.d_bytes(j)?, y)?.point))
     }
 }
 
-/// The witness vector of a presentation proof, wiped on drop.
-pub(crate) struct Witness {
-    pub(crate) values: [Scalar; super::sigma::MAX_SCALARS],
+/// A presentation's witness: m1, z, −r, nonce and nonceBlinding, then for
+/// each range-proof base i the bit `b[i]`, the blind `s[i]` and
+/// `s2[i] = (1 − b[i])·s[i]`. It keeps the five, the k blinds and the bits as
+/// a mask, and derives the rest when read (37 scalars at most instead of
+/// 101). Wiped on drop.
+pub(crate) struct PresentationWitness {
+    pub(crate) head: [Scalar; 5],
+    pub(crate) blinds: [Scalar; MAX_BITS],
+    /// Bit i is `b[i]` (secret: the nonce's decomposition).
+    pub(crate) bits: u32,
+    k: usize,
 }
 
-impl Witness {
-    pub(crate) fn new() -> Self {
-        Self { values: [Scalar::ZERO; super::sigma::MAX_SCALARS] }
+impl PresentationWitness {
+    pub(crate) fn new(k: usize) -> Self {
+        Self { head: [Scalar::ZERO; 5], blinds: [Scalar::ZERO; MAX_BITS], bits: 0, k }
     }
 }
 
-impl Drop for Witness {
+impl Drop for PresentationWitness {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.values);
+        zeroize::Zeroize::zeroize(&mut self.head);
+        zeroize::Zeroize::zeroize(&mut self.blinds);
+        zeroize::Zeroize::zeroize(&mut self.bits);
+    }
+}
+
+impl Witness for PresentationWitness {
+    fn count(&self) -> usize {
+        5 + 3 * self.k
+    }
+    fn get(&self, i: usize) -> Result<Scalar> {
+        let Some(j) = i.checked_sub(5) else {
+            return self.head.get(i).copied().ok_or(Error::InvalidLength(Field::Message));
+        };
+        // Which part (bit, blind, s2) and which base: public indices.
+        let (part, base) = (j.checked_div(self.k).unwrap_or(3), j.checked_rem(self.k).unwrap_or(0));
+        let s = self.blinds.get(base).copied().ok_or(Error::InvalidLength(Field::Message))?;
+        let shift = u32::try_from(base).map_err(|_| Error::InvalidLength(Field::Message))?;
+        let [low, ..] = self.bits.checked_shr(shift).unwrap_or(0).to_le_bytes();
+        let bit = Choice::from(low & 1);
+        let b = Scalar::conditional_select(&Scalar::ZERO, &Scalar::ONE, bit);
+        match part {
+            0 => Ok(b),
+            1 => Ok(s),
+            2 => Ok((Scalar::ONE - b) * s),
+            _ => Err(Error::InvalidLength(Field::Message)),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn presentation_witness_derives_bits_blinds_and_products() {
+        for k in [1usize, 2, 5, 31, 32] {
+            let mut w = PresentationWitness::new(k);
+            w.head = [1u64, 2, 3, 4, 5].map(Scalar::from);
+            let mask = if k == 32 { u32::MAX } else { (1u32 << k) - 1 };
+            w.bits = 0xa5c3_5a3c & mask;
+            for i in 0..k {
+                w.blinds[i] = Scalar::from(100 + i as u64);
+            }
+            assert_eq!(w.count(), 5 + 3 * k);
+            for i in 0..5 {
+                assert_eq!(w.get(i).unwrap(), w.head[i]);
+            }
+            for i in 0..k {
+                let b = Scalar::from(u64::from((w.bits >> i) & 1));
+                assert_eq!(w.get(5 + i).unwrap(), b, "k {k}, bit {i}");
+                assert_eq!(w.get(5 + k + i).unwrap(), w.blinds[i]);
+                assert_eq!(w.get(5 + 2 * k + i).unwrap(), (Scalar::ONE - b) * w.blinds[i]);
+            }
+            assert!(w.get(5 + 3 * k).is_err());
+        }
+    }
 
     #[test]
     fn bases_follow_the_reference() {

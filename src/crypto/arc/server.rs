@@ -26,7 +26,7 @@ use super::group::{
 };
 use super::messages::{CredentialRequest, CredentialResponse, PresentationRef, RESPONSE_PROOF_LEN};
 use super::proofs::{
-    Bases, MAX_BITS, PRESENTATION_SESSION, PresentationStatement, REQUEST_SESSION, RESPONSE_SESSION, RequestStatement,
+    Bases, PRESENTATION_SESSION, PresentationStatement, REQUEST_SESSION, RESPONSE_SESSION, RequestStatement,
     ResponseStatement,
 };
 use super::random::{FromRng, ScalarSource};
@@ -237,7 +237,7 @@ impl ServerPrivateKey {
             };
             let mut proof = [0u8; RESPONSE_PROOF_LEN];
             let mut witness = [self.x0, self.x1, self.x2, self.xb, b, t1, t2];
-            let proved = sigma::prove(&RESPONSE_SESSION, &st, &witness, src, &mut proof);
+            let proved = sigma::prove(&RESPONSE_SESSION, &st, witness.as_slice(), src, &mut proof);
             witness.zeroize();
             proved?;
             Ok(CredentialResponse { u, enc_u_prime, x0_aux, x1_aux, x2_aux, h_aux, proof })
@@ -275,36 +275,19 @@ impl ServerPrivateKey {
         // An identity V would need a forged MAC; it has no encoding.
         let v = Elem::from_point(v).map_err(|_| Error::Verification)?;
         let t = Elem::from_point(hash_to_group(presentation_context, b"Tag")?)?;
-        let mut st = PresentationStatement { elems: [g; 10 + MAX_BITS], k: p.k };
-        for (slot, e) in st.elems.iter_mut().zip([
-            g,
-            h,
-            p.u,
-            p.u_prime_commit,
-            p.m1_commit,
-            v,
-            self.public.x1,
-            p.tag,
-            t,
-            p.nonce_commit,
-        ]) {
-            *slot = e;
-        }
         // The bit commitments, decompressed once by `PresentationRef::decode`
         // (here rebuilt from x and the y it found), and
         // the sum check Σ base·D[i] = nonceCommit (public points and bases
         // below 2^32: variable-time double-and-add over the base's bits).
         let mut sum = ProjectivePoint::IDENTITY;
-        for (i, ((chunk, y), &base)) in p.d.chunks_exact(NE).zip(p.d_y.iter()).zip(bases.as_slice()).enumerate() {
-            let d = Elem::from_xy(chunk, y)?;
-            sum += mul_small_vartime(&d.point, base);
-            if let Some(slot) = st.elems.get_mut(10 + i) {
-                *slot = d;
-            }
+        for ((chunk, y), &base) in p.d.chunks_exact(NE).zip(p.d_y.iter()).zip(bases.as_slice()) {
+            sum += mul_small_vartime(&Elem::from_xy(chunk, y)?.point, base);
         }
         if !bool::from(sum.ct_eq(&p.nonce_commit.point)) {
             return Err(Error::Verification);
         }
+        let elems = [g, h, p.u, p.u_prime_commit, p.m1_commit, v, self.public.x1, p.tag, t, p.nonce_commit];
+        let st = PresentationStatement { elems: &elems, d: p.d, d_y: Some(&p.d_y), k: p.k };
         sigma::verify(&PRESENTATION_SESSION, &st, p.proof)
     }
 }

@@ -9,16 +9,24 @@
 //! element variables with their values, and its equations, each an element
 //! variable equal to a sum of at most three scalar·element terms. The
 //! compiler never stores the relation: the instance label, the commitments
-//! and the responses are produced equation by equation, so memory is one
-//! scalar per variable (the prover's nonces or the verifier's responses).
+//! and the responses are produced equation by equation. Nor does it keep a
+//! scalar per variable: the prover's nonces wait, encoded, in the proof's
+//! response slots until the challenge is known (and are then overwritten by
+//! the responses), the verifier decodes each response where an equation
+//! uses it, and the witness is read through [`Witness`], one value at a
+//! time. A device's stack then holds no array that grows with the relation
+//! (a presentation with a 32-bit range proof has 101 scalar variables).
 //!
 //! Timing: the prover's commitments are constant-time linear combinations of
 //! its secret nonces; the verifier's work is variable time over the public
 //! proof and statement. Both send products by G and H (element variables
 //! whose encoding is generatorG's or generatorH's) to the fixed-base tables
-//! of [`super::fixed_base`], merge terms by one element, and the prover
-//! writes a product by an element the relation states as a combination of
-//! G and H (a range-proof bit commitment) as that combination.
+//! of [`super::fixed_base`] (on a device, without the tables, they join one
+//! `lincomb`), merge terms by one element, and the prover writes a product
+//! by an element the relation states as a combination of G and H (a
+//! range-proof bit commitment) as that combination: always with the tables,
+//! and on a device where the statement holds only the element's encoding
+//! (the presentation's bit commitments, which it then never decodes).
 //!
 //! RFC 9497's DLEQ proofs (`crypto::voprf::dleq`) are not compiled here,
 //! although a DLEQ is a two-equation relation this compiler could state: the
@@ -40,11 +48,12 @@ use sha3::digest::{ExtendableOutput, Update, XofReader};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
+use super::fixed_base::Gen;
 #[cfg(feature = "precomputed-tables")]
-use super::fixed_base::{Gen, Products};
+use super::fixed_base::Products;
 use super::group::{Elem, NE, NS, decode_scalar, encode_scalar, reduce_wide};
 use super::random::ScalarSource;
-use crate::error::{Error, Result};
+use crate::error::{Error, Field, Result};
 
 /// The most scalar variables a relation may have (a presentation with a
 /// 32-bit range proof: 5 + 3·32).
@@ -92,8 +101,33 @@ pub(crate) trait Statement {
     fn num_equations(&self) -> usize;
     /// Equation `i`, in the order they were appended.
     fn equation(&self, i: usize) -> Result<Equation>;
-    /// Element variable `i`, with its serialization.
-    fn element(&self, i: usize) -> Result<&Elem>;
+    /// The serialization of element variable `i`.
+    fn element_bytes(&self, i: usize) -> Result<&[u8; NE]>;
+    /// The point of element variable `i`, or `None` where the statement
+    /// keeps only its encoding: a prover's range-proof bit commitments,
+    /// which [`prove`] writes as the combinations of G and H that the
+    /// relation states for them. A verifier's statement has every point.
+    fn element_point(&self, i: usize) -> Result<Option<ProjectivePoint>>;
+}
+
+/// A witness: the value of each scalar variable, read one at a time (a
+/// presentation derives its range-proof bits and their products instead of
+/// keeping a scalar for each). Every value read is a secret copy the caller
+/// wipes.
+pub(crate) trait Witness {
+    /// The number of values (the relation's scalar variables).
+    fn count(&self) -> usize;
+    /// The value of scalar variable `i`.
+    fn get(&self, i: usize) -> Result<Scalar>;
+}
+
+impl Witness for [Scalar] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn get(&self, i: usize) -> Result<Scalar> {
+        <[Scalar]>::get(self, i).copied().ok_or(Error::InvalidLength(Field::Message))
+    }
 }
 
 /// The Fiat–Shamir sponge: SHAKE128 absorbing everything, each squeeze read
@@ -165,7 +199,7 @@ fn start<S: Statement + ?Sized>(session: &[&[u8]], st: &S) -> Result<Sponge> {
         }
     }
     for i in 0..st.num_elements() {
-        sponge.absorb(&st.element(i)?.bytes);
+        sponge.absorb(st.element_bytes(i)?);
     }
     Ok(sponge)
 }
@@ -183,23 +217,20 @@ fn challenge(sponge: &Sponge) -> Scalar {
     reduce_wide(&wide)
 }
 
-/// Adds `k·element[e]` to `sum`: to the fixed-base part if the element is G
-/// or H, else as a product by its point (merged with an earlier term of the
-/// same element, as in `m1·tag + nonce·tag` or the verifier's
-/// `b·D − c·D`).
-#[cfg(feature = "precomputed-tables")]
-fn add_term<S: Statement + ?Sized>(sum: &mut Products, st: &S, e: u16, k: &Scalar) -> Result<()> {
-    let elem = st.element(usize::from(e))?;
-    match Gen::of(elem) {
-        Some(g) => sum.add_fixed(g, k),
-        None => sum.add_var(usize::from(e), &elem.point, k)?,
-    }
-    Ok(())
+/// Scalar `i` of a run of encoded scalars (the prover's nonces or the
+/// verifier's responses).
+fn scalar_in(scalars: &[u8], i: u16) -> Result<Scalar> {
+    let at = usize::from(i) * NS;
+    decode_scalar(scalars.get(at..at + NS).ok_or(Error::InvalidLength(Field::Message))?)
+}
+
+/// The point of element `e`, which the caller needs.
+fn point_of<S: Statement + ?Sized>(st: &S, e: u16) -> Result<ProjectivePoint> {
+    st.element_point(usize::from(e))?.ok_or(Error::InvalidLength(Field::Message))
 }
 
 /// The first equation that states element `e` as a combination of G and H
-/// only (nonceCommit, a bit commitment D[i]), if any.
-#[cfg(feature = "precomputed-tables")]
+/// only (nonceCommit, a bit commitment `D[i]`), if any.
 fn fixed_definition<S: Statement + ?Sized>(st: &S, e: u16) -> Result<Option<Equation>> {
     for i in 0..st.num_equations() {
         let eq = st.equation(i)?;
@@ -208,7 +239,7 @@ fn fixed_definition<S: Statement + ?Sized>(st: &S, e: u16) -> Result<Option<Equa
         }
         let mut fixed = true;
         for &(_, t) in eq.terms() {
-            fixed &= Gen::of(st.element(usize::from(t))?).is_some();
+            fixed &= Gen::of(st.element_bytes(usize::from(t))?).is_some();
         }
         if fixed {
             return Ok(Some(eq));
@@ -217,69 +248,203 @@ fn fixed_definition<S: Statement + ?Sized>(st: &S, e: u16) -> Result<Option<Equa
     Ok(None)
 }
 
-/// The prover's commitment for `eq`, Σ nonce·element, constant time in the
-/// nonces and the witness. A term whose element the relation itself states
-/// as `Σ w_j·(G or H)` (the range proof's `b[i]·D[i]`, D[i] = b[i]·G +
-/// s[i]·H) is expanded to `Σ (nonce·w_j)·(G or H)`: the same point, since
-/// the witness satisfies the relation, without a variable-base product. The
-/// structure (which terms are expanded or merged) depends on the public
-/// relation only. Only with `precomputed-tables`: without the tables the
-/// expansion would be one more term of the same `lincomb` (the device
-/// build's version below).
+/// Whether the prover writes its term by element `e` as the combination of
+/// G and H the relation states for `e`: with the tables whenever there is
+/// one (products by G and H cost a third of a variable-base product), on a
+/// device only where the statement holds no point for `e` (there a
+/// combination is one more `lincomb` term, not cheaper).
+fn expansion<S: Statement + ?Sized>(st: &S, e: u16) -> Result<Option<Equation>> {
+    if Gen::of(st.element_bytes(usize::from(e))?).is_some() {
+        return Ok(None);
+    }
+    let has_point = st.element_point(usize::from(e))?.is_some();
+    if has_point && !cfg!(feature = "precomputed-tables") {
+        return Ok(None);
+    }
+    let def = fixed_definition(st, e)?;
+    if def.is_none() && !has_point {
+        return Err(Error::InvalidLength(Field::Message));
+    }
+    Ok(def)
+}
+
+/// The sum a commitment is assembled in: the tables' `Products` on the
+/// host, `Terms` on a device.
 #[cfg(feature = "precomputed-tables")]
-fn prover_commitment<S: Statement + ?Sized>(
+type Sum = Products;
+#[cfg(not(feature = "precomputed-tables"))]
+type Sum = Terms;
+
+/// Adds `k·element[e]` to `sum`.
+fn add_to<S: Statement + ?Sized>(sum: &mut Sum, st: &S, e: u16, k: &Scalar) -> Result<()> {
+    #[cfg(feature = "precomputed-tables")]
+    {
+        add_term(sum, st, e, k)
+    }
+    #[cfg(not(feature = "precomputed-tables"))]
+    {
+        let _ = st;
+        sum.add(e, k)
+    }
+}
+
+/// The terms of one commitment, merged by element variable: the device's
+/// sum (the tables' `Products` is the host's). Which terms exist and which
+/// merge is public (the relation's structure); the scalars may be secret and
+/// are wiped on drop.
+#[cfg(not(feature = "precomputed-tables"))]
+struct Terms {
+    t: [(u16, Scalar); MAX_TERMS + 1],
+    n: usize,
+}
+
+#[cfg(not(feature = "precomputed-tables"))]
+impl Drop for Terms {
+    fn drop(&mut self) {
+        for (_, s) in self.t.iter_mut() {
+            s.zeroize();
+        }
+    }
+}
+
+#[cfg(not(feature = "precomputed-tables"))]
+impl Terms {
+    fn new() -> Self {
+        Self { t: [(0, Scalar::ZERO); MAX_TERMS + 1], n: 0 }
+    }
+
+    fn add(&mut self, e: u16, k: &Scalar) -> Result<()> {
+        let used = self.t.get_mut(..self.n).ok_or(Error::InvalidLength(Field::Message))?;
+        if let Some((_, s)) = used.iter_mut().find(|(v, _)| *v == e) {
+            *s += k;
+            return Ok(());
+        }
+        *self.t.get_mut(self.n).ok_or(Error::InvalidLength(Field::Message))? = (e, *k);
+        self.n += 1;
+        Ok(())
+    }
+
+    fn term<S: Statement + ?Sized>(&self, st: &S, i: usize) -> Result<(ProjectivePoint, Scalar)> {
+        let (e, s) = self.t.get(i).ok_or(Error::InvalidLength(Field::Message))?;
+        Ok((point_of(st, *e)?, *s))
+    }
+
+    /// The sum in constant time: one product, or one fixed-size `lincomb`.
+    /// A prover's commitment has at most three terms once merged in every
+    /// ARC relation (an expanded bit commitment's G and H merge with the
+    /// equation's H), so no four-term arm is built.
+    fn eval<S: Statement + ?Sized>(&self, st: &S) -> Result<ProjectivePoint> {
+        let t = |i| self.term(st, i);
+        Ok(match self.n {
+            1 => mul(&t(0)?),
+            2 => ProjectivePoint::lincomb(&[t(0)?, t(1)?]),
+            3 => ProjectivePoint::lincomb(&[t(0)?, t(1)?, t(2)?]),
+            _ => return Err(Error::InvalidLength(Field::Message)),
+        })
+    }
+
+    /// The sum in variable time (public scalars only).
+    fn eval_vartime<S: Statement + ?Sized>(&self, st: &S) -> Result<ProjectivePoint> {
+        let t = |i| self.term(st, i);
+        Ok(match self.n {
+            1 => mul(&t(0)?),
+            2 => ProjectivePoint::lincomb_vartime(&[t(0)?, t(1)?]),
+            3 => ProjectivePoint::lincomb_vartime(&[t(0)?, t(1)?, t(2)?]),
+            4 => ProjectivePoint::lincomb_vartime(&[t(0)?, t(1)?, t(2)?, t(3)?]),
+            _ => return Err(Error::InvalidLength(Field::Message)),
+        })
+    }
+}
+
+/// `s·p` in constant time, in a frame of its own (the product's tables do
+/// not sit under the `lincomb`s of [`Terms::eval`]'s other arms).
+#[cfg(not(feature = "precomputed-tables"))]
+#[inline(never)]
+fn mul((p, s): &(ProjectivePoint, Scalar)) -> ProjectivePoint {
+    p * s
+}
+
+/// Adds `k·element[e]` to `sum`: to the fixed-base part if the element is G
+/// or H, else as a product by its point (merged with an earlier term of the
+/// same element, as in `m1·tag + nonce·tag` or the verifier's
+/// `b·D − c·D`).
+#[cfg(feature = "precomputed-tables")]
+fn add_term<S: Statement + ?Sized>(sum: &mut Products, st: &S, e: u16, k: &Scalar) -> Result<()> {
+    match Gen::of(st.element_bytes(usize::from(e))?) {
+        Some(g) => sum.add_fixed(g, k),
+        None => sum.add_var(usize::from(e), &point_of(st, e)?, k)?,
+    }
+    Ok(())
+}
+
+/// The prover's commitment for `eq`, Σ nonce·element (the nonces read from
+/// their encodings in `nonces`), constant time in the nonces and the
+/// witness. A term whose element the relation itself states as
+/// `Σ w_j·(G or H)` (the range proof's `b[i]·D[i]`, `D[i] = b[i]·G + s[i]·H`)
+/// is written, where [`expansion`] says so, as `Σ (nonce·w_j)·(G or H)`: the
+/// same point, since the witness satisfies the relation, without a
+/// variable-base product. Which terms are expanded or merged depends on the
+/// public relation only.
+fn prover_commitment<S: Statement + ?Sized, W: Witness + ?Sized>(
     st: &S,
     eq: &Equation,
-    nonces: &[Scalar],
-    witness: &[Scalar],
+    nonces: &[u8],
+    witness: &W,
 ) -> Result<ProjectivePoint> {
-    let mut sum = Products::new();
+    let mut sum = Sum::new();
     for &(s, e) in eq.terms() {
-        let mut k = scalar_at(nonces, s)?;
-        let expansion = match Gen::of(st.element(usize::from(e))?) {
-            None => fixed_definition(st, e)?,
-            Some(_) => None,
-        };
-        match expansion {
-            Some(def) => {
-                for &(ws, we) in def.terms() {
-                    let mut kw = k * scalar_at(witness, ws)?;
-                    add_term(&mut sum, st, we, &kw)?;
-                    kw.zeroize();
-                }
-            }
-            None => add_term(&mut sum, st, e, &k)?,
-        }
+        let mut k = scalar_in(nonces, s)?;
+        let added = add_expanded(&mut sum, st, e, &k, witness);
         k.zeroize();
+        added?;
     }
-    sum.eval()
+    #[cfg(feature = "precomputed-tables")]
+    return sum.eval();
+    #[cfg(not(feature = "precomputed-tables"))]
+    return sum.eval(st);
+}
+
+/// Adds the prover's term `k·element[e]`, expanded where [`expansion`] says.
+fn add_expanded<S: Statement + ?Sized, W: Witness + ?Sized>(
+    sum: &mut Sum,
+    st: &S,
+    e: u16,
+    k: &Scalar,
+    witness: &W,
+) -> Result<()> {
+    let Some(def) = expansion(st, e)? else {
+        return add_to(sum, st, e, k);
+    };
+    for &(ws, we) in def.terms() {
+        let mut w = witness.get(usize::from(ws))?;
+        let mut kw = *k * w;
+        let added = add_to(sum, st, we, &kw);
+        w.zeroize();
+        kw.zeroize();
+        added?;
+    }
+    Ok(())
 }
 
 /// The commitment the responses imply for `eq`: Σ response·element −
 /// c·lhs, in variable time (the responses and the challenge are public),
-/// through [`Products`] (terms by one element merged, G and H by table).
-#[cfg(feature = "precomputed-tables")]
+/// with terms by one element merged (and, with the tables, G and H by
+/// table).
 fn verifier_commitment<S: Statement + ?Sized>(
     st: &S,
     eq: &Equation,
-    responses: &[Scalar],
+    responses: &[u8],
     neg_c: &Scalar,
 ) -> Result<ProjectivePoint> {
-    let mut sum = Products::new();
+    let mut sum = Sum::new();
     for &(s, e) in eq.terms() {
-        add_term(&mut sum, st, e, &scalar_at(responses, s)?)?;
+        add_to(&mut sum, st, e, &scalar_in(responses, s)?)?;
     }
-    add_term(&mut sum, st, eq.lhs, neg_c)?;
-    sum.eval_vartime()
-}
-
-#[cfg(not(feature = "precomputed-tables"))]
-fn point_of<S: Statement + ?Sized>(st: &S, i: u16) -> Result<ProjectivePoint> {
-    Ok(st.element(usize::from(i))?.point)
-}
-
-fn scalar_at(scalars: &[Scalar], i: u16) -> Result<Scalar> {
-    scalars.get(usize::from(i)).copied().ok_or(Error::InvalidLength(crate::error::Field::Message))
+    add_to(&mut sum, st, eq.lhs, neg_c)?;
+    #[cfg(feature = "precomputed-tables")]
+    return sum.eval_vartime();
+    #[cfg(not(feature = "precomputed-tables"))]
+    return sum.eval_vartime(st);
 }
 
 /// The length of a proof for `st`: challenge and one response per scalar.
@@ -289,65 +454,78 @@ pub(crate) fn proof_len<S: Statement + ?Sized>(st: &S) -> usize {
 
 /// `prove`: writes challenge ‖ responses for `witness` into `out` (exactly
 /// [`proof_len`] bytes). The nonces are drawn from `rng` first, one per
-/// scalar variable in order, as the reference code draws them.
-pub(crate) fn prove<S: Statement + ?Sized, R: ScalarSource + ?Sized>(
+/// scalar variable in order, as the reference code draws them. On an error
+/// `out` is wiped (it held the nonces). Never inlined: its sponge is not
+/// stacked on the caller's commitments (a device's peak stack).
+#[inline(never)]
+pub(crate) fn prove<S: Statement + ?Sized, W: Witness + ?Sized, R: ScalarSource + ?Sized>(
     session: &[&[u8]],
     st: &S,
-    witness: &[Scalar],
+    witness: &W,
     rng: &mut R,
     out: &mut [u8],
 ) -> Result<()> {
     let n = st.num_scalars();
-    if witness.len() != n || n > MAX_SCALARS || out.len() != proof_len(st) {
-        return Err(Error::InvalidLength(crate::error::Field::Message));
+    if witness.count() != n || n > MAX_SCALARS || out.len() != proof_len(st) {
+        return Err(Error::InvalidLength(Field::Message));
     }
-    let mut nonces = [Scalar::ZERO; MAX_SCALARS];
-    let result = prove_inner(session, st, witness, rng, out, &mut nonces);
-    nonces.zeroize();
+    let result = prove_inner(session, st, witness, rng, out);
+    if result.is_err() {
+        out.zeroize();
+    }
     result
 }
 
-fn prove_inner<S: Statement + ?Sized, R: ScalarSource + ?Sized>(
+fn prove_inner<S: Statement + ?Sized, W: Witness + ?Sized, R: ScalarSource + ?Sized>(
     session: &[&[u8]],
     st: &S,
-    witness: &[Scalar],
+    witness: &W,
     rng: &mut R,
     out: &mut [u8],
-    nonces: &mut [Scalar; MAX_SCALARS],
 ) -> Result<()> {
-    let n = st.num_scalars();
-    let nonces = nonces.get_mut(..n).ok_or(Error::InvalidLength(crate::error::Field::Message))?;
-    for k in nonces.iter_mut() {
-        *k = rng.proof_nonce()?;
+    let (c_out, slots) = out.split_at_mut(NS);
+    // The nonces wait in the response slots, encoded, until the challenge
+    // is known.
+    for slot in slots.chunks_exact_mut(NS) {
+        let mut k = rng.proof_nonce()?;
+        let mut bytes = encode_scalar(&k);
+        slot.copy_from_slice(&bytes);
+        k.zeroize();
+        bytes.zeroize();
     }
     let mut sponge = start(session, st)?;
     for i in 0..st.num_equations() {
-        let eq = st.equation(i)?;
-        #[cfg(feature = "precomputed-tables")]
-        let commitment = prover_commitment(st, &eq, nonces, witness)?;
-        // Constant time in the nonces (fixed-size `lincomb`).
-        #[cfg(not(feature = "precomputed-tables"))]
-        let commitment = match eq.terms() {
-            [(s0, e0)] => point_of(st, *e0)? * scalar_at(nonces, *s0)?,
-            [(s0, e0), (s1, e1)] => ProjectivePoint::lincomb(&[
-                (point_of(st, *e0)?, scalar_at(nonces, *s0)?),
-                (point_of(st, *e1)?, scalar_at(nonces, *s1)?),
-            ]),
-            [(s0, e0), (s1, e1), (s2, e2)] => ProjectivePoint::lincomb(&[
-                (point_of(st, *e0)?, scalar_at(nonces, *s0)?),
-                (point_of(st, *e1)?, scalar_at(nonces, *s1)?),
-                (point_of(st, *e2)?, scalar_at(nonces, *s2)?),
-            ]),
-            _ => return Err(Error::InvalidLength(crate::error::Field::Message)),
-        };
-        sponge.absorb(&Elem::from_point(commitment)?.bytes);
+        absorb_commitment(&mut sponge, st, i, slots, witness)?;
     }
     let c = challenge(&sponge);
-    let (c_out, rest) = out.split_at_mut(NS);
     c_out.copy_from_slice(&encode_scalar(&c));
-    for ((chunk, k), w) in rest.chunks_exact_mut(NS).zip(nonces.iter()).zip(witness) {
-        chunk.copy_from_slice(&encode_scalar(&(*k + *w * c)));
+    for (i, slot) in slots.chunks_exact_mut(NS).enumerate() {
+        let mut k = decode_scalar(slot)?;
+        let mut w = witness.get(i)?;
+        let mut r = k + w * c;
+        slot.copy_from_slice(&encode_scalar(&r));
+        k.zeroize();
+        w.zeroize();
+        r.zeroize();
     }
+    Ok(())
+}
+
+/// Absorbs the prover's commitment for equation `i`. Its own frame (never
+/// inlined), so that the commitment's temporaries and the `lincomb` beneath
+/// them are not stacked on [`prove`]'s: a device's peak stack is the sum of
+/// the frames on the deepest path.
+#[inline(never)]
+fn absorb_commitment<S: Statement + ?Sized, W: Witness + ?Sized>(
+    sponge: &mut Sponge,
+    st: &S,
+    i: usize,
+    nonces: &[u8],
+    witness: &W,
+) -> Result<()> {
+    let eq = st.equation(i)?;
+    let commitment = prover_commitment(st, &eq, nonces, witness)?;
+    sponge.absorb(&Elem::from_point(commitment)?.bytes);
     Ok(())
 }
 
@@ -357,49 +535,141 @@ fn prove_inner<S: Statement + ?Sized, R: ScalarSource + ?Sized>(
 pub(crate) fn verify<S: Statement + ?Sized>(session: &[&[u8]], st: &S, proof: &[u8]) -> Result<()> {
     let n = st.num_scalars();
     if n > MAX_SCALARS {
-        return Err(Error::InvalidLength(crate::error::Field::Message));
+        return Err(Error::InvalidLength(Field::Message));
     }
     if proof.len() != proof_len(st) {
-        return Err(Error::InvalidLength(crate::error::Field::Message));
+        return Err(Error::InvalidLength(Field::Message));
     }
-    let (c_bytes, rest) = proof.split_at(NS);
+    let (c_bytes, responses) = proof.split_at(NS);
     let c = decode_scalar(c_bytes).map_err(|_| Error::Verification)?;
-    let mut responses = [Scalar::ZERO; MAX_SCALARS];
-    for (slot, chunk) in responses.iter_mut().zip(rest.chunks_exact(NS)) {
-        *slot = decode_scalar(chunk).map_err(|_| Error::Verification)?;
+    // Every response must be a scalar below the order; each is decoded
+    // again where an equation uses it.
+    for chunk in responses.chunks_exact(NS) {
+        decode_scalar(chunk).map_err(|_| Error::Verification)?;
     }
-    let responses = responses.get(..n).ok_or(Error::Verification)?;
     let mut sponge = start(session, st)?;
     let neg_c = -c;
     for i in 0..st.num_equations() {
         let eq = st.equation(i)?;
-        #[cfg(feature = "precomputed-tables")]
         let commitment = verifier_commitment(st, &eq, responses, &neg_c)?;
-        #[cfg(not(feature = "precomputed-tables"))]
-        let lhs = point_of(st, eq.lhs)?;
-        // The commitment the responses imply: Σ response·element − c·lhs.
-        #[cfg(not(feature = "precomputed-tables"))]
-        let commitment = match eq.terms() {
-            [(s0, e0)] => {
-                ProjectivePoint::lincomb_vartime(&[(point_of(st, *e0)?, scalar_at(responses, *s0)?), (lhs, neg_c)])
-            }
-            [(s0, e0), (s1, e1)] => ProjectivePoint::lincomb_vartime(&[
-                (point_of(st, *e0)?, scalar_at(responses, *s0)?),
-                (point_of(st, *e1)?, scalar_at(responses, *s1)?),
-                (lhs, neg_c),
-            ]),
-            [(s0, e0), (s1, e1), (s2, e2)] => ProjectivePoint::lincomb_vartime(&[
-                (point_of(st, *e0)?, scalar_at(responses, *s0)?),
-                (point_of(st, *e1)?, scalar_at(responses, *s1)?),
-                (point_of(st, *e2)?, scalar_at(responses, *s2)?),
-                (lhs, neg_c),
-            ]),
-            _ => return Err(Error::InvalidLength(crate::error::Field::Message)),
-        };
         let bytes = Elem::from_point(commitment).map_err(|_| Error::Verification)?.bytes;
         sponge.absorb(&bytes);
     }
     let mut ok = challenge(&sponge).ct_eq(&c);
     crate::ct::declassify(&mut ok);
     if bool::from(ok) { Ok(()) } else { Err(Error::Verification) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crypto::arc::deterministic::TestDrng;
+    use crate::crypto::arc::group::generator_g;
+
+    /// A relation `G = s0·X` over an element X the statement keeps only
+    /// encoded and states no combination of G and H for: no prover can
+    /// write its term, and no verifier can evaluate it.
+    struct Opaque {
+        g: Elem,
+        x: [u8; NE],
+    }
+
+    impl Statement for Opaque {
+        fn num_scalars(&self) -> usize {
+            1
+        }
+        fn num_elements(&self) -> usize {
+            2
+        }
+        fn num_equations(&self) -> usize {
+            1
+        }
+        fn equation(&self, i: usize) -> Result<Equation> {
+            if i == 0 { Ok(Equation::new1(0, (0, 1))) } else { Err(Error::InvalidLength(Field::Message)) }
+        }
+        fn element_bytes(&self, i: usize) -> Result<&[u8; NE]> {
+            match i {
+                0 => Ok(&self.g.bytes),
+                1 => Ok(&self.x),
+                _ => Err(Error::InvalidLength(Field::Message)),
+            }
+        }
+        fn element_point(&self, i: usize) -> Result<Option<ProjectivePoint>> {
+            match i {
+                0 => Ok(Some(self.g.point)),
+                1 => Ok(None),
+                _ => Err(Error::InvalidLength(Field::Message)),
+            }
+        }
+    }
+
+    fn drng() -> TestDrng {
+        TestDrng::new(&[7u8; 32])
+    }
+
+    #[test]
+    fn an_element_without_point_or_definition_is_an_error_and_wipes_the_nonces() {
+        let g = generator_g();
+        let x = Elem::from_point(g.point * Scalar::from(3u64)).unwrap();
+        let st = Opaque { g, x: x.bytes };
+        let mut out = [0xaau8; 2 * NS];
+        let witness = [Scalar::from(5u64)];
+        assert_eq!(
+            prove(&[b"test"], &st, witness.as_slice(), &mut drng(), &mut out),
+            Err(Error::InvalidLength(Field::Message))
+        );
+        assert_eq!(out, [0u8; 2 * NS]);
+        // A verifier's statement must hold every point.
+        let proof = [0u8; 2 * NS];
+        assert_eq!(verify(&[b"test"], &st, &proof), Err(Error::InvalidLength(Field::Message)));
+    }
+
+    #[test]
+    fn proofs_check_their_lengths_and_responses() {
+        let g = generator_g();
+        let x = Elem::from_point(g.point * Scalar::from(3u64)).unwrap();
+        // The same relation with X's point: G = s0·X holds for s0 = 1/3.
+        struct Known(Elem, Elem);
+        impl Statement for Known {
+            fn num_scalars(&self) -> usize {
+                1
+            }
+            fn num_elements(&self) -> usize {
+                2
+            }
+            fn num_equations(&self) -> usize {
+                1
+            }
+            fn equation(&self, _: usize) -> Result<Equation> {
+                Ok(Equation::new1(0, (0, 1)))
+            }
+            fn element_bytes(&self, i: usize) -> Result<&[u8; NE]> {
+                [&self.0, &self.1].get(i).map(|e| &e.bytes).ok_or(Error::InvalidLength(Field::Message))
+            }
+            fn element_point(&self, i: usize) -> Result<Option<ProjectivePoint>> {
+                [&self.0, &self.1].get(i).map(|e| Some(e.point)).ok_or(Error::InvalidLength(Field::Message))
+            }
+        }
+        let st = Known(g, x);
+        let third = Scalar::from(3u64).invert().unwrap();
+        let mut proof = [0u8; 2 * NS];
+        prove(&[b"test"], &st, [third].as_slice(), &mut drng(), &mut proof).unwrap();
+        assert_eq!(verify(&[b"test"], &st, &proof), Ok(()));
+        assert_eq!(verify(&[b"other"], &st, &proof), Err(Error::Verification));
+        // A wrong witness proves nothing.
+        let mut bad = [0u8; 2 * NS];
+        prove(&[b"test"], &st, [third + Scalar::ONE].as_slice(), &mut drng(), &mut bad).unwrap();
+        assert_eq!(verify(&[b"test"], &st, &bad), Err(Error::Verification));
+        // A response at or above the order is refused, as is a short proof.
+        let mut high = proof;
+        high[NS..].fill(0xff);
+        assert_eq!(verify(&[b"test"], &st, &high), Err(Error::Verification));
+        assert_eq!(verify(&[b"test"], &st, &proof[..NS]), Err(Error::InvalidLength(Field::Message)));
+        // The witness must have one value per scalar variable.
+        let two = [third, third];
+        assert_eq!(
+            prove(&[b"test"], &st, two.as_slice(), &mut drng(), &mut proof),
+            Err(Error::InvalidLength(Field::Message))
+        );
+    }
 }

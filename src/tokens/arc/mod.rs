@@ -105,6 +105,15 @@ pub fn token_len(limit: u64) -> Result<usize> {
     Ok(TOKEN_HEADER_LEN + arc_messages::presentation_len(limit)?)
 }
 
+/// Whether `len` is the length of an ARC token under some presentation
+/// limit from 2 to 2^32: one length for each k = ⌈log2(limit)⌉ from 1 to 32.
+/// For a holder of a token that does not know its limit (a header writer, a
+/// binding) to refuse any other length; the origin, which knows the limit,
+/// checks the exact one.
+pub fn is_token_len(len: usize) -> bool {
+    (1..=32u32).any(|k| token_len(1u64 << k).is_ok_and(|n| n == len))
+}
+
 /// An ARC token, under the name every family uses (the same type as
 /// [`ArcToken`]).
 pub type Token<'a> = ArcToken<'a>;

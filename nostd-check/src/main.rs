@@ -107,16 +107,42 @@ fn private_case<T: PrivateTokenType>(case: &PrivateCase, name: &str) -> Result<(
     let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(case.blind).ok_or(Error::InvalidScalar)?;
     let (request, mut state) = pat::hazmat::tokens::private::request_with(&client, &challenge, &case.nonce, &blind)?;
     same(&request, case.request)?;
+    let mut state_buf = [0u8; 512];
+    let exported = state.export()?;
+    let state_bytes = exported.as_bytes().as_ref();
+    let state_buf = state_buf.get_mut(..state_bytes.len()).ok_or(Error::BufferTooSmall)?;
+    state_buf.copy_from_slice(state_bytes);
     let response = private::TokenResponse::decode(case.response)?;
     let token = measure(label(name, "client_finalize"), || client.finalize(&mut state, &response))?;
     same(&token, case.token)?;
     measure(label(name, "issuer_verify"), || issuer.verify(&token, &challenge))?;
+    // What one C API call does (capi/firmware compares with these): key
+    // parsing, the state imported, the finalize and the token encoded.
+    let mut token_buf = [0u8; 512];
+    let n = measure(label(name, "client_finalize_from_key"), || -> Result<usize, Error> {
+        let client = private::Client::<T>::from_token_key(case.pk)?;
+        let mut state = private::RequestState::<T>::import(&client, state_buf)?;
+        client.finalize(&mut state, &response)?.encode(&mut token_buf)
+    })?;
+    check(token_buf.get(..n) == Some(case.token))?;
     // The random path too: a fresh request, evaluation, token and verification.
     let mut rng = TestRng::new(0x9e37_79b9_7f4a_7c15);
     let (request, mut state) = measure(label(name, "client_request"), || client.request(&challenge, &mut rng))?;
     let response = measure(label(name, "issuer_evaluate"), || issuer.evaluate(&request, &mut rng))?;
     let token = client.finalize(&mut state, &response)?;
-    issuer.verify(&token, &challenge)
+    issuer.verify(&token, &challenge)?;
+    // The C API's request call: key parsing, the request, its state exported
+    // and the request encoded.
+    let mut request_buf = [0u8; 512];
+    measure(label(name, "client_request_from_key"), || -> Result<usize, Error> {
+        let client = private::Client::<T>::from_token_key(case.pk)?;
+        let (request, state) = client.request(&challenge, &mut rng)?;
+        let exported = state.export()?;
+        let bytes = exported.as_bytes().as_ref();
+        state_buf.copy_from_slice(bytes.get(..state_buf.len()).ok_or(Error::BufferTooSmall)?);
+        request.encode(&mut request_buf)
+    })?;
+    Ok(())
 }
 
 fn amortized_case<T: PrivateTokenType>(case: &AmortizedCase) -> Result<(), Error> {
@@ -154,13 +180,33 @@ fn public_case(case: &PublicCase) -> Result<(), Error> {
     let issuer = public::Issuer::new(sk);
     let response = measure("type2/issuer_evaluate", || issuer.evaluate(&request))?;
     same(&response, case.response)?;
+    let mut state_buf = [0u8; public::RequestState::STATE_LEN];
+    state_buf.copy_from_slice(state.export()?.as_bytes());
     let token = measure("type2/client_finalize", || client.finalize(&mut state, &response))?;
     same(&token, case.token)?;
     let origin = public::Origin::new(pk);
     measure("type2/origin_verify", || origin.verify(&token, &challenge))?;
+    // What one C API call does (capi/firmware compares with these): key
+    // parsing, the state imported, the finalize and the token encoded.
+    let mut token_buf = [0u8; 512];
+    let n = measure("type2/client_finalize_from_key", || -> Result<usize, Error> {
+        let client = public::Client::from_token_key(case.pk)?;
+        let mut state = public::RequestState::import(&client, &state_buf)?;
+        client.finalize(&mut state, &response)?.encode(&mut token_buf)
+    })?;
+    check(token_buf.get(..n) == Some(case.token))?;
     let mut rng = TestRng::new(0x2545_f491_4f6c_dd1d);
     let (_, state) = measure("type2/client_request", || client.request(&challenge, &mut rng))?;
     drop(state);
+    // The C API's request call: key parsing, the request, its state exported
+    // and the request encoded.
+    let mut request_buf = [0u8; 512];
+    measure("type2/client_request_from_key", || -> Result<usize, Error> {
+        let client = public::Client::from_token_key(case.pk)?;
+        let (request, state) = client.request(&challenge, &mut rng)?;
+        state_buf.copy_from_slice(state.export()?.as_bytes());
+        request.encode(&mut request_buf)
+    })?;
     Ok(())
 }
 
@@ -643,10 +689,14 @@ fn primitives(spki: &&[u8]) -> Result<(), Error> {
 
 /// `type1/client_request` and the like, as a static string.
 fn label(kind: &str, op: &str) -> &'static str {
-    const LABELS: [(&str, &str, &str); 10] = [
+    const LABELS: [(&str, &str, &str); 14] = [
         ("type1", "client_key_parse", "type1/client_key_parse"),
         ("type5", "client_key_parse", "type5/client_key_parse"),
         ("type1", "client_request", "type1/client_request"),
+        ("type1", "client_request_from_key", "type1/client_request_from_key"),
+        ("type5", "client_request_from_key", "type5/client_request_from_key"),
+        ("type1", "client_finalize_from_key", "type1/client_finalize_from_key"),
+        ("type5", "client_finalize_from_key", "type5/client_finalize_from_key"),
         ("type1", "client_finalize", "type1/client_finalize"),
         ("type1", "issuer_evaluate", "type1/issuer_evaluate"),
         ("type1", "issuer_verify", "type1/issuer_verify"),

@@ -34,6 +34,71 @@ def c_array(name, data):
     return f"static const uint8_t {name}[{len(data)}] = {{\n    " + ",\n    ".join(rows) + "\n};\n"
 
 
+def da7a_data(path):
+    """Type 0xDA7A (public metadata): privacypass-ts's published case, its
+    blind left-padded to 256 bytes, and its `Authorization` value with the
+    extensions (padded base64url, as for the other types)."""
+    with open(path) as f:
+        case = json.load(f)[0]
+    names = {"pk": "pkS", "challenge": "token_challenge", "extensions": "extensions", "nonce": "nonce",
+             "salt": "salt", "blind": "blind", "request": "token_request", "response": "token_response",
+             "token": "token"}
+    out, members = [], []
+    for field, key in names.items():
+        data = bytes.fromhex(case[key])
+        if field == "blind":
+            if len(data) > RSA_BLIND_LEN:
+                sys.exit(f"gen_kat.py: {path}: blind longer than {RSA_BLIND_LEN} bytes")
+            data = bytes(RSA_BLIND_LEN - len(data)) + data
+        out.append(c_array(f"da7a_{field}_data", data))
+        members.append(f".{field} = {{da7a_{field}_data, sizeof da7a_{field}_data}}")
+    out.append("const struct da7a_kat da7a_kat = {\n    " + ",\n    ".join(members) + ",\n};\n")
+    b64 = lambda b: base64.urlsafe_b64encode(b).decode()
+    value = (f'PrivateToken token="{b64(bytes.fromhex(case["token"]))}", '
+             f'extensions="{b64(bytes.fromhex(case["extensions"]))}"')
+    out.append("const char da7a_authorization[] = \"" + value.replace('"', '\\"') + "\";\n")
+    return out
+
+
+def arc_data(path):
+    """ARC (draft-ietf-privacypass-arc-crypto-01): the draft's vectors as the
+    firmware uses them. `arc_run` is what pat_arc_run_with must write from
+    the draft's seed and contexts (secret key 128 ‖ public key 99 ‖ request
+    state 162 ‖ request 226 ‖ response 454 ‖ credential 131 ‖ two
+    presentations of limit 2); the rest feeds the client calls: the public
+    key, the request state, the response and the credential they give, and
+    an ARC TokenChallenge (arc-protocol-01 §6: RFC 9577's fields, type
+    0xE5AC, then an empty credential_context)."""
+    with open(path) as f:
+        g = json.load(f)["ARCV1-P256"]
+    h = lambda group, *fields: b"".join(bytes.fromhex(g[group][x]) for x in fields)
+    sk = h("ServerKey", "x0", "x1", "x2", "xb")
+    pk = h("ServerKey", "X0", "X1", "X2")
+    state = h("CredentialRequest", "m1", "r1", "r2", "m1_enc", "m2_enc")
+    request = h("CredentialRequest", "m1_enc", "m2_enc", "proof")
+    response = h("CredentialResponse", "U", "enc_U_prime", "X0_aux", "X1_aux", "X2_aux", "H_aux", "proof")
+    credential = h("Credential", "m1", "U", "U_prime", "X1")
+    # The file's proof field is the presentation's rest: D_0 and then the proof.
+    presentation = lambda p: h(p, "U", "U_prime_commit", "m1_commit", "tag", "nonce_commit", "proof")
+    run = sk + pk + state + request + response + credential + presentation("Presentation1") + presentation("Presentation2")
+    if len(run) != 1200 + 2 * 486 or int(g["Presentation1"]["nonce"], 16) != 0 or int(g["Presentation2"]["nonce"], 16) != 1:
+        sys.exit(f"gen_kat.py: {path}: unexpected ARC vector shapes")
+    issuer, origin = b"issuer.example", b"origin.example"
+    challenge = (0xE5AC).to_bytes(2, "big") + len(issuer).to_bytes(2, "big") + issuer + b"\x00" \
+        + len(origin).to_bytes(2, "big") + origin + b"\x00"
+    out = [c_array("arc_seed_data", b"test vector seed" + bytes(16)),
+           c_array("arc_request_context_data", h("CredentialRequest", "request_context")),
+           c_array("arc_presentation_context_data", h("Presentation1", "presentation_context"))]
+    for name, data in (("pk", pk), ("state", state), ("response", response), ("credential", credential),
+                       ("challenge", challenge), ("run", run)):
+        out.append(c_array(f"arc_{name}_data", data))
+    names = ("seed", "request_context", "presentation_context", "pk", "state", "response", "credential",
+             "challenge", "run")
+    out.append("const struct arc_kat arc_kat = {\n    " + ",\n    ".join(
+        f".{n} = {{arc_{n}_data, sizeof arc_{n}_data}}" for n in names) + ",\n};\n")
+    return out
+
+
 def main():
     vector_dir, per_file, out_c, out_h = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     if per_file < 1:
@@ -75,6 +140,8 @@ def main():
         value = 'PrivateToken token="' + base64.urlsafe_b64encode(token).decode() + '"'
         literal = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
         body.append(f"const char kat_type{ty}_authorization[] = {literal};\n")
+    body += arc_data(f"{vector_dir}/../../arc/draft-ietf-privacypass-arc-crypto-01.json")
+    body += da7a_data(f"{vector_dir}/../../privacypass-ts/pub_verif_with_metadata_v3.json")
     body.append("const struct kat_case *const kat_cases[KAT_CASE_COUNT] = {\n    "
                 + ",\n    ".join(f"&{n}" for n in names) + ",\n};\n")
 
@@ -83,6 +150,9 @@ def main():
               f"#define KAT_CASE_COUNT {len(names)}", f"#define KAT_PER_FILE {per_file}",
               "extern const struct kat_case *const kat_cases[KAT_CASE_COUNT];"]
     header += [f"extern const struct kat_case kat_type{ty}_case0;" for ty in sorted(first)]
+    header.append("extern const struct arc_kat arc_kat;")
+    header.append("extern const struct da7a_kat da7a_kat;")
+    header.append("extern const char da7a_authorization[];")
     header += [f"extern const char kat_type{ty}_authorization[];" for ty in sorted(first)]
     header.append("#endif")
     with open(out_h, "w") as f:

@@ -272,6 +272,225 @@ static void figure(const char *what, const char *name, const char *op, uint64_t 
     rt_line();
 }
 
+/* ---- Type 0xDA7A (public metadata) -------------------------------------- */
+
+static uint8_t da7a_request[PAT_TYPEDA7A_REQUEST_FIXED_LEN + 64];
+static uint8_t da7a_state[PAT_TYPEDA7A_STATE_LEN];
+static uint8_t da7a_token[PAT_TYPEDA7A_TOKEN_LEN];
+static char da7a_auth[1024];
+static struct probe da7a_peak_request, da7a_peak_finalize;
+static struct test_rng da7a_rng = {0xDA7A5EEDu, 0};
+
+static int32_t op_da7a_request(void *ctx)
+{
+    (void)ctx;
+    const struct da7a_kat *v = &da7a_kat;
+    return pat_typeda7a_request(v->pk.p, v->pk.n, v->challenge.p, v->challenge.n, v->extensions.p, v->extensions.n,
+                                test_rng, &da7a_rng, da7a_request, v->request.n, da7a_state, sizeof da7a_state);
+}
+
+static int32_t op_da7a_finalize(void *ctx)
+{
+    (void)ctx;
+    const struct da7a_kat *v = &da7a_kat;
+    return pat_typeda7a_finalize(v->pk.p, v->pk.n, da7a_state, sizeof da7a_state, v->extensions.p, v->extensions.n,
+                                 v->response.p, v->response.n, da7a_token, sizeof da7a_token);
+}
+
+/* privacypass-ts's case: the known-answer request, then the finalize
+ * (measured) gives its token and zeroes the state. */
+static void da7a_known_answer(void)
+{
+    rt_put("known answer 0xda7a privacypass-ts pub_verif_with_metadata_v3.json #0");
+    const struct da7a_kat *v = &da7a_kat;
+    if (v->request.n > sizeof da7a_request) {
+        verdict("request longer than the buffer", 0);
+        return;
+    }
+    int32_t rc = pat_typeda7a_request_with(v->pk.p, v->pk.n, v->challenge.p, v->challenge.n, v->extensions.p,
+                                           v->extensions.n, v->nonce.p, v->nonce.n, v->salt.p, v->salt.n, v->blind.p,
+                                           v->blind.n, da7a_request, v->request.n, da7a_state, sizeof da7a_state);
+    if (!returned(rc, v->request.n) || !same(da7a_request, v->request.p, v->request.n)) {
+        verdict("token_request differs", rc);
+        return;
+    }
+    struct probe p;
+    rc = probe_measure(op_da7a_finalize, NULL, &p);
+    keep_peak(&da7a_peak_finalize, &p);
+    if (p.overflow) {
+        verdict("stack overflow", rc);
+    } else if (!returned(rc, v->token.n) || !same(da7a_token, v->token.p, v->token.n)) {
+        verdict("token differs", rc);
+    } else {
+        verdict(all_zero(da7a_state, sizeof da7a_state) ? NULL : "state not zeroed after finalize", rc);
+    }
+}
+
+/* A request through the callback (measured): the vector's type and key id
+ * lead it, the rest differs from the vector's. */
+static void da7a_random_request(void)
+{
+    rt_put("random request 0xda7a");
+    const struct da7a_kat *v = &da7a_kat;
+    struct probe p;
+    uint32_t before = da7a_rng.bytes;
+    int32_t rc = probe_measure(op_da7a_request, NULL, &p);
+    keep_peak(&da7a_peak_request, &p);
+    if (p.overflow) {
+        verdict("stack overflow", rc);
+    } else if (!returned(rc, v->request.n) || da7a_rng.bytes == before || !same(da7a_request, v->request.p, 3) ||
+               same(da7a_request, v->request.p, v->request.n)) {
+        verdict("wrong length, no randomness, or the vector's request", rc);
+    } else {
+        pat_wipe(da7a_state, sizeof da7a_state);
+        verdict(all_zero(da7a_state, sizeof da7a_state) ? NULL : "pat_wipe left bytes", rc);
+    }
+}
+
+/* `PrivateToken token="…", extensions="…"` of the vector's token, against
+ * the value gen_kat.py built. */
+static void da7a_authorization_value(void)
+{
+    rt_put("authorization 0xda7a");
+    const struct da7a_kat *v = &da7a_kat;
+    int32_t size = pat_typeda7a_authorization_size(v->extensions.n);
+    size_t n = length(da7a_authorization);
+    if (size <= 0 || (size_t)size > sizeof da7a_auth) {
+        verdict("authorization size", size);
+        return;
+    }
+    int32_t rc = pat_authorization_with_extensions(v->token.p, v->token.n, v->extensions.p, v->extensions.n,
+                                                   da7a_auth, (size_t)size);
+    bool ok = returned(rc, n) && same((const uint8_t *)da7a_auth, (const uint8_t *)da7a_authorization, n + 1);
+    verdict(ok ? NULL : "value differs", rc);
+}
+
+/* ---- ARC (type 0xE5AC, draft-ietf-privacypass-arc-crypto-01) ---------- */
+
+/* Outside every frame, as the other types' buffers. */
+static uint8_t arc_run[1200 + 2 * 486];
+static uint8_t arc_request[PAT_ARC_REQUEST_LEN];
+static uint8_t arc_state[PAT_ARC_REQUEST_STATE_LEN];
+static uint8_t arc_credential[PAT_ARC_CREDENTIAL_LEN];
+static uint8_t arc_presentation_state[PAT_ARC_PRESENTATION_STATE_LEN];
+static uint8_t arc_token[PAT_ARC_TOKEN_MAX_LEN];
+static struct probe arc_peak_request, arc_peak_finalize, arc_peak_token;
+static struct test_rng arc_rng = {0x2545F491u, 0};
+
+static int32_t op_arc_request(void *ctx)
+{
+    (void)ctx;
+    return pat_arc_request(arc_kat.pk.p, arc_kat.pk.n, arc_kat.challenge.p, arc_kat.challenge.n, test_rng, &arc_rng,
+                           arc_request, sizeof arc_request, arc_state, sizeof arc_state);
+}
+
+static int32_t op_arc_finalize(void *ctx)
+{
+    (void)ctx;
+    return pat_arc_finalize(arc_kat.pk.p, arc_kat.pk.n, arc_state, sizeof arc_state, arc_kat.response.p,
+                            arc_kat.response.n, arc_credential, sizeof arc_credential);
+}
+
+static int32_t op_arc_token(void *ctx)
+{
+    (void)ctx;
+    return pat_arc_token(arc_kat.pk.p, arc_kat.pk.n, arc_presentation_state, sizeof arc_presentation_state,
+                         arc_kat.challenge.p, arc_kat.challenge.n, test_rng, &arc_rng, arc_token, sizeof arc_token);
+}
+
+/* The draft's whole protocol from its generator (hazmat pat_arc_run_with):
+ * keys, request, response, credential and both presentations of limit 2,
+ * byte for byte. */
+static void arc_known_answer(void)
+{
+    rt_put("arc run_with (the draft's vectors)");
+    const struct arc_kat *v = &arc_kat;
+    int32_t rc = pat_arc_run_with(v->seed.p, v->seed.n, v->request_context.p, v->request_context.n,
+                                  v->presentation_context.p, v->presentation_context.n, 2, 2, arc_run, sizeof arc_run);
+    bool ok = v->run.n == sizeof arc_run && returned(rc, sizeof arc_run) && same(arc_run, v->run.p, v->run.n);
+    verdict(ok ? NULL : "differs", rc);
+}
+
+/* The vector's request state and response give the vector's credential
+ * (measured), and the state is zeroed after. */
+static void arc_finalize(void)
+{
+    rt_put("arc finalize (the draft's response)");
+    if (arc_kat.state.n != sizeof arc_state) {
+        verdict("state length", 0);
+        return;
+    }
+    for (size_t i = 0; i < sizeof arc_state; i++) {
+        arc_state[i] = arc_kat.state.p[i];
+    }
+    struct probe p;
+    int32_t rc = probe_measure(op_arc_finalize, NULL, &p);
+    keep_peak(&arc_peak_finalize, &p);
+    if (p.overflow) {
+        verdict("stack overflow", rc);
+    } else if (!returned(rc, sizeof arc_credential) || arc_kat.credential.n != sizeof arc_credential ||
+               !same(arc_credential, arc_kat.credential.p, sizeof arc_credential)) {
+        verdict("credential differs", rc);
+    } else {
+        verdict(all_zero(arc_state, sizeof arc_state) ? NULL : "state not zeroed after finalize", rc);
+    }
+}
+
+/* A credential request through the callback (measured). */
+static void arc_random_request(void)
+{
+    rt_put("arc random request");
+    struct probe p;
+    uint32_t before = arc_rng.bytes;
+    int32_t rc = probe_measure(op_arc_request, NULL, &p);
+    keep_peak(&arc_peak_request, &p);
+    if (p.overflow) {
+        verdict("stack overflow", rc);
+    } else if (!returned(rc, sizeof arc_request) || arc_rng.bytes == before || all_zero(arc_state, sizeof arc_state)) {
+        verdict("wrong length, no randomness or an empty state", rc);
+    } else {
+        pat_wipe(arc_state, sizeof arc_state);
+        verdict(all_zero(arc_state, sizeof arc_state) ? NULL : "pat_wipe left bytes", rc);
+    }
+}
+
+/* The vector's credential under limit 2: two tokens (measured), two
+ * different tags, and a third refused. */
+static void arc_tokens(void)
+{
+    rt_put("arc tokens (limit 2)");
+    int32_t rc = pat_arc_presentation_state(arc_kat.pk.p, arc_kat.pk.n, arc_kat.credential.p, arc_kat.credential.n,
+                                            arc_kat.challenge.p, arc_kat.challenge.n, 2, arc_presentation_state,
+                                            sizeof arc_presentation_state);
+    if (!returned(rc, sizeof arc_presentation_state)) {
+        verdict("presentation state", rc);
+        return;
+    }
+    int32_t len = pat_arc_token_len(2);
+    static uint8_t first[PAT_ARC_TOKEN_MAX_LEN];
+    for (int i = 0; i < 2; i++) {
+        struct probe p;
+        rc = probe_measure(op_arc_token, NULL, &p);
+        keep_peak(&arc_peak_token, &p);
+        if (p.overflow || len <= 0 || !returned(rc, (size_t)len)) {
+            verdict(p.overflow ? "stack overflow" : "token length", rc);
+            return;
+        }
+        if (i == 0) {
+            for (int32_t j = 0; j < len; j++) {
+                first[j] = arc_token[j];
+            }
+        }
+    }
+    /* The tag lies 70 + 99 bytes in (header, then U, UPrimeCommit, m1Commit). */
+    if (same(first + 169, arc_token + 169, 33)) {
+        verdict("two tokens with one tag", rc);
+        return;
+    }
+    rc = op_arc_token(NULL);
+    verdict(rc == -PAT_E_PRESENTATION_LIMIT_REACHED ? NULL : "a third token under limit 2", rc);
+}
+
 int app_main(void)
 {
     bool counting = probe_clock_start();
@@ -287,6 +506,13 @@ int app_main(void)
         random_request(&kinds[i]);
         authorization_value(&kinds[i]);
     }
+    da7a_known_answer();
+    da7a_random_request();
+    da7a_authorization_value();
+    arc_known_answer();
+    arc_finalize();
+    arc_random_request();
+    arc_tokens();
     for (size_t i = 0; i < KIND_COUNT; i++) {
         const struct kind *k = &kinds[i];
         figure("stack", k->name, "request", k->peak_request.stack);
@@ -296,12 +522,27 @@ int app_main(void)
             figure("insns", k->name, "finalize", k->peak_finalize.insns);
         }
     }
+    figure("stack", "typeda7a", "request", da7a_peak_request.stack);
+    figure("stack", "typeda7a", "finalize", da7a_peak_finalize.stack);
+    if (counting) {
+        figure("insns", "typeda7a", "request", da7a_peak_request.insns);
+        figure("insns", "typeda7a", "finalize", da7a_peak_finalize.insns);
+    }
+    figure("stack", "arc", "request", arc_peak_request.stack);
+    figure("stack", "arc", "finalize", arc_peak_finalize.stack);
+    figure("stack", "arc", "token", arc_peak_token.stack);
+    if (counting) {
+        figure("insns", "arc", "request", arc_peak_request.insns);
+        figure("insns", "arc", "finalize", arc_peak_finalize.insns);
+        figure("insns", "arc", "token", arc_peak_token.insns);
+    }
     rt_put_u64(passed);
     rt_put(" passed, ");
     rt_put_u64(failed);
     rt_put(" failed");
     rt_line();
-    /* Every check ran: the cases of the generated table and three per type. */
-    bool complete = passed + failed == KAT_CASE_COUNT + 3 * KIND_COUNT;
+    /* Every check ran: the cases of the generated table, three per type,
+     * 0xDA7A's three and ARC's four. */
+    bool complete = passed + failed == KAT_CASE_COUNT + 3 * KIND_COUNT + 3 + 4;
     return failed == 0 && complete ? 0 : 1;
 }

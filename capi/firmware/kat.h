@@ -23,6 +23,20 @@ struct kat_case {
     struct bytes pk, challenge, nonce, blind, salt, request, response, token;
 };
 
+/* ARC (draft-ietf-privacypass-arc-crypto-01): the draft's vectors. `run`
+ * is what pat_arc_run_with writes from `seed` and the two contexts; `state`
+ * and `response` finalize into `credential` under `pk`; `challenge` is an
+ * ARC TokenChallenge for the client calls. */
+struct arc_kat {
+    struct bytes seed, request_context, presentation_context, pk, state, response, credential, challenge, run;
+};
+
+/* Type 0xDA7A (public metadata): privacypass-ts's published case, the
+ * blind left-padded to 256 bytes. */
+struct da7a_kat {
+    struct bytes pk, challenge, extensions, nonce, salt, blind, request, response, token;
+};
+
 /* NOT a random number generator: xorshift32 from a fixed seed, so that
  * runs repeat exactly. It stands in for a TRNG only to exercise the random
  * entry points (pat_typeN_request) in tests; never use it for tokens. */

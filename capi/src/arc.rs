@@ -44,8 +44,10 @@ fn finalize([token_key, response]: [&[u8]; 2], outs: &mut [&mut [u8]; 2]) -> Res
     let client = apart(|| Client::from_token_key(token_key))?;
     let [state_buf, credential_out] = outs;
     let credential_out = prefix(credential_out, Credential::LEN)?;
-    let state = CredentialRequestState::import(state_buf)?;
-    let response = CredentialResponse::decode(response)?;
+    // Decoded in frames of their own (each element's square root has its
+    // temporaries), not in the one that stays under the finalize.
+    let state = apart(|| CredentialRequestState::import(state_buf))?;
+    let response = apart(|| CredentialResponse::decode(response))?;
     let credential = apart(|| client.finalize(&state, &response))?;
     credential_out.copy_from_slice(&credential.export()[..]);
     crate::ffi::wipe(state_buf);
@@ -60,7 +62,7 @@ fn presentation_state(
     outs: &mut [&mut [u8]; 1],
 ) -> Result<usize, Fail> {
     let client = apart(|| Client::from_token_key(token_key))?;
-    let credential = Credential::import(credential)?;
+    let credential = apart(|| Credential::import(credential))?;
     let challenge = ArcChallenge::decode(challenge)?;
     let [state_out] = outs;
     let state_out = prefix(state_out, PresentationState::STATE_LEN)?;
@@ -75,7 +77,7 @@ fn token([token_key, challenge]: [&[u8]; 2], rng: &mut CallbackRng, outs: &mut [
     let client = apart(|| Client::from_token_key(token_key))?;
     let challenge = ArcChallenge::decode(challenge)?;
     let [state_buf, token_out] = outs;
-    let mut state = PresentationState::import(state_buf)?;
+    let mut state = apart(|| PresentationState::import(state_buf))?;
     let n = apart(|| client.token(&mut state, &challenge, rng, token_out))?;
     state_buf.copy_from_slice(&state.export()[..]);
     Ok(n)

@@ -255,6 +255,8 @@ fn metadata_case(case: &MetadataCase) -> Result<(), Error> {
         &case.blind,
     )?;
     same(&request, case.request)?;
+    let mut state_buf = [0u8; pat::tokens::metadata::RequestState::STATE_LEN];
+    state_buf.copy_from_slice(state.export()?.as_bytes());
     let issuer = Issuer::new(sk);
     // DeriveKeyPair alone, then the whole evaluation (derivation and signature).
     measure("type_da7a/issuer_derive", || issuer.derive(&extensions).map(drop))?;
@@ -264,9 +266,27 @@ fn metadata_case(case: &MetadataCase) -> Result<(), Error> {
     same(&token, case.token)?;
     let origin = Origin::new(pk);
     measure("type_da7a/origin_verify", || origin.verify(&token, &challenge, &extensions))?;
+    // What one C API call does (capi/firmware compares with these).
+    let mut token_buf = [0u8; 512];
+    let n = measure("type_da7a/client_finalize_from_key", || -> Result<usize, Error> {
+        let client = Client::from_token_key(case.pk)?;
+        let extensions = Extensions::decode(case.extensions)?;
+        let mut state = pat::tokens::metadata::RequestState::import(&client, &state_buf)?;
+        client.finalize(&mut state, &extensions, &response)?.encode(&mut token_buf)
+    })?;
+    check(token_buf.get(..n) == Some(case.token))?;
     let mut rng = TestRng::new(0x2545_f491_4f6c_da7a);
     let (_, state) = measure("type_da7a/client_request", || client.request(&challenge, extensions, &mut rng))?;
     drop(state);
+    let mut request_buf = [0u8; 512];
+    measure("type_da7a/client_request_from_key", || -> Result<usize, Error> {
+        let client = Client::from_token_key(case.pk)?;
+        let challenge = TokenChallenge::decode(case.challenge)?;
+        let extensions = Extensions::decode(case.extensions)?;
+        let (request, state) = client.request(&challenge, extensions, &mut rng)?;
+        state_buf.copy_from_slice(state.export()?.as_bytes());
+        request.encode(&mut request_buf)
+    })?;
     Ok(())
 }
 

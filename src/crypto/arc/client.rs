@@ -99,7 +99,7 @@ impl CredentialRequestState {
                 Elem::public(ProjectivePoint::lincomb(&[(g.point, m1), (h.point, r1)]))?,
                 Elem::public(ProjectivePoint::lincomb(&[(g.point, m2), (h.point, r2)]))?,
             );
-            let st = RequestStatement { elems: [g, h, m1_enc, m2_enc] };
+            let st = RequestStatement { elems: [&g, &h, &m1_enc, &m2_enc] };
             let mut proof = [0u8; REQUEST_PROOF_LEN];
             let witness = Zeroizing::new([m1, m2, r1, r2]);
             sigma::prove(&REQUEST_SESSION, &st, witness.as_slice(), src, &mut proof)?;
@@ -115,21 +115,22 @@ impl CredentialRequestState {
     /// `FinalizeCredential` (§4.2.3): checks the response proof against
     /// `public_key` and this request, then unblinds the MAC.
     pub fn finalize(&self, public_key: &ServerPublicKey, response: &CredentialResponse) -> Result<Credential> {
+        let (g, h) = (generator_g(), generator_h()?);
         let st = ResponseStatement {
             elems: [
-                generator_g(),
-                generator_h()?,
-                self.m1_enc,
-                self.m2_enc,
-                response.u,
-                response.enc_u_prime,
-                public_key.x0,
-                public_key.x1,
-                public_key.x2,
-                response.x0_aux,
-                response.x1_aux,
-                response.x2_aux,
-                response.h_aux,
+                &g,
+                &h,
+                &self.m1_enc,
+                &self.m2_enc,
+                &response.u,
+                &response.enc_u_prime,
+                &public_key.x0,
+                &public_key.x1,
+                &public_key.x2,
+                &response.x0_aux,
+                &response.x1_aux,
+                &response.x2_aux,
+                &response.h_aux,
             ],
         };
         sigma::verify(&RESPONSE_SESSION, &st, &response.proof)?;

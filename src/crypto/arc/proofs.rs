@@ -21,13 +21,15 @@ pub(crate) const PRESENTATION_SESSION: [&[u8]; 2] = [CONTEXT_STRING, b"Credentia
 
 /// §5.1: m1Enc = m1·G + r1·H and m2Enc = m2·G + r2·H; scalars (m1, m2, r1,
 /// r2), elements (G, H, m1Enc, m2Enc).
-pub(crate) struct RequestStatement {
-    pub(crate) elems: [Elem; 4],
+pub(crate) struct RequestStatement<'a> {
+    /// Borrowed, as every statement's elements: a device's stack holds them
+    /// once, where they live.
+    pub(crate) elems: [&'a Elem; 4],
 }
 
 const REQUEST_EQS: [Equation; 2] = [Equation::new2(2, (0, 0), (2, 1)), Equation::new2(3, (1, 0), (3, 1))];
 
-impl Statement for RequestStatement {
+impl Statement for RequestStatement<'_> {
     fn num_scalars(&self) -> usize {
         4
     }
@@ -48,18 +50,18 @@ impl Statement for RequestStatement {
     }
 }
 
-fn element_bytes(elems: &[Elem], i: usize) -> Result<&[u8; NE]> {
+fn element_bytes<'e>(elems: &[&'e Elem], i: usize) -> Result<&'e [u8; NE]> {
     elems.get(i).map(|e| &e.bytes).ok_or(Error::InvalidLength(Field::Message))
 }
 
-fn element_point(elems: &[Elem], i: usize) -> Result<Option<ProjectivePoint>> {
+fn element_point(elems: &[&Elem], i: usize) -> Result<Option<ProjectivePoint>> {
     elems.get(i).map(|e| Some(e.point)).ok_or(Error::InvalidLength(Field::Message))
 }
 
 /// §5.2: scalars (x0, x1, x2, x0Blinding, b, t1 = b·x1, t2 = b·x2); elements
 /// (G, H, m1Enc, m2Enc, U, encUPrime, X0, X1, X2, X0Aux, X1Aux, X2Aux, HAux).
-pub(crate) struct ResponseStatement {
-    pub(crate) elems: [Elem; 13],
+pub(crate) struct ResponseStatement<'a> {
+    pub(crate) elems: [&'a Elem; 13],
 }
 
 const RESPONSE_EQS: [Equation; 11] = [
@@ -87,7 +89,7 @@ const RESPONSE_EQS: [Equation; 11] = [
     Equation::new3(5, (4, 6), (5, 2), (6, 3)),
 ];
 
-impl Statement for ResponseStatement {
+impl Statement for ResponseStatement<'_> {
     fn num_scalars(&self) -> usize {
         7
     }
@@ -241,7 +243,7 @@ impl Statement for PresentationStatement<'_> {
             return Err(Error::InvalidLength(Field::Message));
         }
         match i.checked_sub(D_BASE) {
-            None => element_bytes(self.elems, i),
+            None => self.elems.get(i).map(|e| &e.bytes).ok_or(Error::InvalidLength(Field::Message)),
             Some(j) => self.d_bytes(j),
         }
     }
@@ -250,7 +252,7 @@ impl Statement for PresentationStatement<'_> {
             return Err(Error::InvalidLength(Field::Message));
         }
         let Some(j) = i.checked_sub(D_BASE) else {
-            return element_point(self.elems, i);
+            return self.elems.get(i).map(|e| Some(e.point)).ok_or(Error::InvalidLength(Field::Message));
         };
         let Some(ys) = self.d_y else {
             return Ok(None);

@@ -198,7 +198,7 @@ impl ServerPrivateKey {
     ) -> Result<CredentialResponse> {
         let g = generator_g();
         let h = generator_h()?;
-        let st = RequestStatement { elems: [g, h, request.m1_enc, request.m2_enc] };
+        let st = RequestStatement { elems: [&g, &h, &request.m1_enc, &request.m2_enc] };
         sigma::verify(&REQUEST_SESSION, &st, &request.proof)?;
 
         let mut b = src.random_scalar()?;
@@ -220,19 +220,19 @@ impl ServerPrivateKey {
             let h_aux = Elem::public(mul_gh(None, Some(&b))?)?;
             let st = ResponseStatement {
                 elems: [
-                    g,
-                    h,
-                    request.m1_enc,
-                    request.m2_enc,
-                    u,
-                    enc_u_prime,
-                    pk.x0,
-                    pk.x1,
-                    pk.x2,
-                    x0_aux,
-                    x1_aux,
-                    x2_aux,
-                    h_aux,
+                    &g,
+                    &h,
+                    &request.m1_enc,
+                    &request.m2_enc,
+                    &u,
+                    &enc_u_prime,
+                    &pk.x0,
+                    &pk.x1,
+                    &pk.x2,
+                    &x0_aux,
+                    &x1_aux,
+                    &x2_aux,
+                    &h_aux,
                 ],
             };
             let mut proof = [0u8; RESPONSE_PROOF_LEN];

@@ -1,7 +1,7 @@
 /*
  * The C API from C: pat-go's vectors of token types 0x0001, 0x0002 and
- * 0x0005, privacypass-ts's of 0xDA7A and the ARC draft's (0xE5AC) byte for
- * byte, and the behaviour of the API around them (headers, directory,
+ * 0x0005, privacypass-ts's of 0xDA7A, pat's own of 0xDA7B (checked by
+ * tools/poprf_da7b.py) and the ARC draft's (0xE5AC) byte for byte, and the behaviour of the API around them (headers, directory,
  * status codes, the callback, refused calls).
  *
  *   pat-capi-test FILE...
@@ -152,50 +152,88 @@ static void vector_free(vector *v) {
     free(v->salt); free(v->request); free(v->response); free(v->token); free(v->extensions);
 }
 
-/* A type-0xDA7A case (public metadata): the request carries the vector's
+/* The types with public metadata, 0xDA7A (partially blind RSA) and 0xDA7B
+ * (POPRF P-384): the request carries an Extensions list, and finalize takes
+ * it again. Their finalize functions share one signature. */
+typedef struct {
+    uint16_t type;
+    size_t fixed_len, state_len, token_len;
+    int32_t (*request_len)(size_t extensions_len);
+    int32_t (*authorization_size)(size_t extensions_len);
+    /* The deterministic request from the case's nonce, blind (and salt). */
+    int32_t (*request_with)(const vector *v, uint8_t *request, size_t request_len, uint8_t *state);
+    int32_t (*finalize)(const uint8_t *key, size_t key_len, uint8_t *state, size_t state_len,
+                        const uint8_t *extensions, size_t extensions_len, const uint8_t *response,
+                        size_t response_len, uint8_t *token, size_t token_cap);
+} extended_kind;
+
+static int32_t da7a_request_with(const vector *v, uint8_t *request, size_t request_len, uint8_t *state) {
+    uint8_t blind[PAT_TYPE2_BLIND_LEN] = {0};
+    if (v->salt == NULL || v->blind_len > sizeof blind) return -PAT_E_INVALID_LENGTH;
+    memcpy(blind + sizeof blind - v->blind_len, v->blind, v->blind_len); /* big-endian, left-padded */
+    return pat_typeda7a_request_with(v->pk, v->pk_len, v->challenge, v->challenge_len, v->extensions,
+                                     v->extensions_len, v->nonce, v->nonce_len, v->salt, v->salt_len, blind,
+                                     sizeof blind, request, request_len, state, PAT_TYPEDA7A_STATE_LEN);
+}
+
+static int32_t da7b_request_with(const vector *v, uint8_t *request, size_t request_len, uint8_t *state) {
+    return pat_typeda7b_request_with(v->pk, v->pk_len, v->challenge, v->challenge_len, v->extensions,
+                                     v->extensions_len, v->nonce, v->nonce_len, v->blind, v->blind_len, request,
+                                     request_len, state, PAT_TYPEDA7B_STATE_LEN);
+}
+
+static const extended_kind EXTENDED_KINDS[] = {
+    {0xDA7A, PAT_TYPEDA7A_REQUEST_FIXED_LEN, PAT_TYPEDA7A_STATE_LEN, PAT_TYPEDA7A_TOKEN_LEN,
+     pat_typeda7a_request_len, pat_typeda7a_authorization_size, da7a_request_with, pat_typeda7a_finalize},
+    {0xDA7B, PAT_TYPEDA7B_REQUEST_FIXED_LEN, PAT_TYPEDA7B_STATE_LEN, PAT_TYPEDA7B_TOKEN_LEN,
+     pat_typeda7b_request_len, pat_typeda7b_authorization_size, da7b_request_with, pat_typeda7b_finalize},
+};
+
+/* A case of a type with public metadata: the request carries the vector's
  * extensions, finalize takes them again (others are refused with the state
  * kept), and the Authorization value carries them too. */
-static bool run_case_da7a(const vector *v, const char *where) {
+static bool run_case_extended(const extended_kind *k, const vector *v, const char *where) {
     int before = failed;
     enum { MAX_EXT = 512 };
-    if (v->extensions == NULL || v->extensions_len > MAX_EXT || v->salt == NULL || v->blind_len > PAT_TYPE2_BLIND_LEN) {
-        CHECK(false, "%s: a 0xDA7A case needs extensions (at most %d bytes), a salt and a blind", where, MAX_EXT);
+    if (v->extensions == NULL || v->extensions_len > MAX_EXT) {
+        CHECK(false, "%s: a 0x%04X case needs extensions (at most %d bytes)", where, k->type, MAX_EXT);
         return false;
     }
-    int32_t request_len = pat_typeda7a_request_len(v->extensions_len);
-    int32_t auth_size = pat_typeda7a_authorization_size(v->extensions_len);
-    CHECK(request_len == (int32_t)(PAT_TYPEDA7A_REQUEST_FIXED_LEN + v->extensions_len) && auth_size > 0,
+    int32_t request_len = k->request_len(v->extensions_len);
+    int32_t auth_size = k->authorization_size(v->extensions_len);
+    CHECK(request_len == (int32_t)(k->fixed_len + v->extensions_len) && auth_size > 0,
           "%s: request length %d, Authorization size %d", where, request_len, auth_size);
     if (request_len <= 0 || auth_size <= 0) return false;
+    /* 0xDA7A's sizes are the larger. */
     uint8_t request[PAT_TYPEDA7A_REQUEST_FIXED_LEN + MAX_EXT + GUARD], state[PAT_TYPEDA7A_STATE_LEN + GUARD];
-    uint8_t token[PAT_TYPEDA7A_TOKEN_LEN + GUARD], blind[PAT_TYPE2_BLIND_LEN] = {0};
+    uint8_t token[PAT_TYPEDA7A_TOKEN_LEN + GUARD];
     char auth[2048 + GUARD];
-    if ((size_t)auth_size > 2048) return false;
+    if ((size_t)auth_size > 2048 || k->state_len > PAT_TYPEDA7A_STATE_LEN || k->token_len > PAT_TYPEDA7A_TOKEN_LEN ||
+        k->fixed_len > PAT_TYPEDA7A_REQUEST_FIXED_LEN)
+        return false;
     memset(request + request_len, 0xA5, GUARD);
-    memset(state + PAT_TYPEDA7A_STATE_LEN, 0xA5, GUARD);
-    memset(token + PAT_TYPEDA7A_TOKEN_LEN, 0xA5, GUARD);
+    memset(state + k->state_len, 0xA5, GUARD);
+    memset(token + k->token_len, 0xA5, GUARD);
     memset(auth + auth_size, 0xA5, GUARD);
-    memcpy(blind + sizeof blind - v->blind_len, v->blind, v->blind_len); /* big-endian, left-padded */
-    int32_t rc = pat_typeda7a_request_with(v->pk, v->pk_len, v->challenge, v->challenge_len, v->extensions,
-                                           v->extensions_len, v->nonce, v->nonce_len, v->salt, v->salt_len, blind,
-                                           sizeof blind, request, (size_t)request_len, state, PAT_TYPEDA7A_STATE_LEN);
+    int32_t rc = k->request_with(v, request, (size_t)request_len, state);
     CHECK(rc == request_len && (size_t)rc == v->request_len && memcmp(request, v->request, v->request_len) == 0,
           "%s: token_request differs (%d)", where, rc);
 
     /* Other extensions at finalize: refused, the state kept for the right ones. */
-    static const uint8_t other[] = {0, 4, 0, 1, 0, 0};
+    static const uint8_t other[] = {0, 4, 0, 1, 0, 0}, empty[] = {0, 0};
+    bool same_as_other = v->extensions_len == sizeof other && memcmp(v->extensions, other, sizeof other) == 0;
     uint8_t kept[PAT_TYPEDA7A_STATE_LEN];
-    memcpy(kept, state, sizeof kept);
-    rc = pat_typeda7a_finalize(v->pk, v->pk_len, state, PAT_TYPEDA7A_STATE_LEN, other, sizeof other, v->response,
-                               v->response_len, token, PAT_TYPEDA7A_TOKEN_LEN);
-    CHECK(pat_error_kind(rc) == PAT_E_EXTENSIONS_MISMATCH && memcmp(kept, state, sizeof kept) == 0 &&
-              all_zero(token, PAT_TYPEDA7A_TOKEN_LEN),
+    memcpy(kept, state, k->state_len);
+    rc = k->finalize(v->pk, v->pk_len, state, k->state_len, same_as_other ? empty : other,
+                     same_as_other ? sizeof empty : sizeof other, v->response, v->response_len, token, k->token_len);
+    CHECK(pat_error_kind(rc) == PAT_E_EXTENSIONS_MISMATCH && memcmp(kept, state, k->state_len) == 0 &&
+              all_zero(token, k->token_len),
           "%s: other extensions at finalize (%d)", where, rc);
-    rc = pat_typeda7a_finalize(v->pk, v->pk_len, state, PAT_TYPEDA7A_STATE_LEN, v->extensions, v->extensions_len,
-                               v->response, v->response_len, token, PAT_TYPEDA7A_TOKEN_LEN);
-    CHECK(rc == PAT_TYPEDA7A_TOKEN_LEN && (size_t)rc == v->token_len && memcmp(token, v->token, v->token_len) == 0,
+    rc = k->finalize(v->pk, v->pk_len, state, k->state_len, v->extensions, v->extensions_len, v->response,
+                     v->response_len, token, k->token_len);
+    CHECK(rc == (int32_t)k->token_len && (size_t)rc == v->token_len && memcmp(token, v->token, v->token_len) == 0,
           "%s: token differs (%d)", where, rc);
-    CHECK(all_zero(state, PAT_TYPEDA7A_STATE_LEN), "%s: the state is not wiped after finalize", where);
+    CHECK(all_zero(state, k->state_len), "%s: the state is not wiped after finalize", where);
 
     /* `PrivateToken token="<base64url>", extensions="<base64url>"`. */
     char expected[2048];
@@ -207,8 +245,8 @@ static bool run_case_da7a(const vector *v, const char *where) {
     rc = pat_authorization_with_extensions(v->token, v->token_len, v->extensions, v->extensions_len, auth,
                                            (size_t)auth_size);
     CHECK(rc == auth_size - 1 && strcmp(auth, expected) == 0, "%s: Authorization value differs (%d)", where, rc);
-    CHECK(guard_intact(request + request_len) && guard_intact(state + PAT_TYPEDA7A_STATE_LEN) &&
-              guard_intact(token + PAT_TYPEDA7A_TOKEN_LEN) && guard_intact((uint8_t *)auth + auth_size),
+    CHECK(guard_intact(request + request_len) && guard_intact(state + k->state_len) &&
+              guard_intact(token + k->token_len) && guard_intact((uint8_t *)auth + auth_size),
           "%s: a write past an output's capacity", where);
     return failed == before;
 }
@@ -221,7 +259,9 @@ static bool run_case(const vector *v, const char *where) {
         return false;
     }
     uint16_t type = (uint16_t)(v->challenge[0] << 8 | v->challenge[1]);
-    if (type == 0xDA7A) return run_case_da7a(v, where);
+    for (size_t i = 0; i < sizeof EXTENDED_KINDS / sizeof EXTENDED_KINDS[0]; i++) {
+        if (EXTENDED_KINDS[i].type == type) return run_case_extended(&EXTENDED_KINDS[i], v, where);
+    }
     const kind *k = kind_of(type);
     if (k == NULL) {
         CHECK(false, "%s: token type %u is not a client type of the C API", where, type);

@@ -5,7 +5,9 @@ Go and Rust files of each) into C data for the firmware: OUT.c defines one
 declares them. Every case is its own object, so a firmware that names only
 `kat_typeN_case0` (the first case of type N's Go file) links only that one.
 Also emits the `Authorization` value of each type's case 0, built here from
-the vector token with Python's base64 (padded base64url, RFC 9577 §2.2).
+the vector token with Python's base64 (padded base64url, RFC 9577 §2.2),
+the ARC draft's vectors, and one case of each type with public metadata
+(0xDA7A: privacypass-ts's; 0xDA7B: pat's own, tests/vectors/pat/).
 
     gen_kat.py VECTOR_DIR PER_FILE OUT.c OUT.h
 
@@ -34,10 +36,13 @@ def c_array(name, data):
     return f"static const uint8_t {name}[{len(data)}] = {{\n    " + ",\n    ".join(rows) + "\n};\n"
 
 
-def da7a_data(path):
-    """Type 0xDA7A (public metadata): privacypass-ts's published case, its
-    blind left-padded to 256 bytes, and its `Authorization` value with the
-    extensions (padded base64url, as for the other types)."""
+def extended_data(path, prefix, rsa):
+    """A type with public metadata as `const struct ext_kat {prefix}_kat`
+    and its `Authorization` value with the extensions (padded base64url,
+    as for the other types) as `{prefix}_authorization`: 0xDA7A
+    (privacypass-ts's published case, `rsa`: its blind left-padded to 256
+    bytes, with a salt) or 0xDA7B (pat's first case: a P-384 blind, no
+    salt)."""
     with open(path) as f:
         case = json.load(f)[0]
     names = {"pk": "pkS", "challenge": "token_challenge", "extensions": "extensions", "nonce": "nonce",
@@ -45,18 +50,21 @@ def da7a_data(path):
              "token": "token"}
     out, members = [], []
     for field, key in names.items():
+        if field == "salt" and not rsa:
+            members.append(".salt = {NULL, 0}")
+            continue
         data = bytes.fromhex(case[key])
-        if field == "blind":
+        if field == "blind" and rsa:
             if len(data) > RSA_BLIND_LEN:
                 sys.exit(f"gen_kat.py: {path}: blind longer than {RSA_BLIND_LEN} bytes")
             data = bytes(RSA_BLIND_LEN - len(data)) + data
-        out.append(c_array(f"da7a_{field}_data", data))
-        members.append(f".{field} = {{da7a_{field}_data, sizeof da7a_{field}_data}}")
-    out.append("const struct da7a_kat da7a_kat = {\n    " + ",\n    ".join(members) + ",\n};\n")
+        out.append(c_array(f"{prefix}_{field}_data", data))
+        members.append(f".{field} = {{{prefix}_{field}_data, sizeof {prefix}_{field}_data}}")
+    out.append(f"const struct ext_kat {prefix}_kat = {{\n    " + ",\n    ".join(members) + ",\n};\n")
     b64 = lambda b: base64.urlsafe_b64encode(b).decode()
     value = (f'PrivateToken token="{b64(bytes.fromhex(case["token"]))}", '
              f'extensions="{b64(bytes.fromhex(case["extensions"]))}"')
-    out.append("const char da7a_authorization[] = \"" + value.replace('"', '\\"') + "\";\n")
+    out.append(f"const char {prefix}_authorization[] = \"" + value.replace('"', '\\"') + "\";\n")
     return out
 
 
@@ -141,7 +149,8 @@ def main():
         literal = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
         body.append(f"const char kat_type{ty}_authorization[] = {literal};\n")
     body += arc_data(f"{vector_dir}/../../arc/draft-ietf-privacypass-arc-crypto-01.json")
-    body += da7a_data(f"{vector_dir}/../../privacypass-ts/pub_verif_with_metadata_v3.json")
+    body += extended_data(f"{vector_dir}/../../privacypass-ts/pub_verif_with_metadata_v3.json", "da7a", True)
+    body += extended_data(f"{vector_dir}/../../pat/type-da7b-issuance-test-vectors.json", "da7b", False)
     body.append("const struct kat_case *const kat_cases[KAT_CASE_COUNT] = {\n    "
                 + ",\n    ".join(f"&{n}" for n in names) + ",\n};\n")
 
@@ -151,8 +160,9 @@ def main():
               "extern const struct kat_case *const kat_cases[KAT_CASE_COUNT];"]
     header += [f"extern const struct kat_case kat_type{ty}_case0;" for ty in sorted(first)]
     header.append("extern const struct arc_kat arc_kat;")
-    header.append("extern const struct da7a_kat da7a_kat;")
-    header.append("extern const char da7a_authorization[];")
+    for prefix in ("da7a", "da7b"):
+        header.append(f"extern const struct ext_kat {prefix}_kat;")
+        header.append(f"extern const char {prefix}_authorization[];")
     header += [f"extern const char kat_type{ty}_authorization[];" for ty in sorted(first)]
     header.append("#endif")
     with open(out_h, "w") as f:

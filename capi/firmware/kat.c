@@ -1,6 +1,6 @@
 /*
  * The vector firmware: pat-go's issuance vectors for types 0x0001, 0x0002
- * and 0x0005 through the C API on a Cortex-M4 with no allocator and no
+ * and 0x0005 (and one case each of 0xDA7A, 0xDA7B and ARC) through the C API on a Cortex-M4 with no allocator and no
  * libc. For each case, the deterministic request must give the vector's
  * TokenRequest and the finalize of the vector's TokenResponse its Token,
  * byte for byte, with the state zeroed after. Per type it also runs the
@@ -201,6 +201,20 @@ static void known_answer(const struct kat_case *c)
     }
 }
 
+/* A request's verdict: the stack probe's, then `fault` (NULL when the
+ * request's bytes passed the caller's checks), then pat_wipe on its state. */
+static void request_verdict(const struct probe *p, int32_t rc, const char *fault, uint8_t *state, size_t state_len)
+{
+    if (p->overflow) {
+        verdict("stack overflow", rc);
+    } else if (fault != NULL) {
+        verdict(fault, rc);
+    } else {
+        pat_wipe(state, state_len);
+        verdict(all_zero(state, state_len) ? NULL : "pat_wipe left bytes", rc);
+    }
+}
+
 /* A request through the randomness callback (measured) on the type's
  * first case: the vector's token type and key id lead it, the fresh nonce
  * and blind make it differ from the vector's, and pat_wipe clears the state. */
@@ -214,20 +228,17 @@ static void random_request(struct kind *k)
     struct probe p;
     int32_t rc = probe_measure(op_request, &call, &p);
     keep_peak(&k->peak_request, &p);
-    if (p.overflow) {
-        verdict("stack overflow", rc);
-    } else if (!returned(rc, k->request_len) || k->request_len != c->request.n) {
-        verdict("wrong length", rc);
+    const char *fault = NULL;
+    if (!returned(rc, k->request_len) || k->request_len != c->request.n) {
+        fault = "wrong length";
     } else if (rng.bytes == 0) {
-        verdict("the callback was never called", rc);
+        fault = "the callback was never called";
     } else if (!same(request, c->request.p, 3)) {
-        verdict("token type or key id differs from the vector's", rc);
+        fault = "token type or key id differs from the vector's";
     } else if (same(request, c->request.p, c->request.n) || all_zero(state, k->state_len)) {
-        verdict("request repeats the vector's or the state is empty", rc);
-    } else {
-        pat_wipe(state, k->state_len);
-        verdict(all_zero(state, k->state_len) ? NULL : "pat_wipe left bytes", rc);
+        fault = "request repeats the vector's or the state is empty";
     }
+    request_verdict(&p, rc, fault, state, k->state_len);
 }
 
 static size_t length(const char *s)
@@ -272,96 +283,136 @@ static void figure(const char *what, const char *name, const char *op, uint64_t 
     rt_line();
 }
 
-/* ---- Type 0xDA7A (public metadata) -------------------------------------- */
+/* ---- Types with public metadata: 0xDA7A and 0xDA7B ---------------------- */
 
-static uint8_t da7a_request[PAT_TYPEDA7A_REQUEST_FIXED_LEN + 64];
-static uint8_t da7a_state[PAT_TYPEDA7A_STATE_LEN];
-static uint8_t da7a_token[PAT_TYPEDA7A_TOKEN_LEN];
-static char da7a_auth[1024];
-static struct probe da7a_peak_request, da7a_peak_finalize;
-static struct test_rng da7a_rng = {0xDA7A5EEDu, 0};
+/* Their request, finalize and Authorization-size calls share signatures;
+ * the deterministic request differs (0xDA7A takes a salt) and is wrapped. */
+struct ext_kind {
+    const char *name; /* the figures' name: typeda7a */
+    const char *label; /* in the verdict lines: 0xda7a */
+    const char *source; /* the known answer's file and case */
+    const struct ext_kat *v;
+    const char *authorization;
+    size_t state_len, token_len;
+    int32_t (*request)(const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *, size_t, pat_rng_fn, void *,
+                       uint8_t *, size_t, uint8_t *, size_t);
+    int32_t (*request_with)(const struct ext_kat *v, uint8_t *request, uint8_t *state);
+    int32_t (*finalize)(const uint8_t *, size_t, uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *, size_t,
+                        uint8_t *, size_t);
+    int32_t (*authorization_size)(size_t);
+    struct test_rng rng;
+    struct probe peak_request, peak_finalize;
+};
 
-static int32_t op_da7a_request(void *ctx)
+/* Outside every frame, sized for 0xDA7A (the larger of the two). */
+static uint8_t ext_request[PAT_TYPEDA7A_REQUEST_FIXED_LEN + 64];
+static uint8_t ext_state[PAT_TYPEDA7A_STATE_LEN];
+static uint8_t ext_token[PAT_TYPEDA7A_TOKEN_LEN];
+static char ext_auth[1024];
+
+static int32_t da7a_request_with(const struct ext_kat *v, uint8_t *request, uint8_t *state)
 {
-    (void)ctx;
-    const struct da7a_kat *v = &da7a_kat;
-    return pat_typeda7a_request(v->pk.p, v->pk.n, v->challenge.p, v->challenge.n, v->extensions.p, v->extensions.n,
-                                test_rng, &da7a_rng, da7a_request, v->request.n, da7a_state, sizeof da7a_state);
+    return pat_typeda7a_request_with(v->pk.p, v->pk.n, v->challenge.p, v->challenge.n, v->extensions.p,
+                                     v->extensions.n, v->nonce.p, v->nonce.n, v->salt.p, v->salt.n, v->blind.p,
+                                     v->blind.n, request, v->request.n, state, PAT_TYPEDA7A_STATE_LEN);
 }
 
-static int32_t op_da7a_finalize(void *ctx)
+static int32_t da7b_request_with(const struct ext_kat *v, uint8_t *request, uint8_t *state)
 {
-    (void)ctx;
-    const struct da7a_kat *v = &da7a_kat;
-    return pat_typeda7a_finalize(v->pk.p, v->pk.n, da7a_state, sizeof da7a_state, v->extensions.p, v->extensions.n,
-                                 v->response.p, v->response.n, da7a_token, sizeof da7a_token);
+    return pat_typeda7b_request_with(v->pk.p, v->pk.n, v->challenge.p, v->challenge.n, v->extensions.p,
+                                     v->extensions.n, v->nonce.p, v->nonce.n, v->blind.p, v->blind.n, request,
+                                     v->request.n, state, PAT_TYPEDA7B_STATE_LEN);
 }
 
-/* privacypass-ts's case: the known-answer request, then the finalize
+static struct ext_kind ext_kinds[] = {
+    {"typeda7a", "0xda7a", "privacypass-ts pub_verif_with_metadata_v3.json #0", &da7a_kat, da7a_authorization,
+     PAT_TYPEDA7A_STATE_LEN, PAT_TYPEDA7A_TOKEN_LEN, pat_typeda7a_request, da7a_request_with, pat_typeda7a_finalize,
+     pat_typeda7a_authorization_size, {0xDA7A5EEDu, 0}, {0}, {0}},
+    {"typeda7b", "0xda7b", "pat type-da7b-issuance-test-vectors.json #0", &da7b_kat, da7b_authorization,
+     PAT_TYPEDA7B_STATE_LEN, PAT_TYPEDA7B_TOKEN_LEN, pat_typeda7b_request, da7b_request_with, pat_typeda7b_finalize,
+     pat_typeda7b_authorization_size, {0xDA7B5EEDu, 0}, {0}, {0}},
+};
+#define EXT_KIND_COUNT (sizeof ext_kinds / sizeof ext_kinds[0])
+
+static int32_t op_ext_request(void *ctx)
+{
+    struct ext_kind *k = ctx;
+    const struct ext_kat *v = k->v;
+    return k->request(v->pk.p, v->pk.n, v->challenge.p, v->challenge.n, v->extensions.p, v->extensions.n, test_rng,
+                      &k->rng, ext_request, v->request.n, ext_state, k->state_len);
+}
+
+static int32_t op_ext_finalize(void *ctx)
+{
+    const struct ext_kind *k = ctx;
+    const struct ext_kat *v = k->v;
+    return k->finalize(v->pk.p, v->pk.n, ext_state, k->state_len, v->extensions.p, v->extensions.n, v->response.p,
+                       v->response.n, ext_token, k->token_len);
+}
+
+/* The vector's case: the known-answer request, then the finalize
  * (measured) gives its token and zeroes the state. */
-static void da7a_known_answer(void)
+static void ext_known_answer(struct ext_kind *k)
 {
-    rt_put("known answer 0xda7a privacypass-ts pub_verif_with_metadata_v3.json #0");
-    const struct da7a_kat *v = &da7a_kat;
-    if (v->request.n > sizeof da7a_request) {
-        verdict("request longer than the buffer", 0);
+    rt_put("known answer ");
+    rt_put(k->label);
+    rt_put(" ");
+    rt_put(k->source);
+    const struct ext_kat *v = k->v;
+    if (v->request.n > sizeof ext_request || k->state_len > sizeof ext_state || k->token_len > sizeof ext_token) {
+        verdict("request, state or token longer than its buffer", 0);
         return;
     }
-    int32_t rc = pat_typeda7a_request_with(v->pk.p, v->pk.n, v->challenge.p, v->challenge.n, v->extensions.p,
-                                           v->extensions.n, v->nonce.p, v->nonce.n, v->salt.p, v->salt.n, v->blind.p,
-                                           v->blind.n, da7a_request, v->request.n, da7a_state, sizeof da7a_state);
-    if (!returned(rc, v->request.n) || !same(da7a_request, v->request.p, v->request.n)) {
+    int32_t rc = k->request_with(v, ext_request, ext_state);
+    if (!returned(rc, v->request.n) || !same(ext_request, v->request.p, v->request.n)) {
         verdict("token_request differs", rc);
         return;
     }
     struct probe p;
-    rc = probe_measure(op_da7a_finalize, NULL, &p);
-    keep_peak(&da7a_peak_finalize, &p);
+    rc = probe_measure(op_ext_finalize, k, &p);
+    keep_peak(&k->peak_finalize, &p);
     if (p.overflow) {
         verdict("stack overflow", rc);
-    } else if (!returned(rc, v->token.n) || !same(da7a_token, v->token.p, v->token.n)) {
+    } else if (!returned(rc, v->token.n) || !same(ext_token, v->token.p, v->token.n)) {
         verdict("token differs", rc);
     } else {
-        verdict(all_zero(da7a_state, sizeof da7a_state) ? NULL : "state not zeroed after finalize", rc);
+        verdict(all_zero(ext_state, k->state_len) ? NULL : "state not zeroed after finalize", rc);
     }
 }
 
 /* A request through the callback (measured): the vector's type and key id
  * lead it, the rest differs from the vector's. */
-static void da7a_random_request(void)
+static void ext_random_request(struct ext_kind *k)
 {
-    rt_put("random request 0xda7a");
-    const struct da7a_kat *v = &da7a_kat;
+    rt_put("random request ");
+    rt_put(k->label);
+    const struct ext_kat *v = k->v;
     struct probe p;
-    uint32_t before = da7a_rng.bytes;
-    int32_t rc = probe_measure(op_da7a_request, NULL, &p);
-    keep_peak(&da7a_peak_request, &p);
-    if (p.overflow) {
-        verdict("stack overflow", rc);
-    } else if (!returned(rc, v->request.n) || da7a_rng.bytes == before || !same(da7a_request, v->request.p, 3) ||
-               same(da7a_request, v->request.p, v->request.n)) {
-        verdict("wrong length, no randomness, or the vector's request", rc);
-    } else {
-        pat_wipe(da7a_state, sizeof da7a_state);
-        verdict(all_zero(da7a_state, sizeof da7a_state) ? NULL : "pat_wipe left bytes", rc);
-    }
+    uint32_t before = k->rng.bytes;
+    int32_t rc = probe_measure(op_ext_request, k, &p);
+    keep_peak(&k->peak_request, &p);
+    bool ok = returned(rc, v->request.n) && k->rng.bytes != before && same(ext_request, v->request.p, 3) &&
+              !same(ext_request, v->request.p, v->request.n);
+    request_verdict(&p, rc, ok ? NULL : "wrong length, no randomness, or the vector's request", ext_state,
+                    k->state_len);
 }
 
 /* `PrivateToken token="…", extensions="…"` of the vector's token, against
  * the value gen_kat.py built. */
-static void da7a_authorization_value(void)
+static void ext_authorization_value(const struct ext_kind *k)
 {
-    rt_put("authorization 0xda7a");
-    const struct da7a_kat *v = &da7a_kat;
-    int32_t size = pat_typeda7a_authorization_size(v->extensions.n);
-    size_t n = length(da7a_authorization);
-    if (size <= 0 || (size_t)size > sizeof da7a_auth) {
+    rt_put("authorization ");
+    rt_put(k->label);
+    const struct ext_kat *v = k->v;
+    int32_t size = k->authorization_size(v->extensions.n);
+    size_t n = length(k->authorization);
+    if (size <= 0 || (size_t)size > sizeof ext_auth) {
         verdict("authorization size", size);
         return;
     }
     int32_t rc = pat_authorization_with_extensions(v->token.p, v->token.n, v->extensions.p, v->extensions.n,
-                                                   da7a_auth, (size_t)size);
-    bool ok = returned(rc, n) && same((const uint8_t *)da7a_auth, (const uint8_t *)da7a_authorization, n + 1);
+                                                   ext_auth, (size_t)size);
+    bool ok = returned(rc, n) && same((const uint8_t *)ext_auth, (const uint8_t *)k->authorization, n + 1);
     verdict(ok ? NULL : "value differs", rc);
 }
 
@@ -444,14 +495,8 @@ static void arc_random_request(void)
     uint32_t before = arc_rng.bytes;
     int32_t rc = probe_measure(op_arc_request, NULL, &p);
     keep_peak(&arc_peak_request, &p);
-    if (p.overflow) {
-        verdict("stack overflow", rc);
-    } else if (!returned(rc, sizeof arc_request) || arc_rng.bytes == before || all_zero(arc_state, sizeof arc_state)) {
-        verdict("wrong length, no randomness or an empty state", rc);
-    } else {
-        pat_wipe(arc_state, sizeof arc_state);
-        verdict(all_zero(arc_state, sizeof arc_state) ? NULL : "pat_wipe left bytes", rc);
-    }
+    bool ok = returned(rc, sizeof arc_request) && arc_rng.bytes != before && !all_zero(arc_state, sizeof arc_state);
+    request_verdict(&p, rc, ok ? NULL : "wrong length, no randomness or an empty state", arc_state, sizeof arc_state);
 }
 
 /* The vector's credential under limit 2: two tokens (measured), two
@@ -506,9 +551,11 @@ int app_main(void)
         random_request(&kinds[i]);
         authorization_value(&kinds[i]);
     }
-    da7a_known_answer();
-    da7a_random_request();
-    da7a_authorization_value();
+    for (size_t i = 0; i < EXT_KIND_COUNT; i++) {
+        ext_known_answer(&ext_kinds[i]);
+        ext_random_request(&ext_kinds[i]);
+        ext_authorization_value(&ext_kinds[i]);
+    }
     arc_known_answer();
     arc_finalize();
     arc_random_request();
@@ -522,11 +569,14 @@ int app_main(void)
             figure("insns", k->name, "finalize", k->peak_finalize.insns);
         }
     }
-    figure("stack", "typeda7a", "request", da7a_peak_request.stack);
-    figure("stack", "typeda7a", "finalize", da7a_peak_finalize.stack);
-    if (counting) {
-        figure("insns", "typeda7a", "request", da7a_peak_request.insns);
-        figure("insns", "typeda7a", "finalize", da7a_peak_finalize.insns);
+    for (size_t i = 0; i < EXT_KIND_COUNT; i++) {
+        const struct ext_kind *k = &ext_kinds[i];
+        figure("stack", k->name, "request", k->peak_request.stack);
+        figure("stack", k->name, "finalize", k->peak_finalize.stack);
+        if (counting) {
+            figure("insns", k->name, "request", k->peak_request.insns);
+            figure("insns", k->name, "finalize", k->peak_finalize.insns);
+        }
     }
     figure("stack", "arc", "request", arc_peak_request.stack);
     figure("stack", "arc", "finalize", arc_peak_finalize.stack);
@@ -542,7 +592,7 @@ int app_main(void)
     rt_put(" failed");
     rt_line();
     /* Every check ran: the cases of the generated table, three per type,
-     * 0xDA7A's three and ARC's four. */
-    bool complete = passed + failed == KAT_CASE_COUNT + 3 * KIND_COUNT + 3 + 4;
+     * three per type with public metadata and ARC's four. */
+    bool complete = passed + failed == KAT_CASE_COUNT + 3 * KIND_COUNT + 3 * EXT_KIND_COUNT + 4;
     return failed == 0 && complete ? 0 : 1;
 }

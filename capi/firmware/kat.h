@@ -31,9 +31,10 @@ struct arc_kat {
     struct bytes seed, request_context, presentation_context, pk, state, response, credential, challenge, run;
 };
 
-/* Type 0xDA7A (public metadata): privacypass-ts's published case, the
- * blind left-padded to 256 bytes. */
-struct da7a_kat {
+/* A type with public metadata: 0xDA7A (privacypass-ts's published case,
+ * the blind left-padded to 256 bytes) or 0xDA7B (pat's own case; no salt,
+ * `salt` empty). */
+struct ext_kat {
     struct bytes pk, challenge, extensions, nonce, salt, blind, request, response, token;
 };
 

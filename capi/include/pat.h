@@ -207,6 +207,32 @@
 #define PAT_TYPEDA7A_STATE_LEN 388
 
 /**
+ * Type 0xDA7B token key: a compressed P-384 point, as for 0x0001.
+ */
+#define PAT_TYPEDA7B_TOKEN_KEY_LEN 49
+
+/**
+ * Type 0xDA7B TokenRequest without its extensions (`pat_typeda7b_request_len`
+ * adds them).
+ */
+#define PAT_TYPEDA7B_REQUEST_FIXED_LEN 52
+
+/**
+ * Type 0xDA7B TokenResponse (type 0x0001's layout).
+ */
+#define PAT_TYPEDA7B_RESPONSE_LEN 145
+
+/**
+ * Type 0xDA7B Token.
+ */
+#define PAT_TYPEDA7B_TOKEN_LEN 146
+
+/**
+ * Type 0xDA7B client state kept between request and finalize (secret).
+ */
+#define PAT_TYPEDA7B_STATE_LEN 229
+
+/**
  * Type 0x0005 token key: a ristretto255 element.
  */
 #define PAT_TYPE5_TOKEN_KEY_LEN 32
@@ -1173,6 +1199,31 @@ int32_t pat_typeda7a_request_with(const uint8_t *token_key,
 
 #if defined(PAT_HAZMAT)
 /**
+ * HAZMAT, known-answer tests only: `pat_typeda7b_request` with the given
+ * `nonce` (`PAT_NONCE_LEN` bytes) and POPRF `blind` (`PAT_TYPE1_BLIND_LEN`
+ * bytes, a canonical non-zero P-384 scalar) instead of random ones.
+ *
+ * # Safety
+ * As `pat_typeda7b_request`.
+ */
+int32_t pat_typeda7b_request_with(const uint8_t *token_key,
+                                  size_t token_key_len,
+                                  const uint8_t *challenge,
+                                  size_t challenge_len,
+                                  const uint8_t *extensions,
+                                  size_t extensions_len,
+                                  const uint8_t *nonce,
+                                  size_t nonce_len,
+                                  const uint8_t *blind,
+                                  size_t blind_len,
+                                  uint8_t *request,
+                                  size_t request_cap,
+                                  uint8_t *state,
+                                  size_t state_cap);
+#endif
+
+#if defined(PAT_HAZMAT)
+/**
  * ARC's known-answer run (draft-ietf-privacypass-arc-crypto-01 vectors):
  * key generation, a credential request for `request_context`, its response
  * and finalize, then `count` presentations for `presentation_context`
@@ -1426,6 +1477,92 @@ int32_t pat_self_test_type5(void);
  */
 void pat_wipe(uint8_t *buf,
               size_t len);
+
+/**
+ * The length of a type-0xDA7B TokenRequest carrying `extensions_len`
+ * bytes of encoded Extensions (length prefix included):
+ * `PAT_TYPEDA7B_REQUEST_FIXED_LEN + extensions_len`, or
+ * `-PAT_E_INVALID_LENGTH` when no Extensions list is that long (under 2
+ * or over 65,537 bytes). `pat_typeda7b_request` itself takes at most
+ * 65,535 bytes (the POPRF's limit on its `info`).
+ */
+int32_t pat_typeda7b_request_len(size_t extensions_len);
+
+/**
+ * The size of the buffer `pat_authorization_with_extensions` needs for a
+ * type-0xDA7B token and `extensions_len` bytes of encoded extensions, its
+ * NUL included, or `-PAT_E_INVALID_LENGTH` as `pat_typeda7b_request_len`.
+ */
+int32_t pat_typeda7b_authorization_size(size_t extensions_len);
+
+/**
+ * Type 0xDA7B (draft-ietf-privacypass-public-metadata-issuance §5):
+ * builds an ExtendedTokenRequest for `challenge` (an encoded
+ * TokenChallenge of type 0xDA7B) carrying `extensions` (the token's public
+ * metadata: an encoded Extensions list, length prefix included, types
+ * ascending, at most 65,535 bytes in all) to the issuer of `token_key`
+ * (its compressed P-384 point, `PAT_TYPEDA7B_TOKEN_KEY_LEN` bytes), with a
+ * fresh nonce and blind from `rng`.
+ *
+ * Writes the request (`pat_typeda7b_request_len(extensions_len)` bytes) to
+ * `request` and the client state (`PAT_TYPEDA7B_STATE_LEN` bytes, secret:
+ * it holds the blind and the SHA-256 of the extensions) to `state`;
+ * returns the request's length, or a negative code (and both buffers
+ * zeroed, but for one refused for overlapping another buffer):
+ * `-PAT_E_WRONG_TOKEN_TYPE` for a challenge of another type,
+ * `-PAT_E_INVALID_LENGTH` (field info) for extensions over 65,535 bytes,
+ * `-PAT_E_INVALID_ELEMENT` when the key tweaked by the extensions is the
+ * identity.
+ *
+ * Next: POST the request's bytes to the issuer's `issuer-request-uri`
+ * with `Content-Type: PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept:
+ * PAT_MEDIA_TYPE_TOKEN_RESPONSE`; keep `extensions` for finalize and for
+ * the `Authorization` value.
+ *
+ * # Safety
+ * Every pointer points to its length's (or capacity's) readable (inputs)
+ * or writable (outputs) bytes for the whole call; NULL only with length 0.
+ */
+int32_t pat_typeda7b_request(const uint8_t *token_key,
+                             size_t token_key_len,
+                             const uint8_t *challenge,
+                             size_t challenge_len,
+                             const uint8_t *extensions,
+                             size_t extensions_len,
+                             pat_rng_fn rng,
+                             void *rng_ctx,
+                             uint8_t *request,
+                             size_t request_cap,
+                             uint8_t *state,
+                             size_t state_cap);
+
+/**
+ * Type 0xDA7B: checks that `extensions` are the request's
+ * (`-PAT_E_EXTENSIONS_MISMATCH`), verifies the issuer's proof in
+ * `response` (`PAT_TYPEDA7B_RESPONSE_LEN` bytes) under the key tweaked by
+ * them (`-PAT_E_VERIFICATION`), unblinds with the `state` that
+ * `pat_typeda7b_request` wrote and writes the Token
+ * (`PAT_TYPEDA7B_TOKEN_LEN` bytes) to `token`; returns its length.
+ *
+ * On success the state buffer is zeroed: one request, one token. On
+ * failure the state is left unchanged, ready for the genuine response, and
+ * `token` is zeroed (unless it overlaps another buffer: refused, and left
+ * as it was). Next: `pat_authorization_with_extensions` with the same
+ * extensions, which the issuer needs to verify the token.
+ *
+ * # Safety
+ * As `pat_typeda7b_request`; `state` is read and written.
+ */
+int32_t pat_typeda7b_finalize(const uint8_t *token_key,
+                              size_t token_key_len,
+                              uint8_t *state,
+                              size_t state_len,
+                              const uint8_t *extensions,
+                              size_t extensions_len,
+                              const uint8_t *response,
+                              size_t response_len,
+                              uint8_t *token,
+                              size_t token_cap);
 
 /**
  * Type 0x0001 (VOPRF P-384, RFC 9578 §5.1): builds a TokenRequest for

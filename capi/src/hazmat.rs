@@ -265,6 +265,67 @@ pub unsafe extern "C" fn pat_typeda7a_request_with(
     }
 }
 
+/// The deterministic type-0xDA7B request behind `pat_typeda7b_request_with`.
+fn poprf_request_with(
+    [key, challenge, extensions, nonce, blind]: [&[u8]; 5],
+    outs: &mut [&mut [u8]; 2],
+) -> Result<usize, Fail> {
+    use pat::crypto::voprf::P384Sha384;
+    let client = apart(|| pat::tokens::poprf::Client::from_token_key(key))?;
+    let challenge = TokenChallenge::decode(challenge)?;
+    let extensions = pat::wire::extensions::Extensions::decode(extensions)?;
+    let nonce = exact::<32>(nonce, Field::Message)?;
+    let blind = zeroize::Zeroizing::new(
+        <<P384Sha384 as Suite>::ScalarBytes>::from_slice(blind).ok_or(Error::InvalidLength(Field::Message))?,
+    );
+    let [request_out, state_out] = outs;
+    let request_len = crate::sizes::PAT_TYPEDA7B_REQUEST_FIXED_LEN.saturating_add(extensions.as_bytes().len());
+    let request_out = prefix(request_out, request_len)?;
+    let state_out = prefix(state_out, pat::tokens::poprf::RequestState::STATE_LEN)?;
+    let (request, state) =
+        apart(|| pat::hazmat::tokens::poprf::request_with(&client, &challenge, extensions, nonce, &blind))?;
+    apart(|| crate::poprf::write_request(&request, &state, request_out, state_out))
+}
+
+/// HAZMAT, known-answer tests only: `pat_typeda7b_request` with the given
+/// `nonce` (`PAT_NONCE_LEN` bytes) and POPRF `blind` (`PAT_TYPE1_BLIND_LEN`
+/// bytes, a canonical non-zero P-384 scalar) instead of random ones.
+///
+/// # Safety
+/// As `pat_typeda7b_request`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_typeda7b_request_with(
+    token_key: *const u8,
+    token_key_len: usize,
+    challenge: *const u8,
+    challenge_len: usize,
+    extensions: *const u8,
+    extensions_len: usize,
+    nonce: *const u8,
+    nonce_len: usize,
+    blind: *const u8,
+    blind_len: usize,
+    request: *mut u8,
+    request_cap: usize,
+    state: *mut u8,
+    state_cap: usize,
+) -> i32 {
+    // SAFETY: the caller's contract for these buffers.
+    unsafe {
+        call(
+            [
+                (token_key, token_key_len),
+                (challenge, challenge_len),
+                (extensions, extensions_len),
+                (nonce, nonce_len),
+                (blind, blind_len),
+            ],
+            [Out::wiped(request, request_cap), Out::wiped(state, state_cap)],
+            poprf_request_with,
+        )
+    }
+}
+
 /// The outputs of [`pat_arc_run_with`] before the presentations:
 /// secret key ‖ public key ‖ request state ‖ CredentialRequest (the
 /// crypto-level 226 bytes) ‖ CredentialResponse ‖ credential.

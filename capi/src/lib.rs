@@ -1,15 +1,18 @@
 //! A C API for the client roles of `pat`: token types 0x0001 (VOPRF
 //! P-384), 0x0002 (blind RSA), 0x0003 (rate-limited blind RSA), 0x0005
-//! (VOPRF ristretto255), 0xDA7A (public metadata) and 0xE5AC (ARC), the
+//! (VOPRF ristretto255), 0xDA7A (public metadata), 0xDA7B (public
+//! metadata on POPRF P-384) and 0xE5AC (ARC), the
 //! `WWW-Authenticate` challenge, the `Authorization` value, the issuer
 //! directory's key choice and the power-on self-test.
 //!
 //! The header is `include/pat.h`, generated from this crate by `cbindgen`
 //! (`tests/header.rs` fails when the checked-in copy is stale; run it with
 //! `PAT_BLESS_HEADER=1` to rewrite it). The static library is built from
-//! this crate for the host (`cargo build -p pat-capi --release`, with
-//! `std`) and for bare-metal targets (`--no-default-features --target
-//! thumbv7em-none-eabihf --profile embedded`), where it needs no allocator
+//! this crate with `cargo rustc --lib --crate-type staticlib` (not `cargo
+//! build`, which drops link-time optimization; docs/capi.md) for the host
+//! (`--release`, with `std`) and for bare-metal targets
+//! (`--no-default-features --target thumbv7em-none-eabihf --profile
+//! embedded`), where it needs no allocator
 //! and no C library: the caller lends every buffer, the sizes are
 //! `#define`s, and randomness comes from a callback.
 //!
@@ -38,6 +41,7 @@ pub mod hazmat;
 pub mod http;
 pub mod metadata;
 pub mod misc;
+pub mod poprf;
 pub mod private;
 pub mod public;
 pub mod rate_limited;

@@ -4,12 +4,12 @@
 
 use pat::crypto::blind_rsa;
 use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
-use pat::tokens::{arc, metadata, private, public, rate_limited};
+use pat::tokens::{arc, metadata, poprf, private, public, rate_limited};
 use pat::wire::auth;
 use pat::wire::challenge::PRACTICAL_CHALLENGE_LEN;
 use pat::wire::token_type::{
-    KEY_ID_LEN, NONCE_LEN, PrivateP384, PrivateRistretto255, PublicMetadataRsa2048, PublicRsa2048, RateLimitedRsa2048,
-    TokenType,
+    KEY_ID_LEN, NONCE_LEN, PrivateP384, PrivateRistretto255, PublicMetadataP384, PublicMetadataRsa2048, PublicRsa2048,
+    RateLimitedRsa2048, TokenType,
 };
 
 /// Token nonce (RFC 9577 §2.2).
@@ -61,6 +61,18 @@ pub const PAT_TYPEDA7A_RESPONSE_LEN: usize = 256;
 pub const PAT_TYPEDA7A_TOKEN_LEN: usize = 354;
 /// Type 0xDA7A client state kept between request and finalize (secret).
 pub const PAT_TYPEDA7A_STATE_LEN: usize = 388;
+
+/// Type 0xDA7B token key: a compressed P-384 point, as for 0x0001.
+pub const PAT_TYPEDA7B_TOKEN_KEY_LEN: usize = 49;
+/// Type 0xDA7B TokenRequest without its extensions (`pat_typeda7b_request_len`
+/// adds them).
+pub const PAT_TYPEDA7B_REQUEST_FIXED_LEN: usize = 52;
+/// Type 0xDA7B TokenResponse (type 0x0001's layout).
+pub const PAT_TYPEDA7B_RESPONSE_LEN: usize = 145;
+/// Type 0xDA7B Token.
+pub const PAT_TYPEDA7B_TOKEN_LEN: usize = 146;
+/// Type 0xDA7B client state kept between request and finalize (secret).
+pub const PAT_TYPEDA7B_STATE_LEN: usize = 229;
 
 /// Type 0x0005 token key: a ristretto255 element.
 pub const PAT_TYPE5_TOKEN_KEY_LEN: usize = 32;
@@ -156,6 +168,12 @@ const _: () = {
     assert!(PAT_TYPEDA7A_RESPONSE_LEN == PublicMetadataRsa2048::RESPONSE_MAX_LEN);
     assert!(PAT_TYPEDA7A_TOKEN_LEN == PublicMetadataRsa2048::TOKEN_LEN);
     assert!(PAT_TYPEDA7A_STATE_LEN == metadata::RequestState::STATE_LEN);
+
+    assert!(PAT_TYPEDA7B_TOKEN_KEY_LEN == PAT_TYPE1_TOKEN_KEY_LEN);
+    assert!(PAT_TYPEDA7B_REQUEST_FIXED_LEN + 2 == PublicMetadataP384::REQUEST_LEN.min());
+    assert!(PAT_TYPEDA7B_RESPONSE_LEN == PublicMetadataP384::RESPONSE_MAX_LEN);
+    assert!(PAT_TYPEDA7B_TOKEN_LEN == PublicMetadataP384::TOKEN_LEN);
+    assert!(PAT_TYPEDA7B_STATE_LEN == poprf::RequestState::STATE_LEN);
 
     assert!(PAT_TYPE5_REQUEST_LEN == PrivateRistretto255::REQUEST_MAX_LEN);
     assert!(PAT_TYPE5_RESPONSE_LEN == PrivateRistretto255::RESPONSE_MAX_LEN);

@@ -110,7 +110,11 @@ fn private_case<T: PrivateTokenType>(case: &PrivateCase, name: &str) -> Result<(
     let mut state_buf = [0u8; 512];
     let exported = state.export()?;
     let state_bytes = exported.as_bytes().as_ref();
-    let state_buf = state_buf.get_mut(..state_bytes.len()).ok_or(Error::BufferTooSmall)?;
+    // A generic array length is out of reach on stable: the buffer is cut
+    // to the state's length instead.
+    let state_len = private::RequestState::<T>::STATE_LEN;
+    check(state_bytes.len() == state_len)?;
+    let state_buf = state_buf.get_mut(..state_len).ok_or(Error::BufferTooSmall)?;
     state_buf.copy_from_slice(state_bytes);
     let response = private::TokenResponse::decode(case.response)?;
     let token = measure(label(name, "client_finalize"), || client.finalize(&mut state, &response))?;
@@ -122,6 +126,7 @@ fn private_case<T: PrivateTokenType>(case: &PrivateCase, name: &str) -> Result<(
     let n = measure(label(name, "client_finalize_from_key"), || -> Result<usize, Error> {
         let client = private::Client::<T>::from_token_key(case.pk)?;
         let mut state = private::RequestState::<T>::import(&client, state_buf)?;
+        let response = private::TokenResponse::<T>::decode(case.response)?;
         client.finalize(&mut state, &response)?.encode(&mut token_buf)
     })?;
     check(token_buf.get(..n) == Some(case.token))?;
@@ -136,6 +141,7 @@ fn private_case<T: PrivateTokenType>(case: &PrivateCase, name: &str) -> Result<(
     let mut request_buf = [0u8; 512];
     measure(label(name, "client_request_from_key"), || -> Result<usize, Error> {
         let client = private::Client::<T>::from_token_key(case.pk)?;
+        let challenge = TokenChallenge::decode(case.challenge)?;
         let (request, state) = client.request(&challenge, &mut rng)?;
         let exported = state.export()?;
         let bytes = exported.as_bytes().as_ref();
@@ -192,6 +198,7 @@ fn public_case(case: &PublicCase) -> Result<(), Error> {
     let n = measure("type2/client_finalize_from_key", || -> Result<usize, Error> {
         let client = public::Client::from_token_key(case.pk)?;
         let mut state = public::RequestState::import(&client, &state_buf)?;
+        let response = public::TokenResponse::decode(case.response)?;
         client.finalize(&mut state, &response)?.encode(&mut token_buf)
     })?;
     check(token_buf.get(..n) == Some(case.token))?;
@@ -203,6 +210,7 @@ fn public_case(case: &PublicCase) -> Result<(), Error> {
     let mut request_buf = [0u8; 512];
     measure("type2/client_request_from_key", || -> Result<usize, Error> {
         let client = public::Client::from_token_key(case.pk)?;
+        let challenge = TokenChallenge::decode(case.challenge)?;
         let (request, state) = client.request(&challenge, &mut rng)?;
         state_buf.copy_from_slice(state.export()?.as_bytes());
         request.encode(&mut request_buf)
@@ -336,8 +344,22 @@ fn poprf_token_case(case: &PoprfTokenCase) -> Result<(), Error> {
         pat::hazmat::tokens::poprf::evaluate_with_nonce(&issuer, &request, &case.proof_nonce)
     })?;
     same(&response, case.response)?;
+    let mut state_buf = [0u8; pat::tokens::poprf::RequestState::STATE_LEN];
+    state_buf.copy_from_slice(state.export()?.as_bytes());
     let token = measure("type_da7b/client_finalize", || client.finalize(&mut state, &extensions, &response))?;
     same(&token, case.token)?;
+    // What one C API call does (capi/firmware compares with these): key
+    // parsing, the inputs decoded, the state imported, the finalize and the
+    // token encoded.
+    let mut token_buf = [0u8; 146];
+    let n = measure("type_da7b/client_finalize_from_key", || -> Result<usize, Error> {
+        let client = Client::from_token_key(&case.pk)?;
+        let extensions = Extensions::decode(case.extensions)?;
+        let mut state = pat::tokens::poprf::RequestState::import(&client, &state_buf)?;
+        let response = pat::tokens::poprf::TokenResponse::decode(case.response)?;
+        client.finalize(&mut state, &extensions, &response)?.encode(&mut token_buf)
+    })?;
+    check(token_buf.get(..n) == Some(case.token))?;
     measure("type_da7b/issuer_verify", || issuer.verify(&token, &challenge, &extensions))?;
     let mut forged = [0u8; 146];
     let n = token.encode(&mut forged)?;
@@ -348,7 +370,19 @@ fn poprf_token_case(case: &PoprfTokenCase) -> Result<(), Error> {
     let (request, mut state) =
         measure("type_da7b/client_request", || client.request(&challenge, extensions, &mut rng))?;
     let token = client.finalize(&mut state, &extensions, &issuer.evaluate(&request, &mut rng)?)?;
-    issuer.verify(&token, &challenge, &extensions)
+    issuer.verify(&token, &challenge, &extensions)?;
+    // The C API's request call: key parsing, the inputs decoded, the
+    // request, its state exported and the request encoded.
+    let mut request_buf = [0u8; 512];
+    measure("type_da7b/client_request_from_key", || -> Result<usize, Error> {
+        let client = Client::from_token_key(&case.pk)?;
+        let challenge = TokenChallenge::decode(case.challenge)?;
+        let extensions = Extensions::decode(case.extensions)?;
+        let (request, state) = client.request(&challenge, extensions, &mut rng)?;
+        state_buf.copy_from_slice(state.export()?.as_bytes());
+        request.encode(&mut request_buf)
+    })?;
+    Ok(())
 }
 
 /// ATHM(P-256) (draft-yun-cfrg-athm-00, the crypto layer of type 0xC07E)

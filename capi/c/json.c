@@ -96,9 +96,9 @@ static int read_string(reader *r, const char **out, size_t *len) {
     return 0;
 }
 
-/* Reads one flat object of string members into `c`. */
-static int read_flat(reader *r, json_case *c) {
-    c->count = 0;
+/* Reads one flat object of string members into `c`, after the members it
+ * already holds. */
+static int read_members(reader *r, json_case *c) {
     if (expect(r, '{') != 0) {
         return -1;
     }
@@ -124,6 +124,74 @@ static int read_flat(reader *r, json_case *c) {
         }
         return expect(r, '}');
     }
+}
+
+/* Reads one flat object of string members into `c`. */
+static int read_flat(reader *r, json_case *c) {
+    c->count = 0;
+    return read_members(r, c);
+}
+
+/* Reads `"<key>":` with exactly that key. */
+static int expect_key(reader *r, const char *key) {
+    const char *name;
+    size_t name_len;
+    if (read_string(r, &name, &name_len) != 0) {
+        return -1;
+    }
+    if (strcmp(name, key) != 0) {
+        return fail(r, "unexpected member");
+    }
+    return expect(r, ':');
+}
+
+int json_read_procedures(char *text, json_case *cases, char *err, size_t err_cap) {
+    reader r = {text, err, err_cap};
+    int n = 0;
+    if (expect(&r, '[') != 0) {
+        return -1;
+    }
+    skip_space(&r);
+    if (*r.p == ']') {
+        r.p++;
+    } else {
+        for (;;) {
+            if (n == JSON_MAX_CASES) {
+                return fail(&r, "too many procedures");
+            }
+            json_case *c = &cases[n++];
+            size_t name_len;
+            c->count = 0;
+            if (expect(&r, '{') != 0 || expect_key(&r, "procedure") != 0 ||
+                read_string(&r, &c->name, &name_len) != 0 || expect(&r, ',') != 0 || expect_key(&r, "args") != 0 ||
+                read_members(&r, c) != 0 || expect(&r, ',') != 0 || expect_key(&r, "output") != 0 ||
+                read_members(&r, c) != 0 || expect(&r, '}') != 0) {
+                return -1;
+            }
+            /* One name for one value: no member in both args and output. */
+            for (size_t i = 0; i < c->count; i++) {
+                for (size_t j = i + 1; j < c->count; j++) {
+                    if (strcmp(c->fields[i].name, c->fields[j].name) == 0) {
+                        return fail(&r, "a member twice in one procedure");
+                    }
+                }
+            }
+            skip_space(&r);
+            if (*r.p == ',') {
+                r.p++;
+                continue;
+            }
+            if (expect(&r, ']') != 0) {
+                return -1;
+            }
+            break;
+        }
+    }
+    skip_space(&r);
+    if (*r.p != '\0') {
+        return fail(&r, "trailing bytes");
+    }
+    return n;
 }
 
 int json_read_groups(char *text, const char *suite, json_case *cases, char *err, size_t err_cap) {

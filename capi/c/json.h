@@ -2,7 +2,8 @@
  * A small reader for the shape of pat-go's vector files: a JSON array of
  * flat objects whose values are all strings; and for the shape of ARC's
  * (the draft's allVectors.json): one object holding one suite, an object of
- * named groups, each a flat object of strings. Enough for the C tests, and
+ * named groups, each a flat object of strings; and for ATHM's, an array of
+ * procedures, each with flat `args` and `output` objects. Enough for the C tests, and
  * strict: anything else in the file is an error, never skipped silently.
  */
 #ifndef PAT_TEST_JSON_H
@@ -41,6 +42,14 @@ int json_read_cases(char *text, json_case *cases, char *err, size_t err_cap);
  * per group (its name in the case's `name`). Returns the number of groups,
  * or -1 with a message in `err`. */
 int json_read_groups(char *text, const char *suite, json_case *cases, char *err, size_t err_cap);
+
+/* Parses `text` (modified in place) of the shape of the ATHM reference's
+ * vectors: [ { "procedure": "<name>", "args": { flat }, "output": { flat } },
+ * ... ], members in that order, into at most JSON_MAX_CASES cases, one per
+ * procedure (its name in the case's `name`, the args' and output's members
+ * together, none in both). Returns the number of procedures, or -1 with a
+ * message in `err`. */
+int json_read_procedures(char *text, json_case *cases, char *err, size_t err_cap);
 
 /* The value of member `name`, or NULL. */
 const json_field *json_get(const json_case *c, const char *name);

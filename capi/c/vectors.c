@@ -1,7 +1,8 @@
 /*
  * The C API from C: pat-go's vectors of token types 0x0001, 0x0002 and
  * 0x0005, privacypass-ts's of 0xDA7A, pat's own of 0xDA7B (checked by
- * tools/poprf_da7b.py) and the ARC draft's (0xE5AC) byte for byte, and the behaviour of the API around them (headers, directory,
+ * tools/poprf_da7b.py), the ARC draft's (0xE5AC) and the ATHM reference's
+ * (0xC07E) byte for byte, and the behaviour of the API around them (headers, directory,
  * status codes, the callback, refused calls).
  *
  *   pat-capi-test FILE...
@@ -512,6 +513,119 @@ static bool run_arc_file(const char *path, char *text) {
     return bad == 0 && good == 6 && internal == ARC_INTERNAL_COUNT;
 }
 
+/* The procedure `name` of an ATHM file, or NULL. */
+static const json_case *athm_procedure(const json_case *procs, int n, const char *name) {
+    for (int i = 0; i < n; i++) {
+        if (strcmp(procs[i].name, name) == 0) return &procs[i];
+    }
+    return NULL;
+}
+
+/* The ATHM reference's file (draft-yun-cfrg-athm-00, 4 buckets): the
+ * client's procedures through pat_athm_request_with and
+ * pat_athm_finalize_with, which replay its ChaCha20 generator from each
+ * `rng_seed`, byte for byte; params and key_gen give the deployment and
+ * the token key (its id must lead the request and close the state). The
+ * issuer's token_response and verify_token have no client call: counted,
+ * and left to `pat vectors verify`. */
+static bool run_athm_file(const char *path, char *text) {
+    static json_case procs[JSON_MAX_CASES];
+    char err[128];
+    int n = json_read_procedures(text, procs, err, sizeof err);
+    if (n <= 0) {
+        printf("%s: %s\n", path, n == 0 ? "no procedures" : err);
+        return false;
+    }
+    int before = failed;
+    const json_case *params = athm_procedure(procs, n, "params"), *key_gen = athm_procedure(procs, n, "key_gen");
+    const json_case *req = athm_procedure(procs, n, "token_request");
+    const json_case *fin = athm_procedure(procs, n, "finalize_token");
+    const json_field *deployment = params ? json_get(params, "deployment_id") : NULL;
+    const json_field *buckets = params ? json_get(params, "n_buckets") : NULL;
+    size_t pk_len = 0, proof_len = 0, key_id_len = 0, seed_len = 0, ctx_len = 0, t_len = 0, fseed_len = 0;
+    size_t fctx_len = 0, ft_len = 0, resp_len = 0, token_len = 0, rpk_len = 0, fpk_len = 0;
+    uint8_t *pk = key_gen ? json_hex(key_gen, "public_key", &pk_len) : NULL;
+    uint8_t *proof = key_gen ? json_hex(key_gen, "public_key_proof", &proof_len) : NULL;
+    uint8_t *key_id = key_gen ? json_hex(key_gen, "key_id", &key_id_len) : NULL;
+    uint8_t *rpk = req ? json_hex(req, "public_key", &rpk_len) : NULL;
+    uint8_t *seed = req ? json_hex(req, "rng_seed", &seed_len) : NULL;
+    uint8_t *ctx = req ? json_hex(req, "token_context", &ctx_len) : NULL;
+    uint8_t *t = req ? json_hex(req, "token_request", &t_len) : NULL;
+    uint8_t *fpk = fin ? json_hex(fin, "public_key", &fpk_len) : NULL;
+    uint8_t *fseed = fin ? json_hex(fin, "rng_seed", &fseed_len) : NULL;
+    uint8_t *fctx = fin ? json_hex(fin, "token_context", &fctx_len) : NULL;
+    uint8_t *ft = fin ? json_hex(fin, "token_request", &ft_len) : NULL;
+    uint8_t *resp = fin ? json_hex(fin, "token_response", &resp_len) : NULL;
+    uint8_t *token = fin ? json_hex(fin, "token", &token_len) : NULL;
+    bool shapes = deployment && buckets && strcmp(buckets->value, "4") == 0 && PAT_ATHM_BUCKETS == 4 && pk && proof &&
+                  key_id && rpk && seed && ctx && t && fpk && fseed && fctx && ft && resp && token &&
+                  pk_len + proof_len == PAT_ATHM_TOKEN_KEY_LEN && key_id_len == PAT_KEY_ID_LEN &&
+                  rpk_len == pk_len && memcmp(rpk, pk, pk_len) == 0 && fpk_len == pk_len &&
+                  memcmp(fpk, pk, pk_len) == 0 && t_len + 3 == PAT_ATHM_REQUEST_LEN &&
+                  ctx_len + t_len + PAT_KEY_ID_LEN == PAT_ATHM_STATE_LEN && fctx_len == ctx_len && ft_len == t_len &&
+                  resp_len == PAT_ATHM_RESPONSE_LEN && token_len + 34 == PAT_ATHM_TOKEN_LEN;
+    CHECK(shapes, "%s: a procedure or field is missing, or of another shape than 4 buckets' (n_buckets %s)", path,
+          buckets ? buckets->value : "missing");
+    int good = 0, bad = 0;
+    if (shapes) {
+        const uint8_t *id = (const uint8_t *)deployment->value;
+        uint8_t key[PAT_ATHM_TOKEN_KEY_LEN], request[PAT_ATHM_REQUEST_LEN + GUARD], state[PAT_ATHM_STATE_LEN + GUARD];
+        uint8_t out[PAT_ATHM_TOKEN_LEN + GUARD];
+        char auth[PAT_ATHM_AUTHORIZATION_SIZE + GUARD], expected[PAT_ATHM_AUTHORIZATION_SIZE];
+        memcpy(key, pk, pk_len);
+        memcpy(key + pk_len, proof, proof_len);
+        memset(request + PAT_ATHM_REQUEST_LEN, 0xA5, GUARD);
+        memset(state + PAT_ATHM_STATE_LEN, 0xA5, GUARD);
+        memset(out + PAT_ATHM_TOKEN_LEN, 0xA5, GUARD);
+        memset(auth + PAT_ATHM_AUTHORIZATION_SIZE, 0xA5, GUARD);
+        /* params and key_gen: the deployment and key every call takes. */
+        good += 2;
+        /* token_request. */
+        int f0 = failed;
+        int32_t rc = pat_athm_request_with(id, deployment->value_len, key, sizeof key, seed, seed_len, request,
+                                           PAT_ATHM_REQUEST_LEN, state, PAT_ATHM_STATE_LEN);
+        CHECK(rc == PAT_ATHM_REQUEST_LEN && request[0] == 0xC0 && request[1] == 0x7E && request[2] == key_id[31] &&
+                  memcmp(request + 3, t, t_len) == 0,
+              "%s: token_request differs (%d)", path, rc);
+        CHECK(rc == PAT_ATHM_REQUEST_LEN && memcmp(state, ctx, ctx_len) == 0 &&
+                  memcmp(state + ctx_len + t_len, key_id, PAT_KEY_ID_LEN) == 0,
+              "%s: the state's token_context or key id differs", path);
+        failed == f0 ? good++ : bad++;
+        /* finalize_token, from the file's context and request. */
+        f0 = failed;
+        memcpy(state, fctx, fctx_len);
+        memcpy(state + fctx_len, ft, ft_len);
+        memcpy(state + fctx_len + ft_len, key_id, PAT_KEY_ID_LEN);
+        rc = pat_athm_finalize_with(id, deployment->value_len, key, sizeof key, state, PAT_ATHM_STATE_LEN, resp,
+                                    resp_len, fseed, fseed_len, out, PAT_ATHM_TOKEN_LEN);
+        CHECK(rc == PAT_ATHM_TOKEN_LEN && out[0] == 0xC0 && out[1] == 0x7E &&
+                  memcmp(out + 2, key_id, PAT_KEY_ID_LEN) == 0 && memcmp(out + 34, token, token_len) == 0,
+              "%s: token differs (%d)", path, rc);
+        CHECK(all_zero(state, PAT_ATHM_STATE_LEN), "%s: the state is not wiped after finalize", path);
+        strcpy(expected, "PrivateToken token=\"");
+        b64url(out, PAT_ATHM_TOKEN_LEN, expected + strlen(expected));
+        strcat(expected, "\"");
+        rc = pat_authorization(out, PAT_ATHM_TOKEN_LEN, auth, PAT_ATHM_AUTHORIZATION_SIZE);
+        CHECK(rc == PAT_ATHM_AUTHORIZATION_SIZE - 1 && strcmp(auth, expected) == 0,
+              "%s: Authorization value differs (%d)", path, rc);
+        CHECK(guard_intact(request + PAT_ATHM_REQUEST_LEN) && guard_intact(state + PAT_ATHM_STATE_LEN) &&
+                  guard_intact(out + PAT_ATHM_TOKEN_LEN) && guard_intact((uint8_t *)auth + PAT_ATHM_AUTHORIZATION_SIZE),
+              "%s: a write past an output's capacity", path);
+        failed == f0 ? good++ : bad++;
+    } else {
+        bad = n;
+    }
+    int issuer_side = (athm_procedure(procs, n, "token_response") != NULL) + (athm_procedure(procs, n, "verify_token") != NULL);
+    printf("%s: %d issuer procedures (token_response, verify_token) with no client call, checked by `pat vectors "
+           "verify`\n",
+           path, issuer_side);
+    CHECK(issuer_side == 2 && n == 6, "%s: %d procedures, 6 expected", path, n);
+    free(pk); free(proof); free(key_id); free(rpk); free(seed); free(ctx); free(t);
+    free(fpk); free(fseed); free(fctx); free(ft); free(resp); free(token);
+    printf("%s: %d passed, %d failed\n", path, good, bad);
+    return failed == before && good == 4;
+}
+
 static bool run_file(const char *path) {
     char *text = read_file(path);
     if (text == NULL) {
@@ -522,6 +636,12 @@ static bool run_file(const char *path) {
     while (*first == ' ' || *first == '\n' || *first == '\r' || *first == '\t') first++;
     if (*first == '{') {
         bool ok = run_arc_file(path, text);
+        free(text);
+        return ok;
+    }
+    /* The ATHM reference's shape: an array of procedures. */
+    if (strstr(text, "\"procedure\"") != NULL) {
+        bool ok = run_athm_file(path, text);
         free(text);
         return ok;
     }

@@ -362,6 +362,42 @@
 #define PAT_ARC_CREDENTIAL_CONTEXT_LEN 32
 
 /**
+ * Type 0xC07E (ATHM) buckets: the hidden value is one of 0 to 3.
+ */
+#define PAT_ATHM_BUCKETS 4
+
+/**
+ * Type 0xC07E token key: the issuer's public key (three compressed P-256
+ * points) and its proof.
+ */
+#define PAT_ATHM_TOKEN_KEY_LEN 163
+
+/**
+ * Type 0xC07E TokenRequest.
+ */
+#define PAT_ATHM_REQUEST_LEN 36
+
+/**
+ * Type 0xC07E TokenResponse (for `PAT_ATHM_BUCKETS` buckets).
+ */
+#define PAT_ATHM_RESPONSE_LEN 483
+
+/**
+ * Type 0xC07E Token.
+ */
+#define PAT_ATHM_TOKEN_LEN 132
+
+/**
+ * Type 0xC07E client state kept between request and finalize (secret).
+ */
+#define PAT_ATHM_STATE_LEN 129
+
+/**
+ * Type 0xC07E `Authorization` value with its terminating NUL.
+ */
+#define PAT_ATHM_AUTHORIZATION_SIZE 198
+
+/**
  * A buffer that holds the decoded `challenge` and `token-key` of any
  * `WWW-Authenticate` challenge whose names are of practical length (host
  * names with a port, one origin; `pat::wire::auth::PRACTICAL_WWW_AUTHENTICATE_LEN`)
@@ -1041,6 +1077,70 @@ int32_t pat_arc_token(const uint8_t *token_key,
                       size_t token_cap);
 
 /**
+ * Type 0xC07E (ATHM, draft-yun-privacypass-athm-00): builds a
+ * TokenRequest to the issuer of `token_key` (its public key and the key's
+ * proof, `PAT_ATHM_TOKEN_KEY_LEN` bytes, checked against the deployment)
+ * in the deployment named `deployment_id` (up to 255 bytes, the name the
+ * issuer publishes with its key), with fresh randomness from `rng`.
+ *
+ * Writes the request (`PAT_ATHM_REQUEST_LEN` bytes) to `request` and the
+ * client state (`PAT_ATHM_STATE_LEN` bytes, secret: the blinding scalars)
+ * to `state`; returns the request's length, or a negative code (and both
+ * buffers zeroed, but for one refused for overlapping another buffer):
+ * `-PAT_E_VERIFICATION` for a key whose proof does not verify under the
+ * deployment, `-PAT_E_INVALID_LENGTH` for a key or deployment id of
+ * another length.
+ *
+ * Next: POST the request's bytes to the issuer's `issuer-request-uri`
+ * with `Content-Type: PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept:
+ * PAT_MEDIA_TYPE_TOKEN_RESPONSE`.
+ *
+ * # Safety
+ * Every pointer points to its length's (or capacity's) readable (inputs)
+ * or writable (outputs) bytes for the whole call; NULL only with length 0.
+ */
+int32_t pat_athm_request(const uint8_t *deployment_id,
+                         size_t deployment_id_len,
+                         const uint8_t *token_key,
+                         size_t token_key_len,
+                         pat_rng_fn rng,
+                         void *rng_ctx,
+                         uint8_t *request,
+                         size_t request_cap,
+                         uint8_t *state,
+                         size_t state_cap);
+
+/**
+ * Type 0xC07E: verifies the issuer's `response` (`PAT_ATHM_RESPONSE_LEN`
+ * bytes; `-PAT_E_VERIFICATION` when its proof fails) against the `state`
+ * that `pat_athm_request` wrote for the same deployment and key
+ * (`-PAT_E_KEY_ID_MISMATCH` for another key), re-randomizes it with fresh
+ * randomness from `rng` and writes the Token (`PAT_ATHM_TOKEN_LEN` bytes)
+ * to `token`; returns its length.
+ *
+ * On success the state buffer is zeroed: one request, one token. On
+ * failure the state is left unchanged, ready for the genuine response, and
+ * `token` is zeroed (unless it overlaps another buffer: refused, and left
+ * as it was). Next: `pat_authorization` (`PAT_ATHM_AUTHORIZATION_SIZE`
+ * bytes) for the origin, which is the issuer and redeems the token once.
+ *
+ * # Safety
+ * As `pat_athm_request`; `state` is read and written.
+ */
+int32_t pat_athm_finalize(const uint8_t *deployment_id,
+                          size_t deployment_id_len,
+                          const uint8_t *token_key,
+                          size_t token_key_len,
+                          uint8_t *state,
+                          size_t state_len,
+                          const uint8_t *response,
+                          size_t response_len,
+                          pat_rng_fn rng,
+                          void *rng_ctx,
+                          uint8_t *token,
+                          size_t token_cap);
+
+/**
  * Chooses the token key a client uses from an issuer directory document
  * (`json`, `json_len` bytes; RFC 9578 §4) at time `now` (UNIX seconds):
  * among the keys of `token_type` whose `not-before` has passed, the one
@@ -1220,6 +1320,50 @@ int32_t pat_typeda7b_request_with(const uint8_t *token_key,
                                   size_t request_cap,
                                   uint8_t *state,
                                   size_t state_cap);
+#endif
+
+#if defined(PAT_HAZMAT)
+/**
+ * HAZMAT, known-answer tests only: `pat_athm_request` drawing its
+ * randomness from ChaCha20 seeded with `seed` (32 bytes), the generator of
+ * the ATHM reference's vectors (`rng_seed`), instead of the callback.
+ *
+ * # Safety
+ * As `pat_athm_request`.
+ */
+int32_t pat_athm_request_with(const uint8_t *deployment_id,
+                              size_t deployment_id_len,
+                              const uint8_t *token_key,
+                              size_t token_key_len,
+                              const uint8_t *seed,
+                              size_t seed_len,
+                              uint8_t *request,
+                              size_t request_cap,
+                              uint8_t *state,
+                              size_t state_cap);
+#endif
+
+#if defined(PAT_HAZMAT)
+/**
+ * HAZMAT, known-answer tests only: `pat_athm_finalize` drawing its
+ * randomness from ChaCha20 seeded with `seed` (32 bytes), as
+ * `pat_athm_request_with`.
+ *
+ * # Safety
+ * As `pat_athm_finalize`.
+ */
+int32_t pat_athm_finalize_with(const uint8_t *deployment_id,
+                               size_t deployment_id_len,
+                               const uint8_t *token_key,
+                               size_t token_key_len,
+                               uint8_t *state,
+                               size_t state_len,
+                               const uint8_t *response,
+                               size_t response_len,
+                               const uint8_t *seed,
+                               size_t seed_len,
+                               uint8_t *token,
+                               size_t token_cap);
 #endif
 
 #if defined(PAT_HAZMAT)

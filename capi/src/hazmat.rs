@@ -326,6 +326,85 @@ pub unsafe extern "C" fn pat_typeda7b_request_with(
     }
 }
 
+/// ATHM's generator in the reference's vectors: ChaCha20 from a 32-byte seed.
+fn athm_rng(seed: &[u8]) -> Result<rand_chacha::ChaCha20Rng, Fail> {
+    use pat::rand_core::SeedableRng;
+    Ok(rand_chacha::ChaCha20Rng::from_seed(*exact::<32>(seed, Field::Message)?))
+}
+
+/// HAZMAT, known-answer tests only: `pat_athm_request` drawing its
+/// randomness from ChaCha20 seeded with `seed` (32 bytes), the generator of
+/// the ATHM reference's vectors (`rng_seed`), instead of the callback.
+///
+/// # Safety
+/// As `pat_athm_request`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_athm_request_with(
+    deployment_id: *const u8,
+    deployment_id_len: usize,
+    token_key: *const u8,
+    token_key_len: usize,
+    seed: *const u8,
+    seed_len: usize,
+    request: *mut u8,
+    request_cap: usize,
+    state: *mut u8,
+    state_cap: usize,
+) -> i32 {
+    // SAFETY: the caller's contract for these buffers.
+    unsafe {
+        call(
+            [(deployment_id, deployment_id_len), (token_key, token_key_len), (seed, seed_len)],
+            [Out::wiped(request, request_cap), Out::wiped(state, state_cap)],
+            |[deployment_id, token_key, seed], outs| {
+                let mut rng = athm_rng(seed)?;
+                let client = crate::athm::client(deployment_id, token_key)?;
+                let (state, request) = apart(|| client.request(&mut rng))?;
+                crate::athm::write_request(&state, &request, outs)
+            },
+        )
+    }
+}
+
+/// HAZMAT, known-answer tests only: `pat_athm_finalize` drawing its
+/// randomness from ChaCha20 seeded with `seed` (32 bytes), as
+/// `pat_athm_request_with`.
+///
+/// # Safety
+/// As `pat_athm_finalize`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_athm_finalize_with(
+    deployment_id: *const u8,
+    deployment_id_len: usize,
+    token_key: *const u8,
+    token_key_len: usize,
+    state: *mut u8,
+    state_len: usize,
+    response: *const u8,
+    response_len: usize,
+    seed: *const u8,
+    seed_len: usize,
+    token: *mut u8,
+    token_cap: usize,
+) -> i32 {
+    // SAFETY: the caller's contract for these buffers.
+    unsafe {
+        call(
+            [
+                (deployment_id, deployment_id_len),
+                (token_key, token_key_len),
+                (response, response_len),
+                (seed, seed_len),
+            ],
+            [Out::kept(state, state_len), Out::wiped(token, token_cap)],
+            |[deployment_id, token_key, response, seed], outs| {
+                let mut rng = athm_rng(seed)?;
+                crate::athm::finalize([deployment_id, token_key, response], &mut rng, outs)
+            },
+        )
+    }
+}
+
 /// The outputs of [`pat_arc_run_with`] before the presentations:
 /// secret key ‖ public key ‖ request state ‖ CredentialRequest (the
 /// crypto-level 226 bytes) ‖ CredentialResponse ‖ credential.

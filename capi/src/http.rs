@@ -126,10 +126,13 @@ fn decode_challenge(bytes: &[u8]) -> Result<(TokenChallenge<'_>, &[u8]), Fail> {
 }
 
 /// Whether `token` is a token of a type this library implements (an ARC
-/// token: of a length some limit gives).
+/// token: of a length some limit gives; an ATHM token: its own layout).
 fn check_token(token: &[u8]) -> Result<(), Fail> {
     if crate::arc::is_arc(token) {
         return crate::arc::check_token(token);
+    }
+    if crate::athm::is_athm(token) {
+        return crate::athm::check_token(token);
     }
     TokenRef::decode(token)?;
     Ok(())
@@ -314,8 +317,8 @@ pub unsafe extern "C" fn pat_authorization_with_extensions(
             [(token, token_len), (extensions, extensions_len)],
             [Out::wiped(out.cast::<u8>(), out_cap)],
             |[token, extensions], [out]| {
-                // ARC tokens carry no extensions (arc-protocol-01 has none).
-                if crate::arc::is_arc(token) {
+                // ARC and ATHM tokens carry no extensions (neither draft has them).
+                if crate::arc::is_arc(token) || crate::athm::is_athm(token) {
                     return Err(Fail::from(Error::InvalidValue(pat::Field::Extensions)));
                 }
                 check_token(token)?;

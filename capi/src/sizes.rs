@@ -4,7 +4,7 @@
 
 use pat::crypto::blind_rsa;
 use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
-use pat::tokens::{arc, metadata, poprf, private, public, rate_limited};
+use pat::tokens::{arc, athm, metadata, poprf, private, public, rate_limited};
 use pat::wire::auth;
 use pat::wire::challenge::PRACTICAL_CHALLENGE_LEN;
 use pat::wire::token_type::{
@@ -131,6 +131,22 @@ pub const PAT_ARC_TOKEN_MAX_LEN: usize = 4555;
 /// A non-empty `credential_context` of an ARC TokenChallenge.
 pub const PAT_ARC_CREDENTIAL_CONTEXT_LEN: usize = 32;
 
+/// Type 0xC07E (ATHM) buckets: the hidden value is one of 0 to 3.
+pub const PAT_ATHM_BUCKETS: usize = 4;
+/// Type 0xC07E token key: the issuer's public key (three compressed P-256
+/// points) and its proof.
+pub const PAT_ATHM_TOKEN_KEY_LEN: usize = 163;
+/// Type 0xC07E TokenRequest.
+pub const PAT_ATHM_REQUEST_LEN: usize = 36;
+/// Type 0xC07E TokenResponse (for `PAT_ATHM_BUCKETS` buckets).
+pub const PAT_ATHM_RESPONSE_LEN: usize = 483;
+/// Type 0xC07E Token.
+pub const PAT_ATHM_TOKEN_LEN: usize = 132;
+/// Type 0xC07E client state kept between request and finalize (secret).
+pub const PAT_ATHM_STATE_LEN: usize = 129;
+/// Type 0xC07E `Authorization` value with its terminating NUL.
+pub const PAT_ATHM_AUTHORIZATION_SIZE: usize = 198;
+
 /// A buffer that holds the decoded `challenge` and `token-key` of any
 /// `WWW-Authenticate` challenge whose names are of practical length (host
 /// names with a port, one origin; `pat::wire::auth::PRACTICAL_WWW_AUTHENTICATE_LEN`)
@@ -201,6 +217,14 @@ const _: () = {
     assert!(PAT_ARC_PRESENTATION_STATE_LEN == pat::crypto::arc::PresentationState::STATE_LEN);
     assert!(PAT_ARC_TOKEN_MAX_LEN == arc::TOKEN_MAX_LEN);
     assert!(PAT_ARC_CREDENTIAL_CONTEXT_LEN == arc::CREDENTIAL_CONTEXT_LEN);
+
+    assert!(PAT_ATHM_BUCKETS == crate::athm::BUCKETS);
+    assert!(PAT_ATHM_TOKEN_KEY_LEN == athm::TOKEN_KEY_LEN);
+    assert!(PAT_ATHM_REQUEST_LEN == athm::REQUEST_LEN);
+    assert!(PAT_ATHM_RESPONSE_LEN == pat::crypto::athm::response_len(PAT_ATHM_BUCKETS));
+    assert!(PAT_ATHM_TOKEN_LEN == athm::TOKEN_LEN);
+    assert!(PAT_ATHM_STATE_LEN == athm::RequestState::LEN);
+    assert!(PAT_ATHM_AUTHORIZATION_SIZE == auth::authorization_len(athm::TOKEN_LEN) + 1);
 
     assert!(PAT_TOKEN_KEY_MAX_LEN == auth::MAX_TOKEN_KEY_LEN);
     assert!(PAT_CHALLENGE_BUFFER_SIZE == PRACTICAL_CHALLENGE_LEN + auth::MAX_TOKEN_KEY_LEN);

@@ -6,8 +6,9 @@ declares them. Every case is its own object, so a firmware that names only
 `kat_typeN_case0` (the first case of type N's Go file) links only that one.
 Also emits the `Authorization` value of each type's case 0, built here from
 the vector token with Python's base64 (padded base64url, RFC 9577 §2.2),
-the ARC draft's vectors, and one case of each type with public metadata
-(0xDA7A: privacypass-ts's; 0xDA7B: pat's own, tests/vectors/pat/).
+the ARC draft's vectors, the ATHM reference's client procedures, and one
+case of each type with public metadata (0xDA7A: privacypass-ts's; 0xDA7B:
+pat's own, tests/vectors/pat/).
 
     gen_kat.py VECTOR_DIR PER_FILE OUT.c OUT.h
 
@@ -65,6 +66,44 @@ def extended_data(path, prefix, rsa):
     value = (f'PrivateToken token="{b64(bytes.fromhex(case["token"]))}", '
              f'extensions="{b64(bytes.fromhex(case["extensions"]))}"')
     out.append(f"const char {prefix}_authorization[] = \"" + value.replace('"', '\\"') + "\";\n")
+    return out
+
+
+def athm_data(path):
+    """ATHM (type 0xC07E, the reference's vectors, 4 buckets) as `const
+    struct athm_kat athm_kat`: the deployment id, the token key (key_gen's
+    public key and proof), the token_request procedure's seed with the
+    request and state pat_athm_request_with must write (0xC07E ‖ the key
+    id's last byte ‖ T; r ‖ tc ‖ T ‖ key id), the finalize_token
+    procedure's state, response and seed with the token (0xC07E ‖ key id ‖
+    t ‖ P ‖ Q), and the token's `Authorization` value as
+    `athm_authorization`."""
+    with open(path) as f:
+        procs = {p["procedure"]: p for p in json.load(f)}
+    if procs["params"]["output"]["n_buckets"] != "4":
+        sys.exit(f"gen_kat.py: {path}: not 4 buckets")
+    key_gen, req, fin = procs["key_gen"]["output"], procs["token_request"], procs["finalize_token"]
+    x = bytes.fromhex
+    key_id = x(key_gen["key_id"])
+    fields = {
+        "deployment_id": procs["params"]["output"]["deployment_id"].encode(),
+        "token_key": x(key_gen["public_key"]) + x(key_gen["public_key_proof"]),
+        "request_seed": x(req["args"]["rng_seed"]),
+        "request": b"\xc0\x7e" + key_id[-1:] + x(req["output"]["token_request"]),
+        "request_state": x(req["output"]["token_context"]) + x(req["output"]["token_request"]) + key_id,
+        "finalize_seed": x(fin["args"]["rng_seed"]),
+        "state": x(fin["args"]["token_context"]) + x(fin["args"]["token_request"]) + key_id,
+        "response": x(fin["args"]["token_response"]),
+        "token": b"\xc0\x7e" + key_id + x(fin["output"]["token"]),
+    }
+    if (len(fields["token_key"]), len(fields["request"]), len(fields["state"]), len(fields["response"]),
+            len(fields["token"])) != (163, 36, 129, 483, 132):
+        sys.exit(f"gen_kat.py: {path}: unexpected ATHM sizes")
+    out = [c_array(f"athm_{name}_data", data) for name, data in fields.items()]
+    out.append("const struct athm_kat athm_kat = {\n    " + ",\n    ".join(
+        f".{n} = {{athm_{n}_data, sizeof athm_{n}_data}}" for n in fields) + ",\n};\n")
+    value = 'PrivateToken token="' + base64.urlsafe_b64encode(fields["token"]).decode() + '"'
+    out.append("const char athm_authorization[] = \"" + value.replace('"', '\\"') + "\";\n")
     return out
 
 
@@ -149,6 +188,7 @@ def main():
         literal = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
         body.append(f"const char kat_type{ty}_authorization[] = {literal};\n")
     body += arc_data(f"{vector_dir}/../../arc/draft-ietf-privacypass-arc-crypto-01.json")
+    body += athm_data(f"{vector_dir}/../../athm/test_vectors.json")
     body += extended_data(f"{vector_dir}/../../privacypass-ts/pub_verif_with_metadata_v3.json", "da7a", True)
     body += extended_data(f"{vector_dir}/../../pat/type-da7b-issuance-test-vectors.json", "da7b", False)
     body.append("const struct kat_case *const kat_cases[KAT_CASE_COUNT] = {\n    "
@@ -160,6 +200,8 @@ def main():
               "extern const struct kat_case *const kat_cases[KAT_CASE_COUNT];"]
     header += [f"extern const struct kat_case kat_type{ty}_case0;" for ty in sorted(first)]
     header.append("extern const struct arc_kat arc_kat;")
+    header.append("extern const struct athm_kat athm_kat;")
+    header.append("extern const char athm_authorization[];")
     for prefix in ("da7a", "da7b"):
         header.append(f"extern const struct ext_kat {prefix}_kat;")
         header.append(f"extern const char {prefix}_authorization[];")

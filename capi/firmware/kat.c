@@ -1,6 +1,6 @@
 /*
  * The vector firmware: pat-go's issuance vectors for types 0x0001, 0x0002
- * and 0x0005 (and one case each of 0xDA7A, 0xDA7B and ARC) through the C API on a Cortex-M4 with no allocator and no
+ * and 0x0005 (and one case each of 0xDA7A, 0xDA7B, ATHM and ARC) through the C API on a Cortex-M4 with no allocator and no
  * libc. For each case, the deterministic request must give the vector's
  * TokenRequest and the finalize of the vector's TokenResponse its Token,
  * byte for byte, with the state zeroed after. Per type it also runs the
@@ -416,6 +416,94 @@ static void ext_authorization_value(const struct ext_kind *k)
     verdict(ok ? NULL : "value differs", rc);
 }
 
+/* ---- ATHM (type 0xC07E, draft-yun-privacypass-athm-00, 4 buckets) ------ */
+
+static uint8_t athm_request[PAT_ATHM_REQUEST_LEN];
+static uint8_t athm_state[PAT_ATHM_STATE_LEN];
+static uint8_t athm_token[PAT_ATHM_TOKEN_LEN];
+static char athm_auth[PAT_ATHM_AUTHORIZATION_SIZE];
+static struct probe athm_peak_request, athm_peak_finalize;
+static struct test_rng athm_rng = {0xC07E5EEDu, 0};
+
+static int32_t op_athm_request(void *ctx)
+{
+    (void)ctx;
+    const struct athm_kat *v = &athm_kat;
+    return pat_athm_request(v->deployment_id.p, v->deployment_id.n, v->token_key.p, v->token_key.n, test_rng,
+                            &athm_rng, athm_request, sizeof athm_request, athm_state, sizeof athm_state);
+}
+
+/* The finalize of the reference's finalize_token procedure, its ChaCha20
+ * replayed from the procedure's seed. */
+static int32_t op_athm_finalize(void *ctx)
+{
+    (void)ctx;
+    const struct athm_kat *v = &athm_kat;
+    return pat_athm_finalize_with(v->deployment_id.p, v->deployment_id.n, v->token_key.p, v->token_key.n,
+                                  athm_state, sizeof athm_state, v->response.p, v->response.n, v->finalize_seed.p,
+                                  v->finalize_seed.n, athm_token, sizeof athm_token);
+}
+
+/* The reference's token_request (request and state byte for byte), then
+ * its finalize_token (measured): the token byte for byte, the state zeroed. */
+static void athm_known_answer(void)
+{
+    rt_put("known answer athm (the reference's token_request, finalize_token)");
+    const struct athm_kat *v = &athm_kat;
+    if (v->request.n != sizeof athm_request || v->state.n != sizeof athm_state || v->token.n != sizeof athm_token) {
+        verdict("vector sizes", 0);
+        return;
+    }
+    int32_t rc = pat_athm_request_with(v->deployment_id.p, v->deployment_id.n, v->token_key.p, v->token_key.n,
+                                       v->request_seed.p, v->request_seed.n, athm_request, sizeof athm_request,
+                                       athm_state, sizeof athm_state);
+    if (!returned(rc, v->request.n) || !same(athm_request, v->request.p, v->request.n) ||
+        !same(athm_state, v->request_state.p, v->request_state.n)) {
+        verdict("token_request or state differs", rc);
+        return;
+    }
+    for (size_t i = 0; i < sizeof athm_state; i++) {
+        athm_state[i] = v->state.p[i];
+    }
+    struct probe p;
+    rc = probe_measure(op_athm_finalize, NULL, &p);
+    keep_peak(&athm_peak_finalize, &p);
+    if (p.overflow) {
+        verdict("stack overflow", rc);
+    } else if (!returned(rc, v->token.n) || !same(athm_token, v->token.p, v->token.n)) {
+        verdict("token differs", rc);
+    } else {
+        verdict(all_zero(athm_state, sizeof athm_state) ? NULL : "state not zeroed after finalize", rc);
+    }
+}
+
+/* A request through the callback (measured): the type and key id lead it,
+ * T differs from the vector's. */
+static void athm_random_request(void)
+{
+    rt_put("random request athm");
+    const struct athm_kat *v = &athm_kat;
+    struct probe p;
+    uint32_t before = athm_rng.bytes;
+    int32_t rc = probe_measure(op_athm_request, NULL, &p);
+    keep_peak(&athm_peak_request, &p);
+    bool ok = returned(rc, v->request.n) && athm_rng.bytes != before && same(athm_request, v->request.p, 3) &&
+              !same(athm_request, v->request.p, v->request.n);
+    request_verdict(&p, rc, ok ? NULL : "wrong length, no randomness, or the vector's request", athm_state,
+                    sizeof athm_state);
+}
+
+/* `PrivateToken token="…"` of the vector's token, against gen_kat.py's. */
+static void athm_authorization_value(void)
+{
+    rt_put("authorization athm");
+    const struct athm_kat *v = &athm_kat;
+    size_t n = length(athm_authorization);
+    int32_t rc = pat_authorization(v->token.p, v->token.n, athm_auth, sizeof athm_auth);
+    bool ok = returned(rc, n) && same((const uint8_t *)athm_auth, (const uint8_t *)athm_authorization, n + 1);
+    verdict(ok ? NULL : "value differs", rc);
+}
+
 /* ---- ARC (type 0xE5AC, draft-ietf-privacypass-arc-crypto-01) ---------- */
 
 /* Outside every frame, as the other types' buffers. */
@@ -556,6 +644,9 @@ int app_main(void)
         ext_random_request(&ext_kinds[i]);
         ext_authorization_value(&ext_kinds[i]);
     }
+    athm_known_answer();
+    athm_random_request();
+    athm_authorization_value();
     arc_known_answer();
     arc_finalize();
     arc_random_request();
@@ -578,6 +669,12 @@ int app_main(void)
             figure("insns", k->name, "finalize", k->peak_finalize.insns);
         }
     }
+    figure("stack", "athm", "request", athm_peak_request.stack);
+    figure("stack", "athm", "finalize", athm_peak_finalize.stack);
+    if (counting) {
+        figure("insns", "athm", "request", athm_peak_request.insns);
+        figure("insns", "athm", "finalize", athm_peak_finalize.insns);
+    }
     figure("stack", "arc", "request", arc_peak_request.stack);
     figure("stack", "arc", "finalize", arc_peak_finalize.stack);
     figure("stack", "arc", "token", arc_peak_token.stack);
@@ -592,7 +689,7 @@ int app_main(void)
     rt_put(" failed");
     rt_line();
     /* Every check ran: the cases of the generated table, three per type,
-     * three per type with public metadata and ARC's four. */
-    bool complete = passed + failed == KAT_CASE_COUNT + 3 * KIND_COUNT + 3 * EXT_KIND_COUNT + 4;
+     * three per type with public metadata, ATHM's three and ARC's four. */
+    bool complete = passed + failed == KAT_CASE_COUNT + 3 * KIND_COUNT + 3 * EXT_KIND_COUNT + 3 + 4;
     return failed == 0 && complete ? 0 : 1;
 }

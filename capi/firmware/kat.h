@@ -31,6 +31,13 @@ struct arc_kat {
     struct bytes seed, request_context, presentation_context, pk, state, response, credential, challenge, run;
 };
 
+/* ATHM (type 0xC07E, 4 buckets): the reference's vectors (gen_kat.py's
+ * athm_data says what each field holds). */
+struct athm_kat {
+    struct bytes deployment_id, token_key, request_seed, request, request_state, finalize_seed, state, response,
+        token;
+};
+
 /* A type with public metadata: 0xDA7A (privacypass-ts's published case,
  * the blind left-padded to 256 bytes) or 0xDA7B (pat's own case; no salt,
  * `salt` empty). */

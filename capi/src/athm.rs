@@ -28,9 +28,11 @@ pub(crate) fn params(deployment_id: &[u8]) -> Result<Params<'_, BUCKETS>, Fail> 
 }
 
 /// A client for the token key (its proof checked) in that deployment.
+/// One frame of its own, returning the caller's type: a conversion after
+/// it would copy the client (its key's points) once more in the caller.
+#[inline(always)]
 pub(crate) fn client<'p>(deployment_id: &'p [u8], token_key: &[u8]) -> Result<Client<'p, BUCKETS>, Fail> {
-    let params = params(deployment_id)?;
-    Ok(apart(|| Client::from_token_key(params, token_key))?)
+    apart(|| Ok(Client::from_token_key(params(deployment_id)?, token_key)?))
 }
 
 /// Encodes a request and its exported state into the caller's buffers.
@@ -55,7 +57,7 @@ fn request(
 ) -> Result<usize, Fail> {
     let client = client(deployment_id, token_key)?;
     let (state, request) = apart(|| client.request(rng))?;
-    write_request(&state, &request, outs)
+    apart(|| write_request(&state, &request, outs))
 }
 
 /// Finalizes: the state (`outs[0]`, wiped on success) and the response give
@@ -68,9 +70,9 @@ pub(crate) fn finalize<R: pat::rand_core::TryCryptoRng<Error: 'static> + ?Sized>
     let client = client(deployment_id, token_key)?;
     let [state_buf, token_out] = outs;
     let token_out = prefix(token_out, TOKEN_LEN)?;
-    let state = apart(|| RequestState::import(state_buf))?;
-    let response = apart(|| TokenResponse::<BUCKETS>::from_bytes(response))?;
-    let token = apart(|| client.finalize(&state, &response, rng))?;
+    let state = RequestState::import(state_buf)?;
+    let response = TokenResponse::<BUCKETS>::from_bytes(response)?;
+    let token = client.finalize(&state, &response, rng)?;
     let n = token.encode(token_out)?;
     crate::ffi::wipe(state_buf);
     Ok(n)

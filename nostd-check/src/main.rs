@@ -392,6 +392,15 @@ fn poprf_token_case(case: &PoprfTokenCase) -> Result<(), Error> {
 /// client's key check and request, the issuer's response hiding the file's
 /// value, the client's finalize (the issuance proof, unblinding), and the
 /// issuer's redemption scan reading the value back (a forged t refused).
+/// The published token key of type 0xC07E: the public key and its proof.
+fn athm_token_key(public_key: &[u8; 99], proof: &[u8; 64]) -> [u8; pat::tokens::athm::TOKEN_KEY_LEN] {
+    let mut out = [0u8; pat::tokens::athm::TOKEN_KEY_LEN];
+    let (key, rest) = out.split_at_mut(99);
+    key.copy_from_slice(public_key);
+    rest.copy_from_slice(proof);
+    out
+}
+
 fn athm_case(case: &AthmCase) -> Result<(), Error> {
     use pat::crypto::athm::{
         self, Params, PrivateKey, PublicKey, PublicKeyProof, Token, TokenContext, TokenRequest, TokenResponse,
@@ -419,7 +428,22 @@ fn athm_case(case: &AthmCase) -> Result<(), Error> {
             let key = measure("athm/client_key_check", || verified(public_key, proof))?;
             let mut rng = athm_rng(*seed);
             let (ctx, req) = measure("athm/client_request", || athm::token_request(&key, &mut rng))?;
-            check(*ctx.to_bytes() == *context && req.to_bytes() == *request)
+            check(*ctx.to_bytes() == *context && req.to_bytes() == *request)?;
+            // What one C API call does (capi/firmware compares with these):
+            // the deployment's parameters, the key and its proof checked,
+            // the request, its state exported and the request encoded.
+            let token_key = athm_token_key(public_key, proof);
+            let mut state_buf = [0u8; pat::tokens::athm::RequestState::LEN];
+            let mut request_buf = [0u8; pat::tokens::athm::REQUEST_LEN];
+            let mut rng = athm_rng(*seed);
+            measure("athm/client_request_from_key", || -> Result<usize, Error> {
+                let params = Params::<N>::new(vectors::ATHM_DEPLOYMENT_ID)?;
+                let client = pat::tokens::athm::Client::from_token_key(params, &token_key)?;
+                let (state, request) = client.request(&mut rng)?;
+                state_buf.copy_from_slice(&state.export()[..]);
+                request.encode(&mut request_buf)
+            })?;
+            check(request_buf.get(3..) == Some(request.as_slice()))
         }
         AthmCase::TokenResponse { private_key, public_key, request, metadata, seed, response } => {
             let sk = PrivateKey::from_bytes(private_key)?;
@@ -440,7 +464,27 @@ fn athm_case(case: &AthmCase) -> Result<(), Error> {
             let mut rng = athm_rng(*seed);
             let got =
                 measure("athm/client_finalize", || athm::finalize_token(&params, &key, &ctx, &req, &resp, &mut rng))?;
-            check(got.to_bytes() == *token)
+            check(got.to_bytes() == *token)?;
+            // What one C API call does: the parameters, the key and its
+            // proof checked, the state imported, the response decoded, the
+            // finalize and the token encoded.
+            let token_key = athm_token_key(public_key, proof);
+            let mut stored = [0u8; pat::tokens::athm::RequestState::LEN];
+            let (ctx_out, rest) = stored.split_at_mut(TokenContext::LEN);
+            let (req_out, id_out) = rest.split_at_mut(TokenRequest::LEN);
+            ctx_out.copy_from_slice(context);
+            req_out.copy_from_slice(request);
+            id_out.copy_from_slice(&key.key().key_id());
+            let mut token_buf = [0u8; pat::tokens::athm::TOKEN_LEN];
+            let mut rng = athm_rng(*seed);
+            let n = measure("athm/client_finalize_from_key", || -> Result<usize, Error> {
+                let params = Params::<N>::new(vectors::ATHM_DEPLOYMENT_ID)?;
+                let client = pat::tokens::athm::Client::from_token_key(params, &token_key)?;
+                let state = pat::tokens::athm::RequestState::import(&stored)?;
+                let response = TokenResponse::<N>::from_bytes(response)?;
+                client.finalize(&state, &response, &mut rng)?.encode(&mut token_buf)
+            })?;
+            check(n == token_buf.len() && token_buf.get(34..) == Some(token.as_slice()))
         }
         AthmCase::VerifyToken { private_key, token, metadata } => {
             let sk = PrivateKey::from_bytes(private_key)?;

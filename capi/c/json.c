@@ -96,6 +96,57 @@ static int read_string(reader *r, const char **out, size_t *len) {
     return 0;
 }
 
+/* Reads a member's value: a string, or an array of strings joined in place
+ * into one value (`items` counts them; 0 for a string). The joined text
+ * starts where the first item started and never passes the reader, which
+ * has moved beyond each item before it is copied. */
+static int read_value(reader *r, json_field *f) {
+    skip_space(r);
+    f->items = 0;
+    if (*r->p != '[') {
+        return read_string(r, &f->value, &f->value_len);
+    }
+    r->p++;
+    skip_space(r);
+    char *joined = NULL;
+    size_t len = 0;
+    if (*r->p == ']') {
+        r->p++;
+        f->value = "";
+        f->value_len = 0;
+        return 0;
+    }
+    for (;;) {
+        const char *item;
+        size_t item_len;
+        if (read_string(r, &item, &item_len) != 0) {
+            return -1;
+        }
+        if (joined == NULL) {
+            joined = (char *)item;
+        } else {
+            memmove(joined + len, item, item_len);
+        }
+        len += item_len;
+        f->items++;
+        skip_space(r);
+        if (*r->p == ',') {
+            r->p++;
+            continue;
+        }
+        if (expect(r, ']') != 0) {
+            return -1;
+        }
+        break;
+    }
+    /* The joined text is NUL-terminated: the byte after it lies at or before
+     * the last item's closing quote, which the reader has passed. */
+    joined[len] = '\0';
+    f->value = joined;
+    f->value_len = len;
+    return 0;
+}
+
 /* Reads one flat object of string members into `c`, after the members it
  * already holds. */
 static int read_members(reader *r, json_case *c) {
@@ -113,8 +164,7 @@ static int read_members(reader *r, json_case *c) {
         }
         json_field *f = &c->fields[c->count++];
         size_t name_len;
-        if (read_string(r, &f->name, &name_len) != 0 || expect(r, ':') != 0 ||
-            read_string(r, &f->value, &f->value_len) != 0) {
+        if (read_string(r, &f->name, &name_len) != 0 || expect(r, ':') != 0 || read_value(r, f) != 0) {
             return -1;
         }
         skip_space(r);

@@ -1,6 +1,6 @@
 /*
  * A small reader for the shape of pat-go's vector files: a JSON array of
- * flat objects whose values are all strings; and for the shape of ARC's
+ * flat objects whose values are strings or arrays of strings; and for the shape of ARC's
  * (the draft's allVectors.json): one object holding one suite, an object of
  * named groups, each a flat object of strings; and for ATHM's, an array of
  * procedures, each with flat `args` and `output` objects. Enough for the C tests, and
@@ -22,6 +22,9 @@ typedef struct {
     const char *name;
     const char *value;
     size_t value_len;
+    /* 0 for a string; for an array of strings (pat-go's batch files), the
+     * number of items, whose texts `value` holds joined. */
+    size_t items;
 } json_field;
 
 typedef struct {

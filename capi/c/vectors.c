@@ -1,8 +1,8 @@
 /*
  * The C API from C: pat-go's vectors of token types 0x0001, 0x0002 and
  * 0x0005, privacypass-ts's of 0xDA7A, pat's own of 0xDA7B (checked by
- * tools/poprf_da7b.py), the ARC draft's (0xE5AC) and the ATHM reference's
- * (0xC07E) byte for byte, and the behaviour of the API around them (headers, directory,
+ * tools/poprf_da7b.py), the ARC draft's (0xE5AC), the ATHM reference's
+ * (0xC07E) and pat-go's amortized batches of 0x0001 and 0x0005 byte for byte, and the behaviour of the API around them (headers, directory,
  * status codes, the callback, refused calls).
  *
  *   pat-capi-test FILE...
@@ -249,6 +249,52 @@ static bool run_case_extended(const extended_kind *k, const vector *v, const cha
     CHECK(guard_intact(request + request_len) && guard_intact(state + k->state_len) &&
               guard_intact(token + k->token_len) && guard_intact((uint8_t *)auth + auth_size),
           "%s: a write past an output's capacity", where);
+    return failed == before;
+}
+
+/* An amortized batch of pat-go's (types 0x0001 and 0x0005): the batch
+ * request from the case's nonces and blinds byte for byte, and its
+ * finalize giving the case's tokens one after the other. */
+static bool run_case_amortized(const json_case *c, const char *where) {
+    int before = failed;
+    const json_field *nf = json_get(c, "nonces"), *bf = json_get(c, "blinds"), *tf = json_get(c, "tokens");
+    size_t pk_len = 0, ch_len = 0, n_len = 0, b_len = 0, req_len = 0, resp_len = 0, tok_len = 0;
+    uint8_t *pk = json_hex(c, "pkS", &pk_len), *ch = json_hex(c, "token_challenge", &ch_len);
+    uint8_t *nonces = json_hex(c, "nonces", &n_len), *blinds = json_hex(c, "blinds", &b_len);
+    uint8_t *req = json_hex(c, "token_request", &req_len), *resp = json_hex(c, "token_response", &resp_len);
+    uint8_t *toks = json_hex(c, "tokens", &tok_len);
+    uint16_t type = ch != NULL && ch_len >= 2 ? (uint16_t)(ch[0] << 8 | ch[1]) : 0;
+    size_t count = nf != NULL ? nf->items : 0, token_len = type == 1 ? PAT_TYPE1_TOKEN_LEN : PAT_TYPE5_TOKEN_LEN;
+    size_t state_len = type == 1 ? PAT_TYPE1_BATCH_STATE_LEN : PAT_TYPE5_BATCH_STATE_LEN;
+    bool shapes = pk && ch && nonces && blinds && req && resp && toks && bf && tf && (type == 1 || type == 5) &&
+                  bf->items == count && tf->items == count && count >= 1 && count <= PAT_BATCH_MAX &&
+                  tok_len == count * token_len && req_len <= 512;
+    CHECK(shapes, "%s: an amortized case needs pkS, a type-1 or type-5 challenge, and as many nonces, blinds and "
+                  "tokens (1 to %d)", where, PAT_BATCH_MAX);
+    if (shapes) {
+        uint8_t request[512 + GUARD], state[PAT_TYPE1_BATCH_STATE_LEN + GUARD];
+        uint8_t tokens[PAT_BATCH_MAX * PAT_TYPE5_TOKEN_LEN + GUARD];
+        int32_t len = type == 1 ? pat_type1_batch_request_len(count) : pat_type5_batch_request_len(count);
+        int32_t rlen = type == 1 ? pat_type1_batch_response_len(count) : pat_type5_batch_response_len(count);
+        CHECK(len == (int32_t)req_len && rlen == (int32_t)resp_len, "%s: lengths %d and %d for %zu tokens", where,
+              len, rlen, count);
+        memset(request + req_len, 0xA5, GUARD);
+        memset(state + state_len, 0xA5, GUARD);
+        memset(tokens + tok_len, 0xA5, GUARD);
+        int32_t rc = type == 1 ? pat_type1_request_batch_with(pk, pk_len, ch, ch_len, nonces, n_len, blinds, b_len,
+                                                              request, req_len, state, state_len)
+                               : pat_type5_request_batch_with(pk, pk_len, ch, ch_len, nonces, n_len, blinds, b_len,
+                                                              request, req_len, state, state_len);
+        CHECK(rc == (int32_t)req_len && memcmp(request, req, req_len) == 0, "%s: token_request differs (%d)", where,
+              rc);
+        rc = type == 1 ? pat_type1_finalize_batch(pk, pk_len, state, state_len, resp, resp_len, tokens, tok_len)
+                       : pat_type5_finalize_batch(pk, pk_len, state, state_len, resp, resp_len, tokens, tok_len);
+        CHECK(rc == (int32_t)tok_len && memcmp(tokens, toks, tok_len) == 0, "%s: tokens differ (%d)", where, rc);
+        CHECK(all_zero(state, state_len), "%s: the state is not wiped after finalize", where);
+        CHECK(guard_intact(request + req_len) && guard_intact(state + state_len) && guard_intact(tokens + tok_len),
+              "%s: a write past an output's capacity", where);
+    }
+    free(pk); free(ch); free(nonces); free(blinds); free(req); free(resp); free(toks);
     return failed == before;
 }
 
@@ -655,6 +701,17 @@ static bool run_file(const char *path) {
     }
     int ok = 0, bad = 0;
     for (int i = 0; i < n; i++) {
+        const json_field *batch = json_get(&cases[i], "nonces");
+        if (batch != NULL && batch->items > 0) {
+            char where[512];
+            snprintf(where, sizeof where, "%s case %d", path, i);
+            if (run_case_amortized(&cases[i], where)) {
+                ok++;
+            } else {
+                bad++;
+            }
+            continue;
+        }
         vector v = {0};
         v.pk = json_hex(&cases[i], "pkS", &v.pk_len);
         v.challenge = json_hex(&cases[i], "token_challenge", &v.challenge_len);

@@ -268,6 +268,21 @@
 #define PAT_TYPE5_BLIND_LEN 32
 
 /**
+ * The most tokens in one amortized batch of types 0x0001 and 0x0005.
+ */
+#define PAT_BATCH_MAX 8
+
+/**
+ * Type 0x0001 amortized batch state (secret), whatever the count.
+ */
+#define PAT_TYPE1_BATCH_STATE_LEN 1326
+
+/**
+ * Type 0x0005 amortized batch state (secret), whatever the count.
+ */
+#define PAT_TYPE5_BATCH_STATE_LEN 1062
+
+/**
  * Type 0x0003 client's long-term ECDSA P-384 secret (big-endian scalar).
  */
 #define PAT_TYPE3_CLIENT_SECRET_LEN 48
@@ -954,6 +969,124 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * The length of a type-0x0001 amortized batch request of `count` tokens
+ * (1 to `PAT_BATCH_MAX`), or `-PAT_E_INVALID_LENGTH` (field batch) for 0
+ * and `-PAT_E_CAPACITY_EXCEEDED` for more.
+ */
+int32_t pat_type1_batch_request_len(size_t count);
+
+/**
+ * The length of the issuer's response to a type-0x0001 batch of `count`
+ * tokens, refused as `pat_type1_batch_request_len`.
+ */
+int32_t pat_type1_batch_response_len(size_t count);
+
+/**
+ * The length of a type-0x0005 amortized batch request of `count` tokens,
+ * refused as `pat_type1_batch_request_len`.
+ */
+int32_t pat_type5_batch_request_len(size_t count);
+
+/**
+ * The length of the issuer's response to a type-0x0005 batch of `count`
+ * tokens, refused as `pat_type1_batch_request_len`.
+ */
+int32_t pat_type5_batch_response_len(size_t count);
+
+/**
+ * Type 0x0001, amortized (draft-ietf-privacypass-batched-tokens §5.1):
+ * `count` requests (1 to `PAT_BATCH_MAX`) for `challenge` to the issuer of
+ * `token_key`, each with a fresh nonce and blind from `rng`, in one
+ * AmortizedBatchTokenRequest.
+ *
+ * Writes the request (`pat_type1_batch_request_len(count)` bytes) to
+ * `request` and the batch's state (`PAT_TYPE1_BATCH_STATE_LEN` bytes,
+ * secret: every blind) to `state`; returns the request's length, or a
+ * negative code with both buffers zeroed (for `count` as
+ * `pat_type1_batch_request_len`, checked before any work).
+ *
+ * Next: POST the request's bytes to the issuer's `issuer-request-uri` with
+ * `Content-Type: PAT_MEDIA_TYPE_AMORTIZED_REQUEST` and `Accept:
+ * PAT_MEDIA_TYPE_AMORTIZED_RESPONSE`; then `pat_type1_finalize_batch`.
+ *
+ * # Safety
+ * Every pointer points to its length's (or capacity's) readable (inputs)
+ * or writable (outputs) bytes for the whole call; NULL only with length 0.
+ */
+int32_t pat_type1_request_batch(const uint8_t *token_key,
+                                size_t token_key_len,
+                                const uint8_t *challenge,
+                                size_t challenge_len,
+                                size_t count,
+                                pat_rng_fn rng,
+                                void *rng_ctx,
+                                uint8_t *request,
+                                size_t request_cap,
+                                uint8_t *state,
+                                size_t state_cap);
+
+/**
+ * Type 0x0001, amortized (§5.3): verifies the issuer's batched proof in
+ * `response` (`pat_type1_batch_response_len(count)` bytes, as many
+ * elements as the request: `-PAT_E_INVALID_LENGTH` otherwise,
+ * `-PAT_E_VERIFICATION` for a proof that fails) against the `state` that
+ * `pat_type1_request_batch` wrote, and writes the tokens in request
+ * order, `PAT_TYPE1_TOKEN_LEN` bytes each, one after the other, to
+ * `tokens`; returns their total length (count × `PAT_TYPE1_TOKEN_LEN`).
+ *
+ * On success the state buffer is zeroed. On failure the state is left
+ * unchanged, ready for the genuine response, and `tokens` is zeroed.
+ * Next: one `pat_authorization` per token, each redeemed once.
+ *
+ * # Safety
+ * As `pat_type1_request_batch`; `state` is read and written.
+ */
+int32_t pat_type1_finalize_batch(const uint8_t *token_key,
+                                 size_t token_key_len,
+                                 uint8_t *state,
+                                 size_t state_len,
+                                 const uint8_t *response,
+                                 size_t response_len,
+                                 uint8_t *tokens,
+                                 size_t tokens_cap);
+
+/**
+ * Type 0x0005, amortized: as `pat_type1_request_batch`, with type
+ * 0x0005's key, `pat_type5_batch_request_len(count)` and
+ * `PAT_TYPE5_BATCH_STATE_LEN`.
+ *
+ * # Safety
+ * As `pat_type1_request_batch`.
+ */
+int32_t pat_type5_request_batch(const uint8_t *token_key,
+                                size_t token_key_len,
+                                const uint8_t *challenge,
+                                size_t challenge_len,
+                                size_t count,
+                                pat_rng_fn rng,
+                                void *rng_ctx,
+                                uint8_t *request,
+                                size_t request_cap,
+                                uint8_t *state,
+                                size_t state_cap);
+
+/**
+ * Type 0x0005, amortized: as `pat_type1_finalize_batch`, tokens of
+ * `PAT_TYPE5_TOKEN_LEN` bytes.
+ *
+ * # Safety
+ * As `pat_type1_finalize_batch`.
+ */
+int32_t pat_type5_finalize_batch(const uint8_t *token_key,
+                                 size_t token_key_len,
+                                 uint8_t *state,
+                                 size_t state_len,
+                                 const uint8_t *response,
+                                 size_t response_len,
+                                 uint8_t *tokens,
+                                 size_t tokens_cap);
+
+/**
  * The length of an ARC token under `limit` (2 to 2^32, the challenge's
  * `rate-limit`), or a negative code of kind `PAT_E_INVALID_VALUE` (detail
  * `PAT_FIELD_PRESENTATION_LIMIT`) for a limit outside that range.
@@ -1295,6 +1428,54 @@ int32_t pat_typeda7a_request_with(const uint8_t *token_key,
                                   size_t request_cap,
                                   uint8_t *state,
                                   size_t state_cap);
+#endif
+
+#if defined(PAT_HAZMAT)
+/**
+ * HAZMAT, known-answer tests only: `pat_type1_request_batch` for one
+ * token per nonce of `nonces` (`PAT_NONCE_LEN` bytes each, 1 to
+ * `PAT_BATCH_MAX` of them) with the blinds in `blinds`
+ * (`PAT_TYPE1_BLIND_LEN` bytes each, canonical non-zero scalars) instead
+ * of random ones.
+ *
+ * # Safety
+ * As `pat_type1_request_batch`.
+ */
+int32_t pat_type1_request_batch_with(const uint8_t *token_key,
+                                     size_t token_key_len,
+                                     const uint8_t *challenge,
+                                     size_t challenge_len,
+                                     const uint8_t *nonces,
+                                     size_t nonces_len,
+                                     const uint8_t *blinds,
+                                     size_t blinds_len,
+                                     uint8_t *request,
+                                     size_t request_cap,
+                                     uint8_t *state,
+                                     size_t state_cap);
+#endif
+
+#if defined(PAT_HAZMAT)
+/**
+ * HAZMAT, known-answer tests only: `pat_type5_request_batch` with given
+ * nonces and blinds (`PAT_TYPE5_BLIND_LEN` bytes each), as
+ * `pat_type1_request_batch_with`.
+ *
+ * # Safety
+ * As `pat_type5_request_batch`.
+ */
+int32_t pat_type5_request_batch_with(const uint8_t *token_key,
+                                     size_t token_key_len,
+                                     const uint8_t *challenge,
+                                     size_t challenge_len,
+                                     const uint8_t *nonces,
+                                     size_t nonces_len,
+                                     const uint8_t *blinds,
+                                     size_t blinds_len,
+                                     uint8_t *request,
+                                     size_t request_cap,
+                                     uint8_t *state,
+                                     size_t state_cap);
 #endif
 
 #if defined(PAT_HAZMAT)

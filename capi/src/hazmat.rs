@@ -265,6 +265,152 @@ pub unsafe extern "C" fn pat_typeda7a_request_with(
     }
 }
 
+/// The deterministic amortized batch behind `pat_type1_request_batch_with`
+/// and `pat_type5_request_batch_with`: one token per 32-byte nonce, each
+/// with its blind (`Ns` bytes) from `blinds`.
+fn batch_with<T: PrivateTokenType>(
+    [key, challenge, nonces, blinds]: [&[u8]; 4],
+    write_state: crate::amortized::WriteState<T>,
+    outs: &mut [&mut [u8]; 2],
+) -> Result<usize, Fail> {
+    use crate::amortized::CAPACITY;
+    let ns = <<T::Suite as Suite>::ScalarBytes as ByteArray>::LEN;
+    if !nonces.len().is_multiple_of(32) || blinds.len() != (nonces.len() / 32).saturating_mul(ns) {
+        return Err(Fail::from(Error::InvalidLength(Field::Batch)));
+    }
+    let count = crate::amortized::checked_count(nonces.len() / 32)?;
+    let client = apart(|| private::Client::<T>::from_token_key(key))?;
+    let challenge = TokenChallenge::decode(challenge)?;
+    let (request_out, state_out) = crate::amortized::batch_outs::<T>(count, outs)?;
+    let mut nonce_list = [[0u8; 32]; CAPACITY];
+    let mut blind_list = zeroize::Zeroizing::new([<<T::Suite as Suite>::ScalarBytes>::ZERO; CAPACITY]);
+    for (((nonce, blind), nonce_slot), blind_slot) in
+        nonces.chunks_exact(32).zip(blinds.chunks_exact(ns)).zip(nonce_list.iter_mut()).zip(blind_list.iter_mut())
+    {
+        *nonce_slot = *exact::<32>(nonce, Field::Message)?;
+        *blind_slot =
+            <<T::Suite as Suite>::ScalarBytes>::from_slice(blind).ok_or(Error::InvalidLength(Field::Message))?;
+    }
+    let nonce_list = nonce_list.get(..count).ok_or(Error::CapacityExceeded)?;
+    let blind_slice = blind_list.get(..count).ok_or(Error::CapacityExceeded)?;
+    let state = apart(|| {
+        pat::hazmat::tokens::amortized::request_batch_with::<T, CAPACITY>(&client, &challenge, nonce_list, blind_slice)
+    })?;
+    apart(|| crate::amortized::write_batch(&state, write_state, request_out, state_out))
+}
+
+/// # Safety
+/// As `pat_type1_request_batch`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn batch_c<T: PrivateTokenType>(
+    token_key: *const u8,
+    token_key_len: usize,
+    challenge: *const u8,
+    challenge_len: usize,
+    nonces: *const u8,
+    nonces_len: usize,
+    blinds: *const u8,
+    blinds_len: usize,
+    write_state: crate::amortized::WriteState<T>,
+    request: *mut u8,
+    request_cap: usize,
+    state: *mut u8,
+    state_cap: usize,
+) -> i32 {
+    // SAFETY: the caller's contract for these buffers.
+    unsafe {
+        call(
+            [(token_key, token_key_len), (challenge, challenge_len), (nonces, nonces_len), (blinds, blinds_len)],
+            [Out::wiped(request, request_cap), Out::wiped(state, state_cap)],
+            |ins, outs| batch_with::<T>(ins, write_state, outs),
+        )
+    }
+}
+
+/// HAZMAT, known-answer tests only: `pat_type1_request_batch` for one
+/// token per nonce of `nonces` (`PAT_NONCE_LEN` bytes each, 1 to
+/// `PAT_BATCH_MAX` of them) with the blinds in `blinds`
+/// (`PAT_TYPE1_BLIND_LEN` bytes each, canonical non-zero scalars) instead
+/// of random ones.
+///
+/// # Safety
+/// As `pat_type1_request_batch`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_type1_request_batch_with(
+    token_key: *const u8,
+    token_key_len: usize,
+    challenge: *const u8,
+    challenge_len: usize,
+    nonces: *const u8,
+    nonces_len: usize,
+    blinds: *const u8,
+    blinds_len: usize,
+    request: *mut u8,
+    request_cap: usize,
+    state: *mut u8,
+    state_cap: usize,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        batch_c::<PrivateP384>(
+            token_key,
+            token_key_len,
+            challenge,
+            challenge_len,
+            nonces,
+            nonces_len,
+            blinds,
+            blinds_len,
+            crate::amortized::write_state1,
+            request,
+            request_cap,
+            state,
+            state_cap,
+        )
+    }
+}
+
+/// HAZMAT, known-answer tests only: `pat_type5_request_batch` with given
+/// nonces and blinds (`PAT_TYPE5_BLIND_LEN` bytes each), as
+/// `pat_type1_request_batch_with`.
+///
+/// # Safety
+/// As `pat_type5_request_batch`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_type5_request_batch_with(
+    token_key: *const u8,
+    token_key_len: usize,
+    challenge: *const u8,
+    challenge_len: usize,
+    nonces: *const u8,
+    nonces_len: usize,
+    blinds: *const u8,
+    blinds_len: usize,
+    request: *mut u8,
+    request_cap: usize,
+    state: *mut u8,
+    state_cap: usize,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        batch_c::<PrivateRistretto255>(
+            token_key,
+            token_key_len,
+            challenge,
+            challenge_len,
+            nonces,
+            nonces_len,
+            blinds,
+            blinds_len,
+            crate::amortized::write_state5,
+            request,
+            request_cap,
+            state,
+            state_cap,
+        )
+    }
+}
+
 /// The deterministic type-0xDA7B request behind `pat_typeda7b_request_with`.
 fn poprf_request_with(
     [key, challenge, extensions, nonce, blind]: [&[u8]; 5],

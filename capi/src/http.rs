@@ -29,6 +29,12 @@ pub const PAT_ISSUER_DIRECTORY_PATH: &str = "/.well-known/private-token-issuer-d
 pub const PAT_MEDIA_TYPE_CREDENTIAL_REQUEST: &str = "application/private-credential-request";
 /// `Content-Type` of the issuer's ARC CredentialResponse.
 pub const PAT_MEDIA_TYPE_CREDENTIAL_RESPONSE: &str = "application/private-credential-response";
+/// `Content-Type` of an AmortizedBatchTokenRequest (types 0x0001 and 0x0005)
+/// POSTed to the issuer's `issuer-request-uri`
+/// (draft-ietf-privacypass-batched-tokens §5.1).
+pub const PAT_MEDIA_TYPE_AMORTIZED_REQUEST: &str = "application/private-token-amortized-batch-request";
+/// `Content-Type` of the issuer's AmortizedBatchTokenResponse (§5.2).
+pub const PAT_MEDIA_TYPE_AMORTIZED_RESPONSE: &str = "application/private-token-amortized-batch-response";
 
 const fn same(a: &[u8], b: &[u8]) -> bool {
     match (a, b) {

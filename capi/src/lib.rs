@@ -32,6 +32,7 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod amortized;
 pub mod arc;
 pub mod athm;
 mod call;

@@ -4,7 +4,7 @@
 
 use pat::crypto::blind_rsa;
 use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
-use pat::tokens::{arc, athm, metadata, poprf, private, public, rate_limited};
+use pat::tokens::{amortized, arc, athm, metadata, poprf, private, public, rate_limited};
 use pat::wire::auth;
 use pat::wire::challenge::PRACTICAL_CHALLENGE_LEN;
 use pat::wire::token_type::{
@@ -88,6 +88,13 @@ pub const PAT_TYPE5_STATE_LEN: usize = 164;
 pub const PAT_TYPE5_AUTHORIZATION_SIZE: usize = 238;
 /// Type 0x0005 VOPRF blind (hazmat known-answer entry points only).
 pub const PAT_TYPE5_BLIND_LEN: usize = 32;
+
+/// The most tokens in one amortized batch of types 0x0001 and 0x0005.
+pub const PAT_BATCH_MAX: usize = 8;
+/// Type 0x0001 amortized batch state (secret), whatever the count.
+pub const PAT_TYPE1_BATCH_STATE_LEN: usize = 1326;
+/// Type 0x0005 amortized batch state (secret), whatever the count.
+pub const PAT_TYPE5_BATCH_STATE_LEN: usize = 1062;
 
 /// Type 0x0003 client's long-term ECDSA P-384 secret (big-endian scalar).
 pub const PAT_TYPE3_CLIENT_SECRET_LEN: usize = 48;
@@ -197,6 +204,10 @@ const _: () = {
     assert!(PAT_TYPE5_STATE_LEN == private::RequestState::<PrivateRistretto255>::STATE_LEN);
     assert!(PAT_TYPE5_AUTHORIZATION_SIZE == PrivateRistretto255::AUTHORIZATION_LEN + 1);
     assert!(PAT_TYPE5_TOKEN_KEY_LEN + 3 == PAT_TYPE5_REQUEST_LEN);
+
+    assert!(PAT_BATCH_MAX == crate::amortized::CAPACITY);
+    assert!(PAT_TYPE1_BATCH_STATE_LEN == amortized::BatchState::<PrivateP384, PAT_BATCH_MAX>::STATE_LEN);
+    assert!(PAT_TYPE5_BATCH_STATE_LEN == amortized::BatchState::<PrivateRistretto255, PAT_BATCH_MAX>::STATE_LEN);
 
     assert!(PAT_TYPE3_CLIENT_SECRET_LEN == ecdsa::SCALAR_LEN && PAT_TYPE3_CLIENT_KEY_LEN == ecdsa::PUBLIC_KEY_LEN);
     assert!(PAT_TYPE3_ENCAP_KEY_LEN == pat::crypto::rate_limited::encap::ENCAP_KEY_LEN);

@@ -103,6 +103,18 @@ static int read_string(reader *r, const char **out, size_t *len) {
 static int read_value(reader *r, json_field *f) {
     skip_space(r);
     f->items = 0;
+    f->number = false;
+    if (*r->p >= '0' && *r->p <= '9') {
+        /* An unsigned integer (ACT's appendix has a few): its digits, not
+         * NUL-terminated (the next byte is the parser's); json_u64 reads it. */
+        f->value = r->p;
+        while (*r->p >= '0' && *r->p <= '9') {
+            r->p++;
+        }
+        f->value_len = (size_t)(r->p - f->value);
+        f->number = true;
+        return 0;
+    }
     if (*r->p != '[') {
         return read_string(r, &f->value, &f->value_len);
     }
@@ -338,6 +350,20 @@ const json_field *json_get(const json_case *c, const char *name) {
     return NULL;
 }
 
+int json_u64(const json_case *c, const char *name, uint64_t *out) {
+    const json_field *f = json_get(c, name);
+    if (f == NULL || !f->number || f->value_len == 0 || f->value_len > 19 ||
+        (f->value_len > 1 && f->value[0] == '0')) {
+        return -1;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < f->value_len; i++) {
+        v = v * 10 + (uint64_t)(f->value[i] - '0');
+    }
+    *out = v;
+    return 0;
+}
+
 static int nibble(char h) {
     if (h >= '0' && h <= '9') return h - '0';
     if (h >= 'a' && h <= 'f') return h - 'a' + 10;
@@ -347,7 +373,7 @@ static int nibble(char h) {
 
 uint8_t *json_hex(const json_case *c, const char *name, size_t *len) {
     const json_field *f = json_get(c, name);
-    if (f == NULL || f->value_len % 2 != 0) {
+    if (f == NULL || f->number || f->value_len % 2 != 0) {
         return NULL;
     }
     size_t n = f->value_len / 2;

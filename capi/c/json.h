@@ -1,6 +1,7 @@
 /*
  * A small reader for the shape of pat-go's vector files: a JSON array of
- * flat objects whose values are strings or arrays of strings; and for the shape of ARC's
+ * flat objects whose values are strings, arrays of strings or unsigned
+ * integers; and for the shape of ARC's
  * (the draft's allVectors.json): one object holding one suite, an object of
  * named groups, each a flat object of strings; and for ATHM's, an array of
  * procedures, each with flat `args` and `output` objects. Enough for the C tests, and
@@ -9,10 +10,11 @@
 #ifndef PAT_TEST_JSON_H
 #define PAT_TEST_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define JSON_MAX_FIELDS 16
+#define JSON_MAX_FIELDS 32
 #define JSON_MAX_CASES 64
 
 /* One member of an object: its name and its string value (escapes
@@ -25,6 +27,9 @@ typedef struct {
     /* 0 for a string; for an array of strings (pat-go's batch files), the
      * number of items, whose texts `value` holds joined. */
     size_t items;
+    /* An unsigned integer: `value` holds its digits, NOT NUL-terminated
+     * (json_u64 reads them). */
+    bool number;
 } json_field;
 
 typedef struct {
@@ -53,6 +58,10 @@ int json_read_groups(char *text, const char *suite, json_case *cases, char *err,
  * together, none in both). Returns the number of procedures, or -1 with a
  * message in `err`. */
 int json_read_procedures(char *text, json_case *cases, char *err, size_t err_cap);
+
+/* The unsigned integer member `name` (at most 19 digits, no leading zero)
+ * into *out: 0, or -1 if it is missing or not such a number. */
+int json_u64(const json_case *c, const char *name, uint64_t *out);
 
 /* The value of member `name`, or NULL. */
 const json_field *json_get(const json_case *c, const char *name);

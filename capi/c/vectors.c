@@ -2,7 +2,8 @@
  * The C API from C: pat-go's vectors of token types 0x0001, 0x0002 and
  * 0x0005, privacypass-ts's of 0xDA7A, pat's own of 0xDA7B (checked by
  * tools/poprf_da7b.py), the ARC draft's (0xE5AC), the ATHM reference's
- * (0xC07E) and pat-go's amortized batches of 0x0001 and 0x0005 byte for byte, and the behaviour of the API around them (headers, directory,
+ * (0xC07E), ACT's appendix run (0xE5AD) and pat-go's amortized batches of
+ * 0x0001 and 0x0005 byte for byte, and the behaviour of the API around them (headers, directory,
  * status codes, the callback, refused calls).
  *
  *   pat-capi-test FILE...
@@ -672,6 +673,58 @@ static bool run_athm_file(const char *path, char *text) {
     return failed == before && good == 4;
 }
 
+/* ACT's appendix (draft-schlesinger-cfrg-act-01): each run re-made by
+ * pat_act_run_with from its seed, domain separator, L, ctx, c, s and t,
+ * every CBOR field compared in order, and the next credential's balance
+ * read back by pat_act_credits. */
+static const char *const ACT_FIELDS[] = {
+    "sk_cbor",        "pk_cbor",           "preissuance_cbor", "issuance_request_cbor", "issuance_response_cbor",
+    "credit_token_cbor", "spend_proof_cbor", "prerefund_cbor",  "refund_cbor",           "refund_token_cbor",
+};
+#define ACT_FIELD_COUNT (sizeof ACT_FIELDS / sizeof ACT_FIELDS[0])
+
+static bool run_act_case(const json_case *c, const char *where) {
+    int before = failed;
+    const json_field *ds = json_get(c, "domain_separator");
+    uint64_t l = 0, credits = 0, spend = 0, back = 0, remaining = 0;
+    size_t seed_len = 0, ctx_len = 0;
+    uint8_t *seed = json_hex(c, "rng_seed", &seed_len), *ctx = json_hex(c, "ctx", &ctx_len);
+    bool shapes = ds && !ds->number && seed && ctx && json_u64(c, "L", &l) == 0 && json_u64(c, "c", &credits) == 0 &&
+                  json_u64(c, "s", &spend) == 0 && json_u64(c, "t", &back) == 0 &&
+                  json_u64(c, "remaining_balance", &remaining) == 0;
+    uint8_t *want[ACT_FIELD_COUNT] = {0};
+    size_t want_len[ACT_FIELD_COUNT] = {0}, total = 0;
+    for (size_t i = 0; i < ACT_FIELD_COUNT; i++) {
+        want[i] = json_hex(c, ACT_FIELDS[i], &want_len[i]);
+        shapes = shapes && want[i] != NULL;
+        total += want_len[i];
+    }
+    CHECK(shapes && total <= 16384, "%s: an ACT run needs its seed, domain separator, L, ctx, c, s, t, balance and "
+                                    "ten CBOR fields", where);
+    if (shapes && total <= 16384) {
+        static uint8_t out[16384 + GUARD];
+        memset(out + total, 0xA5, GUARD);
+        int32_t rc = pat_act_run_with(seed, seed_len, (const uint8_t *)ds->value, ds->value_len, (size_t)l, ctx,
+                                      ctx_len, credits, spend, back, out, total);
+        CHECK(rc == (int32_t)total, "%s: pat_act_run_with gave %d, %zu expected", where, rc, total);
+        size_t at = 0;
+        for (size_t i = 0; i < ACT_FIELD_COUNT && rc == (int32_t)total; i++) {
+            CHECK(memcmp(out + at, want[i], want_len[i]) == 0, "%s: %s differs", where, ACT_FIELDS[i]);
+            at += want_len[i];
+        }
+        uint64_t balance = UINT64_MAX;
+        const uint8_t *next = want[ACT_FIELD_COUNT - 1];
+        rc = pat_act_credits(next, want_len[ACT_FIELD_COUNT - 1], (size_t)l, &balance);
+        CHECK(rc == 0 && balance == remaining, "%s: the next credential holds %llu (%d), %llu expected", where,
+              (unsigned long long)balance, rc, (unsigned long long)remaining);
+        CHECK(guard_intact(out + total), "%s: a write past the output's capacity", where);
+    }
+    for (size_t i = 0; i < ACT_FIELD_COUNT; i++) free(want[i]);
+    free(seed);
+    free(ctx);
+    return failed == before;
+}
+
 static bool run_file(const char *path) {
     char *text = read_file(path);
     if (text == NULL) {
@@ -701,6 +754,16 @@ static bool run_file(const char *path) {
     }
     int ok = 0, bad = 0;
     for (int i = 0; i < n; i++) {
+        if (json_get(&cases[i], "domain_separator") != NULL) {
+            char where[512];
+            snprintf(where, sizeof where, "%s run %d", path, i);
+            if (run_act_case(&cases[i], where)) {
+                ok++;
+            } else {
+                bad++;
+            }
+            continue;
+        }
         const json_field *batch = json_get(&cases[i], "nonces");
         if (batch != NULL && batch->items > 0) {
             char where[512];

@@ -377,6 +377,47 @@
 #define PAT_ARC_CREDENTIAL_CONTEXT_LEN 32
 
 /**
+ * Type 0xE5AD (ACT) token key: the issuer's ristretto255 public key.
+ */
+#define PAT_ACT_TOKEN_KEY_LEN 32
+
+/**
+ * Type 0xE5AD TokenRequest.
+ */
+#define PAT_ACT_REQUEST_LEN 144
+
+/**
+ * Type 0xE5AD TokenResponse.
+ */
+#define PAT_ACT_RESPONSE_LEN 211
+
+/**
+ * Type 0xE5AD request state (secret), kept until the response.
+ */
+#define PAT_ACT_REQUEST_STATE_LEN 244
+
+/**
+ * Type 0xE5AD credential (secret): a CBOR `CreditToken`.
+ */
+#define PAT_ACT_CREDENTIAL_LEN 211
+
+/**
+ * Type 0xE5AD refund state (secret), kept from a spend to its refund.
+ */
+#define PAT_ACT_REFUND_STATE_LEN 141
+
+/**
+ * Type 0xE5AD refund, the issuer's answer to a spend.
+ */
+#define PAT_ACT_REFUND_LEN 176
+
+/**
+ * The longest type-0xE5AD token (balances of 128 bits; `pat_act_token_len`
+ * gives each bit length's).
+ */
+#define PAT_ACT_TOKEN_MAX_LEN 18137
+
+/**
  * Type 0xC07E (ATHM) buckets: the hidden value is one of 0 to 3.
  */
 #define PAT_ATHM_BUCKETS 4
@@ -945,8 +986,9 @@ typedef struct pat_challenge {
      */
     size_t origin_info_len;
     /**
-     * Type 0xE5AC (ARC) only: the TokenChallenge's `credential_context`
-     * (inside `challenge`; NULL when empty, and for every other type).
+     * Types 0xE5AC (ARC) and 0xE5AD (ACT) only: the TokenChallenge's
+     * `credential_context` (inside `challenge`; NULL when empty, and for
+     * every other type).
      */
     const uint8_t *credential_context;
     /**
@@ -967,6 +1009,160 @@ typedef struct pat_challenge {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * The length of a type-0xE5AD token for balances of `bits` bits (8, 16,
+ * 32, 64 or 128), or `-PAT_E_INVALID_LENGTH` (field message) for another.
+ */
+int32_t pat_act_token_len(size_t bits);
+
+/**
+ * The size of the buffer `pat_authorization` needs for a type-0xE5AD
+ * token of `bits` bits, its NUL included, or a negative code as
+ * `pat_act_token_len`.
+ */
+int32_t pat_act_authorization_size(size_t bits);
+
+/**
+ * Type 0xE5AD (ACT): a credential request for `challenge` (an encoded ACT
+ * TokenChallenge, its `credential_context` included: issuer name, origin
+ * info, credential context and key bind the credential) to the issuer of
+ * `token_key` (its ristretto255 public key, `PAT_ACT_TOKEN_KEY_LEN` bytes)
+ * in the deployment of `domain_separator`, its randomness from `rng`.
+ *
+ * Writes the request (`PAT_ACT_REQUEST_LEN` bytes) to `request` and the
+ * request state (`PAT_ACT_REQUEST_STATE_LEN` bytes, secret) to `state`;
+ * returns the request's length, or a negative code with both buffers
+ * zeroed (`-PAT_E_WRONG_TOKEN_TYPE` for another type's challenge).
+ *
+ * Next: POST the request's bytes to the issuer's `issuer-request-uri`
+ * with `Content-Type: PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept:
+ * PAT_MEDIA_TYPE_TOKEN_RESPONSE`, then `pat_act_finalize`.
+ *
+ * # Safety
+ * Every pointer points to its length's (or capacity's) readable (inputs)
+ * or writable (outputs) bytes for the whole call; NULL only with length 0.
+ */
+int32_t pat_act_request(const uint8_t *domain_separator,
+                        size_t domain_separator_len,
+                        const uint8_t *token_key,
+                        size_t token_key_len,
+                        const uint8_t *challenge,
+                        size_t challenge_len,
+                        pat_rng_fn rng,
+                        void *rng_ctx,
+                        uint8_t *request,
+                        size_t request_cap,
+                        uint8_t *state,
+                        size_t state_cap);
+
+/**
+ * Type 0xE5AD: the credential from the issuer's `response`
+ * (`PAT_ACT_RESPONSE_LEN` bytes; `-PAT_E_CHALLENGE_MISMATCH` when it
+ * carries another request context, `-PAT_E_VERIFICATION` when its proof
+ * fails) and the `state` `pat_act_request` wrote, for balances of `bits`
+ * bits. Writes the credential (`PAT_ACT_CREDENTIAL_LEN` bytes, secret) to
+ * `credential`; returns its length.
+ *
+ * On success the state buffer is zeroed; on failure it is left as it was
+ * and `credential` is zeroed. Next: keep the credential (its balance:
+ * `pat_act_credits`) for `pat_act_spend`.
+ *
+ * # Safety
+ * As `pat_act_request`; `state` is read and written.
+ */
+int32_t pat_act_finalize(const uint8_t *domain_separator,
+                         size_t domain_separator_len,
+                         const uint8_t *token_key,
+                         size_t token_key_len,
+                         size_t bits,
+                         uint8_t *state,
+                         size_t state_len,
+                         const uint8_t *response,
+                         size_t response_len,
+                         uint8_t *credential,
+                         size_t credential_cap);
+
+/**
+ * Type 0xE5AD: spends `cost` credits of `credential` for `challenge` (the
+ * origin's ACT TokenChallenge; `-PAT_E_CHALLENGE_MISMATCH` if the
+ * credential was issued for another issuer, origin, credential context or
+ * key; `-PAT_E_VALUE_TOO_LARGE` if `cost` exceeds the balance), with
+ * fresh randomness from `rng`.
+ *
+ * Writes the token (`pat_act_token_len(bits)` bytes) to `token` and the
+ * refund state (`PAT_ACT_REFUND_STATE_LEN` bytes, secret) to
+ * `refund_state`; returns the token's length. On success the credential
+ * buffer is zeroed (a credential is spent once); on failure it is left as
+ * it was and both outputs are zeroed.
+ *
+ * Next: `pat_authorization` with the token (`pat_act_authorization_size`
+ * bytes) to the origin, which answers with a refund
+ * (`PAT_ACT_REFUND_LEN` bytes; -01 does not say how it travels) for
+ * `pat_act_refund`.
+ *
+ * # Safety
+ * As `pat_act_request`; `credential` is read and written.
+ */
+int32_t pat_act_spend(const uint8_t *domain_separator,
+                      size_t domain_separator_len,
+                      const uint8_t *token_key,
+                      size_t token_key_len,
+                      size_t bits,
+                      uint8_t *credential,
+                      size_t credential_len,
+                      const uint8_t *challenge,
+                      size_t challenge_len,
+                      uint64_t cost,
+                      pat_rng_fn rng,
+                      void *rng_ctx,
+                      uint8_t *token,
+                      size_t token_cap,
+                      uint8_t *refund_state,
+                      size_t refund_state_cap);
+
+/**
+ * Type 0xE5AD: the next credential from the issuer's `refund`
+ * (`PAT_ACT_REFUND_LEN` bytes; `-PAT_E_VERIFICATION` when its proof
+ * fails), the `refund_state` and the `token` `pat_act_spend` wrote. Writes
+ * the credential (`PAT_ACT_CREDENTIAL_LEN` bytes, secret: the balance left
+ * plus the refund) to `credential`; returns its length.
+ *
+ * On success the refund state is zeroed; on failure it is left as it was
+ * and `credential` is zeroed. Next: `pat_act_spend` with the new
+ * credential.
+ *
+ * # Safety
+ * As `pat_act_request`; `refund_state` is read and written.
+ */
+int32_t pat_act_refund(const uint8_t *domain_separator,
+                       size_t domain_separator_len,
+                       const uint8_t *token_key,
+                       size_t token_key_len,
+                       size_t bits,
+                       uint8_t *refund_state,
+                       size_t refund_state_len,
+                       const uint8_t *token,
+                       size_t token_len,
+                       const uint8_t *refund,
+                       size_t refund_len,
+                       uint8_t *credential,
+                       size_t credential_cap);
+
+/**
+ * Type 0xE5AD: the balance of `credential` (`PAT_ACT_CREDENTIAL_LEN`
+ * bytes) under balances of `bits` bits, into `*out`; returns 0, or a
+ * negative code with `*out` set to 0 (`-PAT_E_VALUE_TOO_LARGE` for a
+ * balance above `UINT64_MAX`).
+ *
+ * # Safety
+ * `credential` points to `credential_len` readable bytes, `out` to a
+ * writable `uint64_t` outside them.
+ */
+int32_t pat_act_credits(const uint8_t *credential,
+                        size_t credential_len,
+                        size_t bits,
+                        uint64_t *out);
 
 /**
  * The length of a type-0x0001 amortized batch request of `count` tokens
@@ -1545,6 +1741,37 @@ int32_t pat_athm_finalize_with(const uint8_t *deployment_id,
                                size_t seed_len,
                                uint8_t *token,
                                size_t token_cap);
+#endif
+
+#if defined(PAT_HAZMAT)
+/**
+ * HAZMAT, known-answer tests only: one run of ACT's crypto protocol
+ * (draft-schlesinger-cfrg-act-01) from a ChaCha20 seeded with `seed` (32
+ * bytes), as its appendix vectors are made, for balances of `bits` bits (8,
+ * 16, 32, 64 or 128) in the deployment of `domain_separator`: key
+ * generation, a credential of `c` credits under the request context `ctx`
+ * (32 bytes, a canonical scalar), a spend of `s` and a refund of `t`.
+ * Writes, each in its CBOR encoding, the private key, the public key, the
+ * pre-issuance, the issuance request and response, the credential, the
+ * spend proof, the pre-refund, the refund and the next credential, one
+ * after the other into `out`; returns their total length.
+ *
+ * # Safety
+ * Every pointer points to its length's (or capacity's) readable (inputs)
+ * or writable (output) bytes for the whole call; NULL only with length 0.
+ */
+int32_t pat_act_run_with(const uint8_t *seed,
+                         size_t seed_len,
+                         const uint8_t *domain_separator,
+                         size_t domain_separator_len,
+                         size_t bits,
+                         const uint8_t *ctx,
+                         size_t ctx_len,
+                         uint64_t c,
+                         uint64_t s,
+                         uint64_t t,
+                         uint8_t *out,
+                         size_t out_cap);
 #endif
 
 #if defined(PAT_HAZMAT)

@@ -551,6 +551,85 @@ pub unsafe extern "C" fn pat_athm_finalize_with(
     }
 }
 
+/// One run of ACT's protocol (draft-schlesinger-cfrg-act-01) for balances of
+/// `L` bits, every value drawn from one ChaCha20 seeded with `seed` in the
+/// reference's order, as its appendix vectors: the issuer's key, the
+/// pre-issuance and request, the issuance of `c` credits under `ctx`, the
+/// credential, a spend of `s`, the refund of `t` and the next credential,
+/// each written in its CBOR encoding one after the other.
+fn act_run<const L: usize>(
+    [seed, domain_separator, ctx]: [&[u8]; 3],
+    [c, s, t]: [u64; 3],
+    outs: &mut [&mut [u8]; 1],
+) -> Result<usize, Fail> {
+    use pat::crypto::act::{Params, PreIssuance, PrivateKey};
+    let mut rng = athm_rng(seed)?;
+    let ctx = exact::<32>(ctx, Field::Message)?;
+    let params = Params::from_domain_separator(domain_separator);
+    let [out] = outs;
+    let mut w = pat::wire::codec::Writer::new(out);
+    let sk = apart(|| PrivateKey::generate(&mut rng))?;
+    w.put(&sk.to_cbor()[..])?;
+    w.put(&sk.public_key().to_cbor())?;
+    let pre = apart(|| PreIssuance::random(&mut rng))?;
+    w.put(&pre.to_cbor()[..])?;
+    let request = apart(|| pre.request(&params, &mut rng))?;
+    w.put(&request.to_cbor())?;
+    let response = apart(|| sk.issue::<L, _>(&params, &request, u128::from(c), ctx, &mut rng))?;
+    w.put(&response.to_cbor())?;
+    let credential = apart(|| pre.to_credit_token::<L>(&params, sk.public_key(), &request, &response))?;
+    w.put(&credential.to_cbor()[..])?;
+    let (proof, pre_refund) = apart(|| credential.prove_spend::<L, _>(&params, u128::from(s), &mut rng))?;
+    let mut encoded = [0u8; pat::crypto::act::SPEND_PROOF_MAX_LEN];
+    let n = proof.encode(&mut encoded)?;
+    w.put(encoded.get(..n).ok_or(Error::BufferTooSmall)?)?;
+    w.put(&pre_refund.to_cbor()[..])?;
+    let refund = apart(|| sk.refund::<L, _>(&params, &proof, u128::from(t), &mut rng))?;
+    w.put(&refund.to_cbor())?;
+    let next = apart(|| pre_refund.to_credit_token::<L>(&params, &proof, &refund, sk.public_key()))?;
+    w.put(&next.to_cbor()[..])?;
+    Ok(w.finish())
+}
+
+/// HAZMAT, known-answer tests only: one run of ACT's crypto protocol
+/// (draft-schlesinger-cfrg-act-01) from a ChaCha20 seeded with `seed` (32
+/// bytes), as its appendix vectors are made, for balances of `bits` bits (8,
+/// 16, 32, 64 or 128) in the deployment of `domain_separator`: key
+/// generation, a credential of `c` credits under the request context `ctx`
+/// (32 bytes, a canonical scalar), a spend of `s` and a refund of `t`.
+/// Writes, each in its CBOR encoding, the private key, the public key, the
+/// pre-issuance, the issuance request and response, the credential, the
+/// spend proof, the pre-refund, the refund and the next credential, one
+/// after the other into `out`; returns their total length.
+///
+/// # Safety
+/// Every pointer points to its length's (or capacity's) readable (inputs)
+/// or writable (output) bytes for the whole call; NULL only with length 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_act_run_with(
+    seed: *const u8,
+    seed_len: usize,
+    domain_separator: *const u8,
+    domain_separator_len: usize,
+    bits: usize,
+    ctx: *const u8,
+    ctx_len: usize,
+    c: u64,
+    s: u64,
+    t: u64,
+    out: *mut u8,
+    out_cap: usize,
+) -> i32 {
+    // SAFETY: the caller's contract for these buffers.
+    unsafe {
+        call(
+            [(seed, seed_len), (domain_separator, domain_separator_len), (ctx, ctx_len)],
+            [Out::wiped(out, out_cap)],
+            |ins, outs| crate::act::with_bits!(bits, act_run(ins, [c, s, t], outs)),
+        )
+    }
+}
+
 /// The outputs of [`pat_arc_run_with`] before the presentations:
 /// secret key ‖ public key ‖ request state ‖ CredentialRequest (the
 /// crypto-level 226 bytes) ‖ CredentialResponse ‖ credential.

@@ -86,8 +86,9 @@ pub struct pat_challenge {
     pub origin_info: *const u8,
     /// Its length.
     pub origin_info_len: usize,
-    /// Type 0xE5AC (ARC) only: the TokenChallenge's `credential_context`
-    /// (inside `challenge`; NULL when empty, and for every other type).
+    /// Types 0xE5AC (ARC) and 0xE5AD (ACT) only: the TokenChallenge's
+    /// `credential_context` (inside `challenge`; NULL when empty, and for
+    /// every other type).
     pub credential_context: *const u8,
     /// Its length (0 or `PAT_ARC_CREDENTIAL_CONTEXT_LEN`).
     pub credential_context_len: usize,
@@ -120,11 +121,14 @@ impl pat_challenge {
     };
 }
 
-/// The RFC 9577 fields of an encoded challenge and, for type 0xE5AC (ARC),
-/// its `credential_context`.
+/// The RFC 9577 fields of an encoded challenge and, for types 0xE5AC (ARC)
+/// and 0xE5AD (ACT), its `credential_context`.
 fn decode_challenge(bytes: &[u8]) -> Result<(TokenChallenge<'_>, &[u8]), Fail> {
     if crate::arc::is_arc(bytes) {
         let c = ArcChallenge::decode(bytes)?;
+        Ok((*c.challenge(), c.credential_context()))
+    } else if crate::act::is_act(bytes) {
+        let c = pat::tokens::act::ActChallenge::decode(bytes)?;
         Ok((*c.challenge(), c.credential_context()))
     } else {
         Ok((TokenChallenge::decode(bytes)?, &[]))
@@ -139,6 +143,9 @@ fn check_token(token: &[u8]) -> Result<(), Fail> {
     }
     if crate::athm::is_athm(token) {
         return crate::athm::check_token(token);
+    }
+    if crate::act::is_act(token) {
+        return crate::act::check_token(token);
     }
     TokenRef::decode(token)?;
     Ok(())
@@ -323,8 +330,8 @@ pub unsafe extern "C" fn pat_authorization_with_extensions(
             [(token, token_len), (extensions, extensions_len)],
             [Out::wiped(out.cast::<u8>(), out_cap)],
             |[token, extensions], [out]| {
-                // ARC and ATHM tokens carry no extensions (neither draft has them).
-                if crate::arc::is_arc(token) || crate::athm::is_athm(token) {
+                // ARC, ACT and ATHM tokens carry no extensions (no draft of theirs has them).
+                if crate::arc::is_arc(token) || crate::act::is_act(token) || crate::athm::is_athm(token) {
                     return Err(Fail::from(Error::InvalidValue(pat::Field::Extensions)));
                 }
                 check_token(token)?;

@@ -4,7 +4,7 @@
 
 use pat::crypto::blind_rsa;
 use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
-use pat::tokens::{amortized, arc, athm, metadata, poprf, private, public, rate_limited};
+use pat::tokens::{act, amortized, arc, athm, metadata, poprf, private, public, rate_limited};
 use pat::wire::auth;
 use pat::wire::challenge::PRACTICAL_CHALLENGE_LEN;
 use pat::wire::token_type::{
@@ -138,6 +138,24 @@ pub const PAT_ARC_TOKEN_MAX_LEN: usize = 4555;
 /// A non-empty `credential_context` of an ARC TokenChallenge.
 pub const PAT_ARC_CREDENTIAL_CONTEXT_LEN: usize = 32;
 
+/// Type 0xE5AD (ACT) token key: the issuer's ristretto255 public key.
+pub const PAT_ACT_TOKEN_KEY_LEN: usize = 32;
+/// Type 0xE5AD TokenRequest.
+pub const PAT_ACT_REQUEST_LEN: usize = 144;
+/// Type 0xE5AD TokenResponse.
+pub const PAT_ACT_RESPONSE_LEN: usize = 211;
+/// Type 0xE5AD request state (secret), kept until the response.
+pub const PAT_ACT_REQUEST_STATE_LEN: usize = 244;
+/// Type 0xE5AD credential (secret): a CBOR `CreditToken`.
+pub const PAT_ACT_CREDENTIAL_LEN: usize = 211;
+/// Type 0xE5AD refund state (secret), kept from a spend to its refund.
+pub const PAT_ACT_REFUND_STATE_LEN: usize = 141;
+/// Type 0xE5AD refund, the issuer's answer to a spend.
+pub const PAT_ACT_REFUND_LEN: usize = 176;
+/// The longest type-0xE5AD token (balances of 128 bits; `pat_act_token_len`
+/// gives each bit length's).
+pub const PAT_ACT_TOKEN_MAX_LEN: usize = 18137;
+
 /// Type 0xC07E (ATHM) buckets: the hidden value is one of 0 to 3.
 pub const PAT_ATHM_BUCKETS: usize = 4;
 /// Type 0xC07E token key: the issuer's public key (three compressed P-256
@@ -228,6 +246,15 @@ const _: () = {
     assert!(PAT_ARC_PRESENTATION_STATE_LEN == pat::crypto::arc::PresentationState::STATE_LEN);
     assert!(PAT_ARC_TOKEN_MAX_LEN == arc::TOKEN_MAX_LEN);
     assert!(PAT_ARC_CREDENTIAL_CONTEXT_LEN == arc::CREDENTIAL_CONTEXT_LEN);
+
+    assert!(PAT_ACT_TOKEN_KEY_LEN == act::TOKEN_KEY_LEN);
+    assert!(PAT_ACT_REQUEST_LEN == act::REQUEST_LEN);
+    assert!(PAT_ACT_RESPONSE_LEN == act::RESPONSE_LEN);
+    assert!(PAT_ACT_REQUEST_STATE_LEN == act::RequestState::LEN);
+    assert!(PAT_ACT_CREDENTIAL_LEN == pat::crypto::act::CreditToken::CBOR_LEN);
+    assert!(PAT_ACT_REFUND_STATE_LEN == pat::crypto::act::PreRefund::CBOR_LEN);
+    assert!(PAT_ACT_REFUND_LEN == act::REFUND_LEN);
+    assert!(PAT_ACT_TOKEN_MAX_LEN == act::token_len(128) && PAT_ACT_TOKEN_MAX_LEN == act::TOKEN_MAX_LEN);
 
     assert!(PAT_ATHM_BUCKETS == crate::athm::BUCKETS);
     assert!(PAT_ATHM_TOKEN_KEY_LEN == athm::TOKEN_KEY_LEN);

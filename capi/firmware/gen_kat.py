@@ -6,7 +6,8 @@ declares them. Every case is its own object, so a firmware that names only
 `kat_typeN_case0` (the first case of type N's Go file) links only that one.
 Also emits the `Authorization` value of each type's case 0, built here from
 the vector token with Python's base64 (padded base64url, RFC 9577 §2.2),
-the ARC draft's vectors, the ATHM reference's client procedures, and one
+the ARC draft's vectors, the ATHM reference's client procedures, ACT's
+appendix run, the first amortized batch of types 0x0001 and 0x0005, and one
 case of each type with public metadata (0xDA7A: privacypass-ts's; 0xDA7B:
 pat's own, tests/vectors/pat/).
 
@@ -15,6 +16,7 @@ pat's own, tests/vectors/pat/).
 VECTOR_DIR is tests/vectors/pat-go/tokens; PER_FILE the cases taken from
 each file (from its start). Prints the number of cases written."""
 import base64
+import hashlib
 import json
 import sys
 
@@ -69,6 +71,66 @@ def extended_data(path, prefix, rsa):
     return out
 
 
+def emit(prefix, fields, struct=None):
+    """`const struct {struct} {prefix}_kat` (struct defaults to
+    {prefix}_kat), one array per field."""
+    out = [c_array(f"{prefix}_{name}_data", data) for name, data in fields.items()]
+    out.append(f"const struct {struct or prefix + '_kat'} {prefix}_kat = {{\n    " + ",\n    ".join(
+        f".{n} = {{{prefix}_{n}_data, sizeof {prefix}_{n}_data}}" for n in fields) + ",\n};\n")
+    return out
+
+
+def amortized_data(path, prefix):
+    """An amortized batch of pat-go's (its file's first case) as `const
+    struct batch_kat {prefix}_kat`: the key, the challenge, the
+    nonces and blinds one after the other, the request, the response and
+    the tokens one after the other."""
+    with open(path) as f:
+        case = json.load(f)[0]
+    x = bytes.fromhex
+    fields = {
+        "pk": x(case["pkS"]), "challenge": x(case["token_challenge"]),
+        "nonces": b"".join(map(x, case["nonces"])), "blinds": b"".join(map(x, case["blinds"])),
+        "request": x(case["token_request"]), "response": x(case["token_response"]),
+        "tokens": b"".join(map(x, case["tokens"])),
+    }
+    out = emit(prefix, fields, "batch_kat")
+    out.append(f"const size_t {prefix}_count = {len(case['tokens'])};\n")
+    return out
+
+
+def act_data(path):
+    """ACT's appendix (draft-schlesinger-cfrg-act-01) as `const struct
+    act_kat act_kat`: the run pat_act_run_with must write (the ten CBOR
+    values), its inputs, and the client calls' inputs and outputs: the
+    token key (pk_cbor without its 2-byte CBOR header), the request state
+    (pre-issuance ‖ request ‖ ctx), the response, the credential, the
+    refund state, a token carrying the spend proof (its challenge digest
+    zero: the client's refund does not read it), the refund and the next
+    credential."""
+    with open(path) as f:
+        v = json.load(f)[0]
+    x = bytes.fromhex
+    names = ("sk_cbor", "pk_cbor", "preissuance_cbor", "issuance_request_cbor", "issuance_response_cbor",
+             "credit_token_cbor", "spend_proof_cbor", "prerefund_cbor", "refund_cbor", "refund_token_cbor")
+    pk_cbor = x(v["pk_cbor"])
+    if pk_cbor[:2] != b"\x58\x20" or len(pk_cbor) != 34 or v["L"] != 8:
+        sys.exit(f"gen_kat.py: {path}: unexpected ACT shapes")
+    key = pk_cbor[2:]
+    fields = {
+        "seed": x(v["rng_seed"]), "domain_separator": v["domain_separator"].encode(), "ctx": x(v["ctx"]),
+        "run": b"".join(x(v[n]) for n in names), "token_key": key,
+        "state": x(v["preissuance_cbor"]) + x(v["issuance_request_cbor"]) + x(v["ctx"]),
+        "response": x(v["issuance_response_cbor"]), "credential": x(v["credit_token_cbor"]),
+        "refund_state": x(v["prerefund_cbor"]),
+        "token": b"\xe5\xad" + bytes(32) + hashlib.sha256(key).digest() + x(v["spend_proof_cbor"]),
+        "refund": x(v["refund_cbor"]), "next": x(v["refund_token_cbor"]),
+    }
+    out = emit("act", fields)
+    out.append(f"const uint64_t act_numbers[4] = {{{v['c']}, {v['s']}, {v['t']}, {v['remaining_balance']}}};\n")
+    return out
+
+
 def athm_data(path):
     """ATHM (type 0xC07E, the reference's vectors, 4 buckets) as `const
     struct athm_kat athm_kat`: the deployment id, the token key (key_gen's
@@ -99,9 +161,7 @@ def athm_data(path):
     if (len(fields["token_key"]), len(fields["request"]), len(fields["state"]), len(fields["response"]),
             len(fields["token"])) != (163, 36, 129, 483, 132):
         sys.exit(f"gen_kat.py: {path}: unexpected ATHM sizes")
-    out = [c_array(f"athm_{name}_data", data) for name, data in fields.items()]
-    out.append("const struct athm_kat athm_kat = {\n    " + ",\n    ".join(
-        f".{n} = {{athm_{n}_data, sizeof athm_{n}_data}}" for n in fields) + ",\n};\n")
+    out = emit("athm", fields)
     value = 'PrivateToken token="' + base64.urlsafe_b64encode(fields["token"]).decode() + '"'
     out.append("const char athm_authorization[] = \"" + value.replace('"', '\\"') + "\";\n")
     return out
@@ -189,6 +249,9 @@ def main():
         body.append(f"const char kat_type{ty}_authorization[] = {literal};\n")
     body += arc_data(f"{vector_dir}/../../arc/draft-ietf-privacypass-arc-crypto-01.json")
     body += athm_data(f"{vector_dir}/../../athm/test_vectors.json")
+    body += act_data(f"{vector_dir}/../../act/draft-schlesinger-cfrg-act-01.json")
+    body += amortized_data(f"{vector_dir}/amortized/type1-issuance-test-vectors.json", "batch1")
+    body += amortized_data(f"{vector_dir}/amortized/type5-issuance-test-vectors.json", "batch5")
     body += extended_data(f"{vector_dir}/../../privacypass-ts/pub_verif_with_metadata_v3.json", "da7a", True)
     body += extended_data(f"{vector_dir}/../../pat/type-da7b-issuance-test-vectors.json", "da7b", False)
     body.append("const struct kat_case *const kat_cases[KAT_CASE_COUNT] = {\n    "
@@ -201,6 +264,11 @@ def main():
     header += [f"extern const struct kat_case kat_type{ty}_case0;" for ty in sorted(first)]
     header.append("extern const struct arc_kat arc_kat;")
     header.append("extern const struct athm_kat athm_kat;")
+    header.append("extern const struct act_kat act_kat;")
+    header.append("extern const uint64_t act_numbers[4];")
+    for prefix in ("batch1", "batch5"):
+        header.append(f"extern const struct batch_kat {prefix}_kat;")
+        header.append(f"extern const size_t {prefix}_count;")
     header.append("extern const char athm_authorization[];")
     for prefix in ("da7a", "da7b"):
         header.append(f"extern const struct ext_kat {prefix}_kat;")

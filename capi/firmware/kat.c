@@ -1,6 +1,7 @@
 /*
  * The vector firmware: pat-go's issuance vectors for types 0x0001, 0x0002
- * and 0x0005 (and one case each of 0xDA7A, 0xDA7B, ATHM and ARC) through the C API on a Cortex-M4 with no allocator and no
+ * and 0x0005 (and one case each of their amortized batches, 0xDA7A, 0xDA7B,
+ * ACT, ATHM and ARC) through the C API on a Cortex-M4 with no allocator and no
  * libc. For each case, the deterministic request must give the vector's
  * TokenRequest and the finalize of the vector's TokenResponse its Token,
  * byte for byte, with the state zeroed after. Per type it also runs the
@@ -416,6 +417,206 @@ static void ext_authorization_value(const struct ext_kind *k)
     verdict(ok ? NULL : "value differs", rc);
 }
 
+/* ---- Amortized batches of types 0x0001 and 0x0005 ------------------------ */
+
+typedef int32_t (*batch_with_fn)(const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *, size_t,
+                                 const uint8_t *, size_t, uint8_t *, size_t, uint8_t *, size_t);
+typedef int32_t (*batch_request_fn)(const uint8_t *, size_t, const uint8_t *, size_t, size_t, pat_rng_fn, void *,
+                                    uint8_t *, size_t, uint8_t *, size_t);
+
+struct batch_kind {
+    const char *name; /* the figures' name */
+    const struct batch_kat *v;
+    const size_t *count;
+    size_t state_len;
+    batch_with_fn request_with;
+    batch_request_fn request;
+    finalize_fn finalize;
+    struct test_rng rng;
+    struct probe peak_request, peak_finalize;
+};
+
+/* Outside every frame, sized for the larger of the two types. */
+static uint8_t batch_request[512];
+static uint8_t batch_state[MAX2(PAT_TYPE1_BATCH_STATE_LEN, PAT_TYPE5_BATCH_STATE_LEN)];
+static uint8_t batch_tokens[PAT_BATCH_MAX * MAX2(PAT_TYPE1_TOKEN_LEN, PAT_TYPE5_TOKEN_LEN)];
+
+static struct batch_kind batch_kinds[] = {
+    {"type1_batch", &batch1_kat, &batch1_count, PAT_TYPE1_BATCH_STATE_LEN, pat_type1_request_batch_with,
+     pat_type1_request_batch, pat_type1_finalize_batch, {0xBA7C0001u, 0}, {0}, {0}},
+    {"type5_batch", &batch5_kat, &batch5_count, PAT_TYPE5_BATCH_STATE_LEN, pat_type5_request_batch_with,
+     pat_type5_request_batch, pat_type5_finalize_batch, {0xBA7C0005u, 0}, {0}, {0}},
+};
+#define BATCH_KIND_COUNT (sizeof batch_kinds / sizeof batch_kinds[0])
+
+static int32_t op_batch_request(void *ctx)
+{
+    struct batch_kind *k = ctx;
+    const struct batch_kat *v = k->v;
+    return k->request(v->pk.p, v->pk.n, v->challenge.p, v->challenge.n, *k->count, test_rng, &k->rng, batch_request,
+                      v->request.n, batch_state, k->state_len);
+}
+
+static int32_t op_batch_finalize(void *ctx)
+{
+    const struct batch_kind *k = ctx;
+    const struct batch_kat *v = k->v;
+    return k->finalize(v->pk.p, v->pk.n, batch_state, k->state_len, v->response.p, v->response.n, batch_tokens,
+                       v->tokens.n);
+}
+
+/* pat-go's first batch: the request from its nonces and blinds, then the
+ * finalize (measured) gives its tokens and zeroes the state. */
+static void batch_known_answer(struct batch_kind *k)
+{
+    rt_put("known answer ");
+    rt_put(k->name);
+    const struct batch_kat *v = k->v;
+    if (v->request.n > sizeof batch_request || v->tokens.n > sizeof batch_tokens) {
+        verdict("vector sizes", 0);
+        return;
+    }
+    int32_t rc = k->request_with(v->pk.p, v->pk.n, v->challenge.p, v->challenge.n, v->nonces.p, v->nonces.n,
+                                 v->blinds.p, v->blinds.n, batch_request, v->request.n, batch_state, k->state_len);
+    if (!returned(rc, v->request.n) || !same(batch_request, v->request.p, v->request.n)) {
+        verdict("token_request differs", rc);
+        return;
+    }
+    struct probe p;
+    rc = probe_measure(op_batch_finalize, k, &p);
+    keep_peak(&k->peak_finalize, &p);
+    if (p.overflow) {
+        verdict("stack overflow", rc);
+    } else if (!returned(rc, v->tokens.n) || !same(batch_tokens, v->tokens.p, v->tokens.n)) {
+        verdict("tokens differ", rc);
+    } else {
+        verdict(all_zero(batch_state, k->state_len) ? NULL : "state not zeroed after finalize", rc);
+    }
+}
+
+/* A batch of the vector's size through the callback (measured). */
+static void batch_random_request(struct batch_kind *k)
+{
+    rt_put("random request ");
+    rt_put(k->name);
+    const struct batch_kat *v = k->v;
+    struct probe p;
+    uint32_t before = k->rng.bytes;
+    int32_t rc = probe_measure(op_batch_request, k, &p);
+    keep_peak(&k->peak_request, &p);
+    bool ok = returned(rc, v->request.n) && k->rng.bytes != before && same(batch_request, v->request.p, 3) &&
+              !same(batch_request, v->request.p, v->request.n);
+    request_verdict(&p, rc, ok ? NULL : "wrong length, no randomness, or the vector's request", batch_state,
+                    k->state_len);
+}
+
+/* ---- ACT (type 0xE5AD, draft-schlesinger-privacypass-act-01, L = 8) ------ */
+
+static uint8_t act_run[4096];
+static uint8_t act_request[PAT_ACT_REQUEST_LEN];
+static uint8_t act_state[PAT_ACT_REQUEST_STATE_LEN];
+static uint8_t act_credential[PAT_ACT_CREDENTIAL_LEN];
+static uint8_t act_refund_state[PAT_ACT_REFUND_STATE_LEN];
+static struct probe act_peak_request, act_peak_finalize, act_peak_refund;
+static struct test_rng act_rng = {0xE5AD5EEDu, 0};
+/* An ACT TokenChallenge: type, issuer_name, then an empty redemption
+ * context, origin_info and credential_context. */
+static const uint8_t act_challenge[] = {0xE5, 0xAD, 0, 14, 'i', 's', 's', 'u', 'e', 'r', '.', 'e', 'x', 'a', 'm',
+                                        'p',  'l',  'e', 0, 0, 0, 0};
+
+static int32_t op_act_request(void *ctx)
+{
+    (void)ctx;
+    const struct act_kat *v = &act_kat;
+    return pat_act_request(v->domain_separator.p, v->domain_separator.n, v->token_key.p, v->token_key.n,
+                           act_challenge, sizeof act_challenge, test_rng, &act_rng, act_request, sizeof act_request,
+                           act_state, sizeof act_state);
+}
+
+static int32_t op_act_finalize(void *ctx)
+{
+    (void)ctx;
+    const struct act_kat *v = &act_kat;
+    return pat_act_finalize(v->domain_separator.p, v->domain_separator.n, v->token_key.p, v->token_key.n, 8,
+                            act_state, sizeof act_state, v->response.p, v->response.n, act_credential,
+                            sizeof act_credential);
+}
+
+static int32_t op_act_refund(void *ctx)
+{
+    (void)ctx;
+    const struct act_kat *v = &act_kat;
+    return pat_act_refund(v->domain_separator.p, v->domain_separator.n, v->token_key.p, v->token_key.n, 8,
+                          act_refund_state, sizeof act_refund_state, v->token.p, v->token.n, v->refund.p,
+                          v->refund.n, act_credential, sizeof act_credential);
+}
+
+/* The appendix's whole run through pat_act_run_with, byte for byte. */
+static void act_known_run(void)
+{
+    rt_put("act run_with (the appendix)");
+    const struct act_kat *v = &act_kat;
+    if (v->run.n > sizeof act_run) {
+        verdict("run longer than the buffer", 0);
+        return;
+    }
+    int32_t rc = pat_act_run_with(v->seed.p, v->seed.n, v->domain_separator.p, v->domain_separator.n, 8, v->ctx.p,
+                                  v->ctx.n, act_numbers[0], act_numbers[1], act_numbers[2], act_run, v->run.n);
+    verdict(returned(rc, v->run.n) && same(act_run, v->run.p, v->run.n) ? NULL : "run differs", rc);
+}
+
+/* The appendix's response finalized (measured) from its request state into
+ * its credential, then its refund (measured) into the next credential,
+ * whose balance pat_act_credits reads. */
+static void act_client_calls(void)
+{
+    rt_put("act finalize and refund (the appendix)");
+    const struct act_kat *v = &act_kat;
+    if (v->state.n != sizeof act_state || v->refund_state.n != sizeof act_refund_state) {
+        verdict("vector sizes", 0);
+        return;
+    }
+    for (size_t i = 0; i < sizeof act_state; i++) {
+        act_state[i] = v->state.p[i];
+    }
+    struct probe p;
+    int32_t rc = probe_measure(op_act_finalize, NULL, &p);
+    keep_peak(&act_peak_finalize, &p);
+    if (p.overflow || !returned(rc, v->credential.n) || !same(act_credential, v->credential.p, v->credential.n) ||
+        !all_zero(act_state, sizeof act_state)) {
+        verdict(p.overflow ? "stack overflow" : "credential differs or state kept", rc);
+        return;
+    }
+    for (size_t i = 0; i < sizeof act_refund_state; i++) {
+        act_refund_state[i] = v->refund_state.p[i];
+    }
+    rc = probe_measure(op_act_refund, NULL, &p);
+    keep_peak(&act_peak_refund, &p);
+    uint64_t credits = 0;
+    int32_t crc = pat_act_credits(act_credential, sizeof act_credential, 8, &credits);
+    if (p.overflow) {
+        verdict("stack overflow", rc);
+    } else if (!returned(rc, v->next.n) || !same(act_credential, v->next.p, v->next.n) || crc != 0 ||
+               credits != act_numbers[3] || !all_zero(act_refund_state, sizeof act_refund_state)) {
+        verdict("next credential, its balance or the wiped state differs", rc);
+    } else {
+        verdict(NULL, rc);
+    }
+}
+
+/* A credential request through the callback (measured). */
+static void act_random_request(void)
+{
+    rt_put("act random request");
+    struct probe p;
+    uint32_t before = act_rng.bytes;
+    int32_t rc = probe_measure(op_act_request, NULL, &p);
+    keep_peak(&act_peak_request, &p);
+    bool ok = returned(rc, sizeof act_request) && act_rng.bytes != before && act_request[0] == 0xE5 &&
+              act_request[1] == 0xAD && !all_zero(act_state, sizeof act_state);
+    request_verdict(&p, rc, ok ? NULL : "wrong length, no randomness or an empty state", act_state, sizeof act_state);
+}
+
 /* ---- ATHM (type 0xC07E, draft-yun-privacypass-athm-00, 4 buckets) ------ */
 
 static uint8_t athm_request[PAT_ATHM_REQUEST_LEN];
@@ -644,6 +845,13 @@ int app_main(void)
         ext_random_request(&ext_kinds[i]);
         ext_authorization_value(&ext_kinds[i]);
     }
+    for (size_t i = 0; i < BATCH_KIND_COUNT; i++) {
+        batch_known_answer(&batch_kinds[i]);
+        batch_random_request(&batch_kinds[i]);
+    }
+    act_known_run();
+    act_client_calls();
+    act_random_request();
     athm_known_answer();
     athm_random_request();
     athm_authorization_value();
@@ -669,6 +877,23 @@ int app_main(void)
             figure("insns", k->name, "finalize", k->peak_finalize.insns);
         }
     }
+    for (size_t i = 0; i < BATCH_KIND_COUNT; i++) {
+        const struct batch_kind *k = &batch_kinds[i];
+        figure("stack", k->name, "request", k->peak_request.stack);
+        figure("stack", k->name, "finalize", k->peak_finalize.stack);
+        if (counting) {
+            figure("insns", k->name, "request", k->peak_request.insns);
+            figure("insns", k->name, "finalize", k->peak_finalize.insns);
+        }
+    }
+    figure("stack", "act", "request", act_peak_request.stack);
+    figure("stack", "act", "finalize", act_peak_finalize.stack);
+    figure("stack", "act", "refund", act_peak_refund.stack);
+    if (counting) {
+        figure("insns", "act", "request", act_peak_request.insns);
+        figure("insns", "act", "finalize", act_peak_finalize.insns);
+        figure("insns", "act", "refund", act_peak_refund.insns);
+    }
     figure("stack", "athm", "request", athm_peak_request.stack);
     figure("stack", "athm", "finalize", athm_peak_finalize.stack);
     if (counting) {
@@ -689,7 +914,9 @@ int app_main(void)
     rt_put(" failed");
     rt_line();
     /* Every check ran: the cases of the generated table, three per type,
-     * three per type with public metadata, ATHM's three and ARC's four. */
-    bool complete = passed + failed == KAT_CASE_COUNT + 3 * KIND_COUNT + 3 * EXT_KIND_COUNT + 3 + 4;
+     * three per type with public metadata, two per batch type, ACT's three,
+     * ATHM's three and ARC's four. */
+    bool complete =
+        passed + failed == KAT_CASE_COUNT + 3 * KIND_COUNT + 3 * EXT_KIND_COUNT + 2 * BATCH_KIND_COUNT + 3 + 3 + 4;
     return failed == 0 && complete ? 0 : 1;
 }

@@ -31,6 +31,20 @@ struct arc_kat {
     struct bytes seed, request_context, presentation_context, pk, state, response, credential, challenge, run;
 };
 
+/* An amortized batch of pat-go's (types 0x0001 and 0x0005; gen_kat.py's
+ * amortized_data): the nonces, blinds and tokens one after the other. */
+struct batch_kat {
+    struct bytes pk, challenge, nonces, blinds, request, response, tokens;
+};
+
+/* ACT (type 0xE5AD, L = 8): the appendix run and the client calls' inputs
+ * and outputs (gen_kat.py's act_data); act_numbers holds c, s, t and the
+ * balance left. */
+struct act_kat {
+    struct bytes seed, domain_separator, ctx, run, token_key, state, response, credential, refund_state, token,
+        refund, next;
+};
+
 /* ATHM (type 0xC07E, 4 buckets): the reference's vectors (gen_kat.py's
  * athm_data says what each field holds). */
 struct athm_kat {

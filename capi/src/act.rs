@@ -34,14 +34,17 @@ pub(crate) const BITS: [usize; 5] = [8, 16, 32, 64, 128];
 
 /// Runs `$body` with `L` set to `bits`, one of [`BITS`]; another is
 /// `InvalidLength(Message)`, the library's error for an L it cannot take.
+/// Each L runs in a frame of its own: inlined side by side, the five
+/// instantiations' buffers would share one frame (the largest L's proof
+/// arrays under every call).
 macro_rules! with_bits {
     ($bits:expr, $body:ident ( $($arg:expr),* )) => {
         match $bits {
-            8 => $body::<8>($($arg),*),
-            16 => $body::<16>($($arg),*),
-            32 => $body::<32>($($arg),*),
-            64 => $body::<64>($($arg),*),
-            128 => $body::<128>($($arg),*),
+            8 => $crate::call::apart(|| $body::<8>($($arg),*)),
+            16 => $crate::call::apart(|| $body::<16>($($arg),*)),
+            32 => $crate::call::apart(|| $body::<32>($($arg),*)),
+            64 => $crate::call::apart(|| $body::<64>($($arg),*)),
+            128 => $crate::call::apart(|| $body::<128>($($arg),*)),
             _ => Err(crate::ffi::Fail::from(pat::Error::InvalidLength(pat::Field::Message))),
         }
     };
@@ -80,10 +83,14 @@ fn finalize<const L: usize>(
     let client = client::<L>(domain_separator, token_key)?;
     let [state_buf, credential_out] = outs;
     let credential_out = prefix(credential_out, CreditToken::CBOR_LEN)?;
-    let state = apart(|| RequestState::from_bytes(state_buf))?;
-    let response = apart(|| TokenResponse::decode(response))?;
-    let credential = apart(|| client.finalize(&state, &response))?;
-    credential_out.copy_from_slice(&credential.to_cbor()[..]);
+    // The inputs decoded, the finalize and the credential in one frame of
+    // their own, under which the client alone stays.
+    apart(|| -> Result<(), Fail> {
+        let state = RequestState::from_bytes(state_buf)?;
+        let response = TokenResponse::decode(response)?;
+        credential_out.copy_from_slice(&client.finalize(&state, &response)?.to_cbor()[..]);
+        Ok(())
+    })?;
     crate::ffi::wipe(state_buf);
     Ok(CreditToken::CBOR_LEN)
 }
@@ -119,11 +126,15 @@ fn refund_credential<const L: usize>(
     let client = client::<L>(domain_separator, token_key)?;
     let [state_buf, credential_out] = outs;
     let credential_out = prefix(credential_out, CreditToken::CBOR_LEN)?;
-    let state = apart(|| PreRefund::from_cbor(state_buf))?;
-    let token = apart(|| Token::<L>::decode(token))?;
-    let refund = apart(|| Refund::from_cbor(refund))?;
-    let credential = apart(|| client.refund(&state, &token, &refund))?;
-    credential_out.copy_from_slice(&credential.to_cbor()[..]);
+    // The inputs decoded, the refund and the credential in one frame of
+    // their own, under which the client alone stays.
+    apart(|| -> Result<(), Fail> {
+        let state = PreRefund::from_cbor(state_buf)?;
+        let token = Token::<L>::decode(token)?;
+        let refund = Refund::from_cbor(refund)?;
+        credential_out.copy_from_slice(&client.refund(&state, &token, &refund)?.to_cbor()[..]);
+        Ok(())
+    })?;
     crate::ffi::wipe(state_buf);
     Ok(CreditToken::CBOR_LEN)
 }

@@ -536,6 +536,7 @@ fn act_case(case: &ActCase) -> Result<(), Error> {
     let rebuilt =
         measure("act/client_refund", || pre_refund.to_credit_token::<L>(&params, &proof, &refund, sk.public_key()))?;
     check(rebuilt.to_cbor().as_slice() == case.refund_token && rebuilt.credits::<L>()? == case.remaining)?;
+    act_from_key(case)?;
     // One bit of the proof's last scalar flipped: refused (a decoding error
     // or a failed verification, never a refund).
     let mut forged = encoded;
@@ -546,6 +547,62 @@ fn act_case(case: &ActCase) -> Result<(), Error> {
         Err(_) => true,
     };
     check(refused)
+}
+
+/// What one C API call of type 0xE5AD does (capi/firmware compares with
+/// these), on the appendix's values at its L: the parameters from the
+/// domain separator, the client from the token key, the inputs decoded,
+/// the step, and its outputs encoded. A request for an empty challenge; the
+/// appendix's response finalized from its request state; its refund turned
+/// into the next credential.
+fn act_from_key(case: &ActCase) -> Result<(), Error> {
+    use pat::crypto::act::{CreditToken, Params, PreRefund, PublicKey, Refund};
+    use pat::tokens::act::{ActChallenge, Client, RequestState, Token, TokenResponse};
+    const L: usize = vectors::ACT_L;
+    let key = PublicKey::from_cbor(case.pk)?.to_bytes();
+    let mut rng = TestRng::new(0x0e5a_d0e5_ad0e_5ad0);
+    let challenge = [
+        0xE5, 0xAD, 0, 14, b'i', b's', b's', b'u', b'e', b'r', b'.', b'e', b'x', b'a', b'm', b'p', b'l', b'e', 0, 0, 0,
+        0,
+    ];
+    let mut state_buf = [0u8; RequestState::LEN];
+    let mut request_buf = [0u8; pat::tokens::act::REQUEST_LEN];
+    measure("act/client_request_from_key", || -> Result<usize, Error> {
+        let client = Client::<L>::from_token_key(Params::from_domain_separator(case.domain_separator), &key)?;
+        let challenge = ActChallenge::decode(&challenge)?;
+        let (state, request) = client.request(&challenge, &mut rng)?;
+        state_buf.copy_from_slice(&state.to_bytes()[..]);
+        request.encode(&mut request_buf)
+    })?;
+    // The appendix's request as a stored state: pre-issuance ‖ request ‖ ctx.
+    let (pre, rest) = state_buf.split_at_mut(case.pre_issuance.len());
+    let (req, ctx) = rest.split_at_mut(case.request.len());
+    pre.copy_from_slice(case.pre_issuance);
+    req.copy_from_slice(case.request);
+    ctx.copy_from_slice(&case.ctx);
+    let mut credential = [0u8; CreditToken::CBOR_LEN];
+    measure("act/client_finalize_from_key", || -> Result<(), Error> {
+        let client = Client::<L>::from_token_key(Params::from_domain_separator(case.domain_separator), &key)?;
+        let state = RequestState::from_bytes(&state_buf)?;
+        let response = TokenResponse::decode(case.response)?;
+        credential.copy_from_slice(&client.finalize(&state, &response)?.to_cbor()[..]);
+        Ok(())
+    })?;
+    check(credential.as_slice() == case.credit_token)?;
+    // A token carrying the appendix's spend proof (the refund reads only it).
+    let mut token = [0u8; Token::<L>::LEN];
+    let (header, proof) = token.split_at_mut(pat::tokens::act::TOKEN_HEADER_LEN);
+    header.get_mut(..2).ok_or(Error::BufferTooSmall)?.copy_from_slice(&[0xE5, 0xAD]);
+    proof.copy_from_slice(case.spend_proof);
+    measure("act/client_refund_from_key", || -> Result<(), Error> {
+        let client = Client::<L>::from_token_key(Params::from_domain_separator(case.domain_separator), &key)?;
+        let state = PreRefund::from_cbor(case.pre_refund)?;
+        let token = Token::<L>::decode(&token)?;
+        let refund = Refund::from_cbor(case.refund)?;
+        credential.copy_from_slice(&client.refund(&state, &token, &refund)?.to_cbor()[..]);
+        Ok(())
+    })?;
+    check(credential.as_slice() == case.refund_token)
 }
 
 /// ARC (P-256) on the draft's vectors, every value drawn in the draft's

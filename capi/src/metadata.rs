@@ -72,12 +72,26 @@ fn finalize([token_key, extensions, response]: [&[u8]; 3], outs: &mut [&mut [u8]
 /// or over 65,537 bytes).
 #[unsafe(no_mangle)]
 pub extern "C" fn pat_typeda7a_request_len(extensions_len: usize) -> i32 {
-    let len = if (2..=2 + 0xffff).contains(&extensions_len) {
-        Ok(request_len(extensions_len))
+    crate::ffi::status(checked_extensions_len(extensions_len).map(request_len))
+}
+
+/// `extensions_len` if an Extensions list (length prefix included) can be
+/// that long: 2 to 65,537 bytes; `InvalidLength(Extensions)` otherwise.
+pub(crate) fn checked_extensions_len(extensions_len: usize) -> Result<usize, Fail> {
+    if (2..=2 + 0xffff).contains(&extensions_len) {
+        Ok(extensions_len)
     } else {
         Err(Fail::from(pat::Error::InvalidLength(pat::Field::Extensions)))
-    };
-    crate::ffi::status(len)
+    }
+}
+
+/// The size of the `Authorization` buffer for a token of `token_len` bytes
+/// and `extensions_len` bytes of encoded extensions, its NUL included.
+pub(crate) fn authorization_size(token_len: usize, extensions_len: usize) -> i32 {
+    crate::ffi::status(
+        checked_extensions_len(extensions_len)
+            .map(|n| pat::wire::auth::authorization_with_extensions_len(token_len, n).saturating_add(1)),
+    )
 }
 
 /// The size of the buffer `pat_authorization_with_extensions` needs for a
@@ -85,13 +99,7 @@ pub extern "C" fn pat_typeda7a_request_len(extensions_len: usize) -> i32 {
 /// NUL included, or `-PAT_E_INVALID_LENGTH` as `pat_typeda7a_request_len`.
 #[unsafe(no_mangle)]
 pub extern "C" fn pat_typeda7a_authorization_size(extensions_len: usize) -> i32 {
-    let size = if (2..=2 + 0xffff).contains(&extensions_len) {
-        Ok(pat::wire::auth::authorization_with_extensions_len(PublicMetadataRsa2048::TOKEN_LEN, extensions_len)
-            .saturating_add(1))
-    } else {
-        Err(Fail::from(pat::Error::InvalidLength(pat::Field::Extensions)))
-    };
-    crate::ffi::status(size)
+    authorization_size(PublicMetadataRsa2048::TOKEN_LEN, extensions_len)
 }
 
 /// Type 0xDA7A (draft-ietf-privacypass-public-metadata-issuance): builds an

@@ -19,10 +19,6 @@ use crate::ffi::Fail;
 use crate::rng::{CallbackRng, pat_rng_fn};
 use crate::sizes::PAT_TYPEDA7B_REQUEST_FIXED_LEN;
 
-/// The Extensions encodings the format allows (length prefix included):
-/// from the empty list (2 bytes) to a full 65,535-byte body.
-const EXTENSIONS_LENS: core::ops::RangeInclusive<usize> = 2..=2 + 0xffff;
-
 /// A fresh request: the request into `outs[0]`, the exported state into
 /// `outs[1]`.
 fn request(
@@ -81,12 +77,7 @@ fn finalize([token_key, extensions, response]: [&[u8]; 3], outs: &mut [&mut [u8]
 /// 65,535 bytes (the POPRF's limit on its `info`).
 #[unsafe(no_mangle)]
 pub extern "C" fn pat_typeda7b_request_len(extensions_len: usize) -> i32 {
-    let len = if EXTENSIONS_LENS.contains(&extensions_len) {
-        Ok(request_len(extensions_len))
-    } else {
-        Err(Fail::from(pat::Error::InvalidLength(pat::Field::Extensions)))
-    };
-    crate::ffi::status(len)
+    crate::ffi::status(crate::metadata::checked_extensions_len(extensions_len).map(request_len))
 }
 
 /// The size of the buffer `pat_authorization_with_extensions` needs for a
@@ -94,13 +85,7 @@ pub extern "C" fn pat_typeda7b_request_len(extensions_len: usize) -> i32 {
 /// NUL included, or `-PAT_E_INVALID_LENGTH` as `pat_typeda7b_request_len`.
 #[unsafe(no_mangle)]
 pub extern "C" fn pat_typeda7b_authorization_size(extensions_len: usize) -> i32 {
-    let size = if EXTENSIONS_LENS.contains(&extensions_len) {
-        Ok(pat::wire::auth::authorization_with_extensions_len(PublicMetadataP384::TOKEN_LEN, extensions_len)
-            .saturating_add(1))
-    } else {
-        Err(Fail::from(pat::Error::InvalidLength(pat::Field::Extensions)))
-    };
-    crate::ffi::status(size)
+    crate::metadata::authorization_size(PublicMetadataP384::TOKEN_LEN, extensions_len)
 }
 
 /// Type 0xDA7B (draft-ietf-privacypass-public-metadata-issuance §5):

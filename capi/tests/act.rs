@@ -65,8 +65,7 @@ fn the_appendix_run_byte_for_byte() {
         "refund_token_cbor",
     ];
     let expected: Vec<u8> = fields.iter().flat_map(|f| h(f)).collect();
-    let mut out = vec![0xAAu8; expected.len() + 16];
-    let rc = unsafe {
+    let run = |out: &mut [u8]| unsafe {
         pat_act_run_with(
             seed.as_ptr(),
             seed.len(),
@@ -82,7 +81,8 @@ fn the_appendix_run_byte_for_byte() {
             out.len(),
         )
     };
-    assert_eq!(rc as usize, expected.len());
+    let mut out = vec![0xAAu8; expected.len() + 16];
+    assert_eq!(run(&mut out) as usize, expected.len());
     // Field by field, to name the first that differs.
     let mut at = 0;
     for f in fields {
@@ -96,23 +96,7 @@ fn the_appendix_run_byte_for_byte() {
     assert_eq!(unsafe { pat_act_credits(next.as_ptr(), next.len(), bits, &mut credits) }, 0);
     assert_eq!(credits, n("remaining_balance"));
     // A buffer one byte short: refused.
-    let rc = unsafe {
-        pat_act_run_with(
-            seed.as_ptr(),
-            seed.len(),
-            ds.as_ptr(),
-            ds.len(),
-            bits,
-            ctx.as_ptr(),
-            ctx.len(),
-            n("c"),
-            n("s"),
-            n("t"),
-            out.as_mut_ptr(),
-            expected.len() - 1,
-        )
-    };
-    assert_eq!(rc, Error::BufferTooSmall.code());
+    assert_eq!(run(&mut out[..expected.len() - 1]), Error::BufferTooSmall.code());
 }
 
 /// The client's calls for one key, challenge and bit length.

@@ -1,6 +1,6 @@
 // The API's types, shared by both entries (index.d.ts, core.d.ts): Privacy
-// Pass clients for token types 0x0001, 0x0002, 0x0005 and 0xDA7A (RFC 9577,
-// RFC 9578 and drafts) and ARC, 0xE5AC (the `arc` namespace). Every method is synchronous. No name of the DOM library here:
+// Pass clients for token types 0x0001, 0x0002, 0x0005, 0xDA7A and 0xDA7B
+// (RFC 9577, RFC 9578 and drafts) and ARC, 0xE5AC (the `arc` namespace). Every method is synchronous. No name of the DOM library here:
 // a consumer with lib ES2022 and no ambient types type-checks (scripts/wasm).
 // The implementation is core.js; this file has no .js of its own.
 
@@ -62,7 +62,7 @@ export type PatErrorCode =
 
 /** A token type of this package. */
 export interface TokenTypeEntry {
-    readonly value: 0x0001 | 0x0002 | 0x0005 | 0xda7a;
+    readonly value: 0x0001 | 0x0002 | 0x0005 | 0xda7a | 0xda7b;
     readonly name: string;
     /** Authenticator length in bytes. */
     readonly Nk: number;
@@ -80,6 +80,8 @@ export declare const TOKEN_TYPES: {
     readonly VOPRF_RISTRETTO255: TokenTypeEntry & { readonly value: 0x0005 };
     /** 0xDA7A, partially blind RSA 2048 with public metadata, draft-ietf-privacypass-public-metadata-issuance. */
     readonly PUBLIC_METADATA: TokenTypeEntry & { readonly value: 0xda7a };
+    /** 0xDA7B, POPRF(P-384, SHA-384) with public metadata, draft-ietf-privacypass-public-metadata-issuance. */
+    readonly PRIVATE_METADATA: TokenTypeEntry & { readonly value: 0xda7b };
 };
 
 export declare const MediaType: {
@@ -162,7 +164,7 @@ export interface ExtensionEntry {
 }
 
 /**
- * An Extensions list (the metadata of type 0xDA7A, the `extensions`
+ * An Extensions list (the metadata of types 0xDA7A and 0xDA7B, the `extensions`
  * parameters) encoded from its entries in the given order, which must be
  * ascending by type ("UnsortedExtensions"); "InvalidLength" past 65535 bytes.
  */
@@ -215,7 +217,7 @@ export declare class WWWAuthenticateHeader {
 
 /** Authorization: PrivateToken token="…" (RFC 9577 §2.2). */
 export declare class AuthorizationHeader {
-    /** `extensions`: the encoded Extensions list sent with the token (type 0xDA7A's metadata), if any. */
+    /** `extensions`: the encoded Extensions list sent with the token (types 0xDA7A and 0xDA7B's metadata), if any. */
     constructor(token: Token | arc.Token, extensions?: Uint8Array | CanSerialize);
     /** An `arc.Token` when the token is of type 0xE5AC. */
     token: Token | arc.Token;
@@ -258,7 +260,11 @@ export interface CanSerialize {
     serialize(): Uint8Array;
 }
 
-/** The privately verifiable types: 0x0001 (VOPRF P-384) and 0x0005 (VOPRF ristretto255). */
+/**
+ * The privately verifiable types: 0x0001 (VOPRF P-384) and 0x0005 (VOPRF
+ * ristretto255), and 0xDA7B (public metadata on POPRF(P-384, SHA-384):
+ * `ClientWithMetadata`, `IssuerWithMetadata`).
+ */
 export declare namespace privateVerif {
     class TokenRequest {
         private constructor();
@@ -269,12 +275,12 @@ export declare namespace privateVerif {
     }
 
     class TokenResponse {
-        /** Type 0x0001 unless `tokenType` says 0x0005. */
-        constructor(evaluateMsg: Uint8Array, evaluateProof: Uint8Array, tokenType?: 0x0001 | 0x0005);
+        /** Type 0x0001 unless `tokenType` says 0x0005 or 0xDA7B (whose layout is type 0x0001's). */
+        constructor(evaluateMsg: Uint8Array, evaluateProof: Uint8Array, tokenType?: 0x0001 | 0x0005 | 0xda7b);
         readonly tokenType: number;
         readonly evaluateMsg: Bytes;
         readonly evaluateProof: Bytes;
-        static deserialize(bytes: Uint8Array, tokenType?: 0x0001 | 0x0005): TokenResponse;
+        static deserialize(bytes: Uint8Array, tokenType?: 0x0001 | 0x0005 | 0xda7b): TokenResponse;
         serialize(): Bytes;
     }
 
@@ -316,6 +322,69 @@ export declare namespace privateVerif {
          * or a parse error.
          */
         verify(token: CanSerialize | Uint8Array, tokChl: TokenChallenge | SerializableChallenge): void;
+        free(): void;
+    }
+
+    /** The request of a `ClientWithMetadata`: the type-0x0001 layout with type 0xDA7B, then its extensions. */
+    class ExtendedTokenRequest {
+        private constructor();
+        readonly tokenType: number;
+        readonly truncatedTokenKeyId: number;
+        readonly blindedMsg: Bytes;
+        /** The encoded Extensions list the token will carry. */
+        readonly extensions: Bytes;
+        serialize(): Bytes;
+    }
+
+    /**
+     * A client of type 0xDA7B (public metadata on POPRF(P-384, SHA-384)):
+     * every token it requests carries `extensions` (an encoded Extensions
+     * list, or anything with `serialize()`, as privacypass-ts's Extensions),
+     * which the issuer needs to verify it (send them in the
+     * AuthorizationHeader). One request in flight at a time.
+     */
+    class ClientWithMetadata {
+        constructor(extensions: Uint8Array | CanSerialize);
+        readonly tokenType: 0xda7b;
+        readonly extensions: Bytes;
+        /** `issuerPublicKey`: the token key, the serialized P-384 public key (49 bytes). */
+        createTokenRequest(tokChl: TokenChallenge | SerializableChallenge, issuerPublicKey: Uint8Array): ExtendedTokenRequest;
+        deserializeTokenResponse(bytes: Uint8Array): TokenResponse;
+        /** Checks the DLEQ proof under the key tweaked by the extensions and unblinds; "Verification" if it fails. */
+        finalize(tokRes: CanSerialize | Uint8Array): Token;
+    }
+
+    /**
+     * The issuer of type 0xDA7B, which is also its origin (the key is
+     * secret). Whether a request's or a token's extensions are acceptable
+     * is the caller's policy. The key stays in the module's memory;
+     * `free()` wipes it, after which every call throws a PatError "Freed".
+     */
+    class IssuerWithMetadata {
+        private constructor();
+        /** The key of DeriveKeyPair(seed, "PrivacyPass-TypeDA7B") in the POPRF mode; `seed`: 48 random bytes. */
+        static derive(seed: Uint8Array): IssuerWithMetadata;
+        /** A fresh key from crypto.getRandomValues. */
+        static generate(): IssuerWithMetadata;
+        /** The 48-byte secret scalar skS ("InvalidLength", "InvalidScalar"). */
+        static fromSecretKey(bytes: Uint8Array): IssuerWithMetadata;
+        readonly tokenType: 0xda7b;
+        /** The token key to publish (the serialized P-384 public key, 49 bytes). */
+        readonly tokenKey: Bytes;
+        readonly keyId: Bytes;
+        /** The TokenResponse to an ExtendedTokenRequest, under the key tweaked by its extensions ("KeyIdMismatch", "InvalidElement", parse errors). */
+        issue(tokReq: CanSerialize | Uint8Array): TokenResponse;
+        /**
+         * Returns if the token verifies for `tokChl` and `extensions`, else
+         * throws a PatError: "Verification" (also for extensions other than
+         * the issued ones), "KeyIdMismatch", "ChallengeMismatch",
+         * "WrongTokenType" or a parse error.
+         */
+        verify(
+            token: CanSerialize | Uint8Array,
+            tokChl: TokenChallenge | SerializableChallenge,
+            extensions: Uint8Array | CanSerialize,
+        ): void;
         free(): void;
     }
 }

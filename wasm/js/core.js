@@ -1,9 +1,10 @@
 // pat-wasm: the client roles of pat (Privacy Pass, RFC 9576/9577/9578) as
 // an ES module over the wasm-bindgen output `pat_wasm.js`. Token types
 // 0x0001 (VOPRF P-384), 0x0002 (blind RSA 2048), 0x0005 (VOPRF
-// ristretto255), 0xDA7A (public metadata) and 0xE5AC (ARC, the `arc`
-// namespace). Names follow @cloudflare/privacypass-ts where the concept
-// is the same; every method is synchronous. See docs/wasm.md.
+// ristretto255), 0xDA7A (public metadata, blind RSA), 0xDA7B (public
+// metadata, POPRF P-384) and 0xE5AC (ARC, the `arc` namespace). Names
+// follow @cloudflare/privacypass-ts where the concept is the same; every
+// method is synchronous. See docs/wasm.md.
 //
 // This is the entry `pat-wasm/core`: the API without loading. It imports
 // nothing but the wasm-bindgen glue (no `node:` module, no fetch at import),
@@ -137,6 +138,13 @@ export const TOKEN_TYPES = Object.freeze({
         Nk: 256,
         Nid: 32,
         publicVerifiable: true,
+    }),
+    PRIVATE_METADATA: Object.freeze({
+        value: 0xda7b,
+        name: 'POPRF (P-384, SHA-384)',
+        Nk: 48,
+        Nid: 32,
+        publicVerifiable: false,
     }),
 });
 
@@ -409,8 +417,8 @@ export class WWWAuthenticateHeader {
 
 /**
  * An Extensions list (draft-ietf-privacypass-auth-scheme-extensions §3;
- * the metadata of type 0xDA7A), encoded from `[{ type, data }]` in the
- * given order, which must be ascending by type ("UnsortedExtensions").
+ * the metadata of types 0xDA7A and 0xDA7B), encoded from `[{ type, data }]`
+ * in the given order, which must be ascending by type ("UnsortedExtensions").
  */
 export function encodeExtensions(list) {
     if (!Array.isArray(list)) throw new TypeError('extensions must be an array of { type, data }');
@@ -460,8 +468,8 @@ function extensionsArg(extensions, what = 'extensions') {
 /**
  * The `Authorization: PrivateToken token="…"` credentials (RFC 9577 §2.2),
  * with the `extensions` sent along with the token when it has them
- * (draft-ietf-privacypass-auth-scheme-extensions §3; type 0xDA7A's
- * metadata, an encoded Extensions list).
+ * (draft-ietf-privacypass-auth-scheme-extensions §3; the metadata of
+ * types 0xDA7A and 0xDA7B, an encoded Extensions list).
  */
 export class AuthorizationHeader {
     constructor(token, extensions) {
@@ -588,7 +596,11 @@ function tokenRequestClass() {
     };
 }
 
-/** Namespace of the privately verifiable types 0x0001 and 0x0005 (privacypass-ts: privateVerif). */
+/**
+ * Namespace of the privately verifiable types 0x0001 and 0x0005
+ * (privacypass-ts: privateVerif), and 0xDA7B (public metadata on
+ * POPRF(P-384, SHA-384): `ClientWithMetadata`, `IssuerWithMetadata`).
+ */
 function makePrivateVerif() {
     const sizes = new Map([
         [TOKEN_TYPES.VOPRF.value, { Ne: 49, raw: () => raw().P384Client, issuer: () => raw().P384Issuer }],
@@ -602,6 +614,10 @@ function makePrivateVerif() {
         if (s === undefined) throw new RangeError('tokenType must be 0x0001 or 0x0005');
         return s;
     };
+    // A TokenResponse of type 0xDA7B has type 0x0001's layout.
+    const DA7B = TOKEN_TYPES.PRIVATE_METADATA.value;
+    const responseSuite = (tokenType) =>
+        tokenType === DA7B ? { Ne: 49, raw: () => raw().PoprfClient } : suite(tokenType);
 
     const TokenRequest = tokenRequestClass();
 
@@ -614,7 +630,7 @@ function makePrivateVerif() {
             const bytes = new Uint8Array(evaluateMsg.length + evaluateProof.length);
             bytes.set(evaluateMsg);
             bytes.set(evaluateProof, evaluateMsg.length);
-            suite(tokenType).raw().checkResponse(bytes);
+            responseSuite(tokenType).raw().checkResponse(bytes);
             this.#bytes = bytes;
             this.tokenType = tokenType;
             this.evaluateMsg = copy(evaluateMsg);
@@ -622,7 +638,7 @@ function makePrivateVerif() {
         }
 
         static deserialize(bytes, tokenType = TOKEN_TYPES.VOPRF.value) {
-            const { Ne } = suite(tokenType);
+            const { Ne } = responseSuite(tokenType);
             bytesArg(bytes, 'bytes');
             return new TokenResponse(bytes.subarray(0, Ne), bytes.subarray(Ne), tokenType);
         }
@@ -724,7 +740,154 @@ function makePrivateVerif() {
         }
     }
 
-    return Object.freeze({ Client, Issuer, TokenRequest, TokenResponse });
+    /**
+     * The request of a client with metadata: the type-0x0001 layout with
+     * type 0xDA7B, followed by the extensions it is for.
+     */
+    class ExtendedTokenRequest {
+        #bytes;
+
+        constructor(bytes, extensions) {
+            this.#bytes = copy(bytes);
+            this.tokenType = (bytes[0] << 8) | bytes[1];
+            this.truncatedTokenKeyId = bytes[2];
+            this.blindedMsg = this.#bytes.slice(3, 3 + 49);
+            this.extensions = copy(extensions);
+        }
+
+        serialize() {
+            return this.#bytes.slice();
+        }
+    }
+
+    /**
+     * A client of type 0xDA7B (public metadata on POPRF(P-384, SHA-384)):
+     * every token it requests carries `extensions` (an encoded Extensions
+     * list, or privacypass-ts's Extensions), which the issuer evaluates
+     * into it and needs again to verify it.
+     */
+    class ClientWithMetadata {
+        #extensions;
+        #pending;
+
+        constructor(extensions) {
+            this.#extensions = extensionsArg(extensions);
+        }
+
+        get tokenType() {
+            return DA7B;
+        }
+
+        /** The encoded extensions of this client's tokens. */
+        get extensions() {
+            return this.#extensions.slice();
+        }
+
+        createTokenRequest(tokChl, issuerPublicKey) {
+            const bytes = challengeArg(tokChl);
+            const client = new (raw().PoprfClient)(bytesArg(issuerPublicKey, 'issuerPublicKey'));
+            try {
+                const request = client.request(bytes, this.#extensions);
+                this.#pending?.free();
+                this.#pending = request;
+                return new ExtendedTokenRequest(request.bytes, this.#extensions);
+            } finally {
+                client.free();
+            }
+        }
+
+        deserializeTokenResponse(bytes) {
+            return TokenResponse.deserialize(bytesArg(bytes, 'bytes'), DA7B);
+        }
+
+        /** Checks the DLEQ proof under the key tweaked by the extensions and unblinds; "Verification" if it fails. */
+        finalize(tokRes) {
+            if (this.#pending === undefined) throw patError('NoTokenRequest', 'finalize called before createTokenRequest');
+            return Token.deserialize(this.#pending.finalize(this.#extensions, responseBytes(tokRes)));
+        }
+    }
+
+    /**
+     * The issuer of type 0xDA7B, which is also its origin (the key is
+     * secret): evaluates ExtendedTokenRequests under the key tweaked by
+     * their extensions and verifies redeemed tokens with the extensions
+     * sent with them. Whether extensions are acceptable is the caller's
+     * policy. The key stays in the module's memory; free() wipes it.
+     */
+    class IssuerWithMetadata {
+        #raw;
+
+        constructor(key, rawIssuer) {
+            if (key !== internal) throw new TypeError('use IssuerWithMetadata.derive, .generate or .fromSecretKey');
+            this.#raw = rawIssuer;
+        }
+
+        /** The key of DeriveKeyPair(seed, "PrivacyPass-TypeDA7B") in the POPRF mode (seed: 48 random bytes). */
+        static derive(seed) {
+            return new IssuerWithMetadata(internal, raw().PoprfIssuer.derive(bytesArg(seed, 'seed')));
+        }
+
+        /** A fresh key from crypto.getRandomValues. */
+        static generate() {
+            return new IssuerWithMetadata(internal, raw().PoprfIssuer.generate());
+        }
+
+        /** The 48-byte secret scalar skS. */
+        static fromSecretKey(bytes) {
+            return new IssuerWithMetadata(internal, raw().PoprfIssuer.fromSecretKey(bytesArg(bytes, 'bytes')));
+        }
+
+        get tokenType() {
+            return DA7B;
+        }
+
+        /** The token key to publish (the serialized P-384 public key, 49 bytes). */
+        get tokenKey() {
+            return this.#live().tokenKey;
+        }
+
+        get keyId() {
+            return this.#live().keyId;
+        }
+
+        /** The TokenResponse to an ExtendedTokenRequest (or its bytes), under the key tweaked by its extensions. */
+        issue(tokReq) {
+            const bytes = tokReq instanceof Uint8Array ? tokReq : bytesArg(tokReq?.serialize?.(), 'tokenRequest.serialize()');
+            return TokenResponse.deserialize(this.#live().evaluate(bytes), DA7B);
+        }
+
+        /**
+         * Checks a redeemed token against the challenge it answers and the
+         * extensions sent with it (an AuthorizationHeader's `extensions`):
+         * returns nothing, or throws a PatError ("Verification" also for
+         * other extensions than the issued ones, "KeyIdMismatch",
+         * "ChallengeMismatch", "WrongTokenType", a parse error).
+         */
+        verify(token, tokChl, extensions) {
+            this.#live().verify(tokenBytes(token), challengeArg(tokChl), extensionsArg(extensions));
+        }
+
+        /** Wipes the key; the issuer is unusable afterwards. */
+        free() {
+            this.#raw?.free();
+            this.#raw = undefined;
+        }
+
+        #live() {
+            if (this.#raw === undefined) throw patError('Freed', 'this IssuerWithMetadata was freed');
+            return this.#raw;
+        }
+    }
+
+    return Object.freeze({
+        Client,
+        ClientWithMetadata,
+        ExtendedTokenRequest,
+        Issuer,
+        IssuerWithMetadata,
+        TokenRequest,
+        TokenResponse,
+    });
 }
 
 /** Namespace of the publicly verifiable type 0x0002 (privacypass-ts: publicVerif). */

@@ -1,7 +1,8 @@
 //! # Hazardous: deterministic requests, for known-answer tests only
 //!
-//! These functions take the token nonce, the blind and (type 0x0002) the PSS
-//! salt as arguments, so that the package can reproduce the requests and
+//! These functions take the token nonce, the blind and (types 0x0002 and
+//! 0xDA7A) the PSS salt as arguments, and (type 0xDA7B) the issuer's proof
+//! nonce, so that the package can reproduce the requests, responses and
 //! tokens of published test vectors (`wasm/test/vectors.mjs`). They exist
 //! only with the `hazmat` cargo feature; the shipped package is built
 //! without it, and `scripts/wasm` checks that its module exports none of
@@ -10,10 +11,12 @@
 //! **Never use them for real tokens.** The issuer sees the blinded message;
 //! with a blind it can predict, it links the token it signs to the token
 //! redeemed later, which is what Privacy Pass exists to prevent (see the
-//! library's `hazmat::tokens::private` and `hazmat::tokens::public`).
+//! library's `hazmat::tokens::private`, `hazmat::tokens::public` and
+//! `hazmat::tokens::poprf`). An issuer whose proof nonce can be predicted
+//! gives its key away.
 
 use pat::crypto::blind_rsa::{MODULUS_LEN, SALT_LEN};
-use pat::crypto::voprf::{ByteArray, Suite};
+use pat::crypto::voprf::{ByteArray, P384Sha384, Suite};
 use pat::tokens::private;
 use pat::wire::token_type::NONCE_LEN;
 use pat::{Decode, Error, Field, TokenChallenge};
@@ -22,6 +25,7 @@ use wasm_bindgen::prelude::*;
 use crate::encode;
 use crate::error::js;
 use crate::metadata::{MetadataClient, MetadataRequest};
+use crate::poprf::{PoprfClient, PoprfIssuer, PoprfRequest};
 use crate::private::{P384Client, P384Request, Ristretto255Client, Ristretto255Request};
 use crate::public::{BlindRsaClient, BlindRsaRequest};
 
@@ -119,6 +123,46 @@ pub fn hazmat_request_metadata(
     })();
     let (bytes, state) = made.map_err(js)?;
     Ok(MetadataRequest { client: client.inner.clone(), state, bytes })
+}
+
+/// A type-0xDA7B request carrying the encoded `extensions`, with the given
+/// nonce (32 bytes) and blind (48 bytes, a canonical non-zero scalar).
+#[wasm_bindgen(js_name = hazmatRequestPoprf)]
+pub fn hazmat_request_poprf(
+    client: &PoprfClient,
+    challenge: &[u8],
+    extensions: &[u8],
+    nonce: &[u8],
+    blind: &[u8],
+) -> Result<PoprfRequest, JsValue> {
+    let made = (|| {
+        let blind =
+            <P384Sha384 as Suite>::ScalarBytes::from_slice(blind).ok_or(Error::InvalidLength(Field::Message))?;
+        let (request, state) = pat::hazmat::tokens::poprf::request_with(
+            &client.inner,
+            &TokenChallenge::decode(challenge)?,
+            pat::wire::extensions::Extensions::decode(extensions)?,
+            &array::<NONCE_LEN>(nonce, Field::Message)?,
+            &blind,
+        )?;
+        Ok((encode(&request)?, state))
+    })();
+    let (bytes, state) = made.map_err(js)?;
+    Ok(PoprfRequest { client: client.inner, state, bytes })
+}
+
+/// The type-0xDA7B issuer's encoded TokenResponse to an encoded
+/// ExtendedTokenRequest, with the given proof nonce (48 bytes, a canonical
+/// non-zero scalar: the vectors' `proof_random_scalar`).
+#[wasm_bindgen(js_name = hazmatEvaluatePoprf)]
+pub fn hazmat_evaluate_poprf(issuer: &PoprfIssuer, request: &[u8], nonce: &[u8]) -> Result<Vec<u8>, JsValue> {
+    let made = (|| {
+        let nonce =
+            <P384Sha384 as Suite>::ScalarBytes::from_slice(nonce).ok_or(Error::InvalidLength(Field::Message))?;
+        let request = pat::tokens::poprf::TokenRequest::decode(request)?;
+        encode(&pat::hazmat::tokens::poprf::evaluate_with_nonce(&issuer.inner, &request, &nonce)?)
+    })();
+    made.map_err(js)
 }
 
 /// One run of the ARC protocol (token type 0xE5AC's crypto,

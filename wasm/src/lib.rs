@@ -1,7 +1,8 @@
 //! `pat` for WebAssembly: the clients of token types 0x0001 (VOPRF P-384),
 //! 0x0002 (blind RSA 2048), 0x0005 (VOPRF ristretto255), 0xDA7A (blind
-//! RSA with public metadata) and 0xE5AC (ARC, [`arc`]), the issuers (which
-//! are also the origins) of 0x0001, 0x0005 and 0xE5AC and the origins of
+//! RSA with public metadata), 0xDA7B (POPRF P-384 with public metadata,
+//! [`poprf`]) and 0xE5AC (ARC, [`arc`]), the issuers (which are also the
+//! origins) of 0x0001, 0x0005, 0xDA7B and 0xE5AC and the origins of
 //! 0x0002 and 0xDA7A, the `PrivateToken` HTTP authentication scheme (RFC
 //! 9577) and the issuer directory (RFC 9578 §4), exported with
 //! `wasm-bindgen`.
@@ -19,15 +20,15 @@
 //! - Randomness comes from `crypto.getRandomValues` ([`rng`]); when it
 //!   throws, the operation throws a `code: "Rng"` error with the exception as
 //!   its `cause`.
-//! - Client secrets (VOPRF blinds, RSA blind inverses) live in the request
-//!   objects inside the module's memory and are wiped when the request is
-//!   finalized or freed (the library's `RequestState` zeroizes on drop); an
-//!   issuer's secret key lives in its issuer object and is wiped when that
-//!   is freed (the library's `Issuer` zeroizes on drop).
+//! - Client secrets (VOPRF and POPRF blinds, RSA blind inverses) live in
+//!   the request objects inside the module's memory and are wiped when the
+//!   request is finalized or freed (the library's `RequestState` zeroizes
+//!   on drop); an issuer's secret key lives in its issuer object and is
+//!   wiped when that is freed (the library's `Issuer` zeroizes on drop).
 //!
-//! The functions that take an explicit nonce, blind and salt exist only with
-//! the `hazmat` feature ([`hazmat`]), for the known-answer tests; the shipped
-//! package is built without it.
+//! The functions that take an explicit nonce, blind, salt or proof nonce
+//! exist only with the `hazmat` feature ([`hazmat`]), for the known-answer
+//! tests; the shipped package is built without it.
 //!
 //! The crate builds for the host too (as a workspace member): everything that
 //! does not call into JavaScript is unit-tested there.
@@ -41,6 +42,7 @@ pub mod extension_set;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 pub mod metadata;
+pub mod poprf;
 pub mod private;
 pub mod public;
 pub mod rng;

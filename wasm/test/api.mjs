@@ -2,7 +2,8 @@
 // points), its classes against privacypass-ts 0.9.0's own, issuance in
 // process with privacypass-ts's Issuer classes (types 1 and 2) and with
 // voprf-ts as a type-5 issuer, pat's own issuers (types 1, 5) and type-2
-// origin against privacypass-ts and voprf-ts, ARC (type 0xE5AC: challenges,
+// origin against privacypass-ts and voprf-ts, type 0xDA7B's client and
+// issuer (no peer has it: pat's own vectors), ARC (type 0xE5AC: challenges,
 // issuance, tokens, exported states), thrown errors with stable codes, and
 // randomness from crypto.getRandomValues (a failing source is an error,
 // never a trap).
@@ -55,7 +56,7 @@ await checks.check('the shipped package exports no hazmat function; the hazmat b
     const hazmat = names(hazmatDir);
     assert.ok(shipped.length > 10, 'the module has exports');
     assert.deepEqual(shipped.filter((n) => /hazmat/i.test(n)), []);
-    assert.equal(hazmat.filter((n) => /hazmat/i.test(n)).length, 5);
+    assert.equal(hazmat.filter((n) => /hazmat/i.test(n)).length, 7);
     const glue = await importFrom(shippedDir, 'pat_wasm.js');
     assert.deepEqual(Object.keys(glue).filter((n) => /hazmat/i.test(n)), []);
 });
@@ -70,8 +71,12 @@ await checks.check('exports: privacypass-ts names and the token types', () => {
     assert.notEqual(privateVerif.TokenRequest, publicVerif.TokenRequest);
     assert.deepEqual(
         Object.values(pat.TOKEN_TYPES).map((t) => t.value),
-        [1, 2, 5, 0xda7a],
+        [1, 2, 5, 0xda7a, 0xda7b],
     );
+    for (const name of ['ClientWithMetadata', 'IssuerWithMetadata', 'ExtendedTokenRequest']) {
+        assert.equal(typeof privateVerif[name], 'function', `privateVerif.${name}`);
+    }
+    assert.notEqual(privateVerif.ExtendedTokenRequest, publicVerif.ExtendedTokenRequest);
     assert.equal(arc.TOKEN_TYPE, 0xe5ac);
     for (const name of ['Client', 'Issuer', 'Credential', 'CredentialRequest', 'PresentationState', 'Token']) {
         assert.equal(typeof arc[name], 'function', `arc.${name}`);
@@ -488,6 +493,164 @@ await checks.check('0xDA7A: publicVerif.ClientWithMetadata answered by privacypa
     assert.throws(() => new publicVerif.ClientWithMetadata(undefined, 'x'), TypeError);
 });
 
+// ---- type 0xDA7B: public metadata on POPRF(P-384, SHA-384) -------------------
+
+const sha256 = async (bytes) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+const da7bVectors = JSON.parse(readFileSync(path.join(root, 'tests/vectors/pat/type-da7b-issuance-test-vectors.json'), 'utf8'));
+// The module's own classes (the shipped glue, loaded by index.js above), for
+// what the namespace's classes do not let a caller do: finalize with other
+// extensions than the request's.
+const glue = await importFrom(shippedDir, 'pat_wasm.js');
+
+await checks.check('0xDA7B: privateVerif.IssuerWithMetadata keys: derived from a seed and imported from skS as the vectors say', () => {
+    for (const v of da7bVectors) {
+        const derived = privateVerif.IssuerWithMetadata.derive(new Uint8Array(Buffer.from(v.seed, 'hex')));
+        const imported = privateVerif.IssuerWithMetadata.fromSecretKey(new Uint8Array(Buffer.from(v.skS, 'hex')));
+        assert.equal(hex(derived.tokenKey), v.pkS);
+        assert.equal(hex(imported.tokenKey), v.pkS);
+        assert.equal(hex(derived.keyId), v.token_key_id);
+        assert.equal(derived.tokenType, 0xda7b);
+        derived.free();
+        imported.free();
+    }
+    throwsPat(() => privateVerif.IssuerWithMetadata.fromSecretKey(new Uint8Array(48)), 'InvalidScalar');
+    throwsPat(() => privateVerif.IssuerWithMetadata.fromSecretKey(new Uint8Array(48).fill(0xff)), 'InvalidScalar');
+    throwsPat(() => privateVerif.IssuerWithMetadata.fromSecretKey(new Uint8Array(47).fill(1)), 'InvalidLength');
+    assert.throws(() => privateVerif.IssuerWithMetadata.derive('seed'), TypeError);
+    assert.throws(() => new privateVerif.IssuerWithMetadata(), TypeError);
+});
+
+await checks.check('0xDA7B: privateVerif.ClientWithMetadata and IssuerWithMetadata, 3 tokens, each bound to its extensions and challenge', async () => {
+    const issuer = privateVerif.IssuerWithMetadata.generate();
+    assert.equal(issuer.tokenKey.length, 49);
+    const keyId = await sha256(issuer.tokenKey);
+    assert.equal(hex(issuer.keyId), hex(keyId));
+    const extensions = encodeExtensions([
+        { type: 1, data: new Uint8Array([1, 2, 3]) },
+        { type: 7, data: new Uint8Array([9]) },
+    ]);
+    const other = encodeExtensions([{ type: 1, data: new Uint8Array([1, 2, 4]) }]);
+    for (let i = 0; i < 3; i++) {
+        const challenge = new TokenChallenge(0xda7b, 'issuer.example', ctx(), ['origin.example']);
+        // privacypass-ts's Extensions object is taken as well as bytes.
+        const client = new privateVerif.ClientWithMetadata(i === 0 ? extensions : TsExtensions.deserialize(extensions));
+        assert.equal(client.tokenType, 0xda7b);
+        assert.equal(hex(client.extensions), hex(extensions));
+        const request = client.createTokenRequest(challenge, issuer.tokenKey);
+        assert.ok(request instanceof privateVerif.ExtendedTokenRequest);
+        assert.ok(!(request instanceof publicVerif.ExtendedTokenRequest));
+        assert.equal(request.tokenType, 0xda7b);
+        assert.equal(request.truncatedTokenKeyId, keyId[31]);
+        assert.equal(request.blindedMsg.length, 49);
+        assert.equal(hex(request.extensions), hex(extensions));
+        assert.equal(hex(request.serialize()), hex(request.serialize().subarray(0, 52)) + hex(extensions));
+        const response = issuer.issue(request);
+        assert.ok(response instanceof privateVerif.TokenResponse);
+        assert.equal(response.tokenType, 0xda7b);
+        assert.equal(response.evaluateMsg.length, 49);
+        assert.equal(response.evaluateProof.length, 96);
+        const token = client.finalize(client.deserializeTokenResponse(response.serialize()));
+        assert.equal(token.authInput.tokenType, 0xda7b);
+        assert.equal(token.authenticator.length, 48);
+        assert.equal(hex(token.authInput.tokenKeyId), hex(keyId));
+        assert.equal(hex(token.authInput.challengeDigest), hex(await sha256(challenge.serialize())));
+        issuer.verify(token, challenge, extensions);
+        issuer.verify(token.serialize(), { serialize: () => challenge.serialize() }, TsExtensions.deserialize(extensions));
+        throwsPat(() => issuer.verify(token, challenge, other), 'Verification');
+        throwsPat(() => issuer.verify(token, new TokenChallenge(0xda7b, 'issuer.example', ctx(), ['origin.example']), extensions), 'ChallengeMismatch');
+        const forged = token.serialize();
+        forged[forged.length - 1] ^= 1;
+        throwsPat(() => issuer.verify(forged, challenge, extensions), 'Verification');
+        throwsPat(() => issuer.verify(token.serialize().subarray(0, 100), challenge, extensions), 'Truncated');
+        // The Authorization value carries the extensions, both ways, and what it carries verifies.
+        const value = new AuthorizationHeader(token, extensions).toString();
+        assert.match(value, /^PrivateToken token="[A-Za-z0-9_-]+={0,2}", extensions="[A-Za-z0-9_-]+={0,2}"$/);
+        const back = AuthorizationHeader.parse(value);
+        assert.equal(hex(back.token.serialize()), hex(token.serialize()));
+        assert.equal(back.token.authInput.tokenType, 0xda7b);
+        assert.equal(hex(back.extensions), hex(extensions));
+        issuer.verify(back.token, challenge, back.extensions);
+        // Finalizing again: spent.
+        throwsPat(() => client.finalize(response), 'StateSpent');
+    }
+    // Another issuer's answer does not verify, and leaves the request usable.
+    const challenge = new TokenChallenge(0xda7b, 'issuer.example', ctx(), ['origin.example']);
+    const client = new privateVerif.ClientWithMetadata(extensions);
+    const request = client.createTokenRequest(challenge, issuer.tokenKey);
+    const otherIssuer = privateVerif.IssuerWithMetadata.fromSecretKey(new Uint8Array(Buffer.from(da7bVectors[0].skS, 'hex')));
+    if (request.truncatedTokenKeyId !== otherIssuer.keyId[31]) throwsPat(() => otherIssuer.issue(request), 'KeyIdMismatch');
+    const wrong = glue.PoprfIssuer.fromSecretKey(new Uint8Array(Buffer.from(da7bVectors[1].skS, 'hex')));
+    const wrongResponse = (() => {
+        // The other key's evaluation of this very request: the key id check skipped by a request re-addressed to it.
+        const bytes = request.serialize();
+        bytes[2] = wrong.keyId[31];
+        return wrong.evaluate(bytes);
+    })();
+    throwsPat(() => client.finalize(wrongResponse), 'Verification');
+    client.finalize(issuer.issue(request));
+    wrong.free();
+    otherIssuer.free();
+    // Unsorted and malformed extensions are refused where they enter.
+    throwsPat(() => new privateVerif.ClientWithMetadata(new Uint8Array([0, 9, 0])), 'Truncated');
+    assert.throws(() => new privateVerif.ClientWithMetadata('x'), TypeError);
+    issuer.free();
+    throwsPat(() => issuer.tokenKey, 'Freed');
+    throwsPat(() => issuer.issue(request), 'Freed');
+});
+
+await checks.check('0xDA7B: other types, truncated and trailing bytes, ExtensionsMismatch (module classes), state kept until a success', () => {
+    const issuer = privateVerif.IssuerWithMetadata.generate();
+    const extensions = encodeExtensions([{ type: 2, data: new Uint8Array([0x55, 0x53]) }]);
+    const other = encodeExtensions([{ type: 2, data: new Uint8Array([0x55, 0x4b]) }]);
+    const c1 = new TokenChallenge(1, 'issuer.example', ctx());
+    const c7b = new TokenChallenge(0xda7b, 'issuer.example', ctx(), ['origin.example']);
+    // A challenge of another type, at either client; a request of another type at either issuer.
+    throwsPat(() => new privateVerif.ClientWithMetadata(extensions).createTokenRequest(c1, issuer.tokenKey), 'WrongTokenType');
+    throwsPat(() => new privateVerif.Client().createTokenRequest(c7b, issuer.tokenKey), 'WrongTokenType');
+    const t1Request = new privateVerif.Client().createTokenRequest(c1, t1.publicKey);
+    throwsPat(() => issuer.issue(t1Request), 'WrongTokenType');
+    const client = new privateVerif.ClientWithMetadata(extensions);
+    const request = client.createTokenRequest(c7b, issuer.tokenKey);
+    const type1Issuer = privateVerif.Issuer.generate();
+    throwsPat(() => type1Issuer.issue(request), 'WrongTokenType');
+    type1Issuer.free();
+    // Requests cut short or with a byte more.
+    const bytes = request.serialize();
+    throwsPat(() => issuer.issue(bytes.subarray(0, bytes.length - 1)), 'Truncated');
+    throwsPat(() => issuer.issue(new Uint8Array([...bytes, 0])), 'TrailingBytes');
+    // Responses cut short or with a byte more, to the namespace's client.
+    const response = issuer.issue(request).serialize();
+    assert.equal(response.length, 145);
+    throwsPat(() => client.deserializeTokenResponse(response.subarray(0, 144)), 'Truncated');
+    throwsPat(() => client.deserializeTokenResponse(new Uint8Array([...response, 0])), 'TrailingBytes');
+    throwsPat(() => client.finalize(response.subarray(0, 144)), 'Truncated');
+    throwsPat(() => client.finalize(new Uint8Array([...response, 0])), 'TrailingBytes');
+    throwsPat(() => new privateVerif.ClientWithMetadata(extensions).finalize(response), 'NoTokenRequest');
+
+    // The module's classes: a finalize with other extensions than the request's.
+    const raw = new glue.PoprfClient(issuer.tokenKey);
+    assert.equal(hex(raw.keyId), hex(issuer.keyId));
+    const pending = raw.request(c7b.serialize(), extensions);
+    const answer = issuer.issue(pending.bytes).serialize();
+    throwsPat(() => pending.finalize(other, answer), 'ExtensionsMismatch');
+    throwsPat(() => pending.finalize(new Uint8Array([0, 0]), answer), 'ExtensionsMismatch');
+    throwsPat(() => pending.finalize(extensions, answer.subarray(1)), 'Truncated');
+    throwsPat(() => pending.finalize(extensions, new Uint8Array([...answer, 0])), 'TrailingBytes');
+    throwsPat(() => glue.PoprfClient.checkResponse(answer.subarray(1)), 'Truncated');
+    // None of those spent the state; the right extensions do, once.
+    const token = pending.finalize(extensions, answer);
+    issuer.verify(token, c7b, extensions);
+    throwsPat(() => pending.finalize(extensions, answer), 'StateSpent');
+    throwsPat(() => raw.request(c1.serialize(), extensions), 'WrongTokenType');
+    throwsPat(() => new glue.PoprfClient(issuer.tokenKey.subarray(1)), 'InvalidLength');
+    const notOnCurve = issuer.tokenKey;
+    notOnCurve[0] = 5;
+    throwsPat(() => new glue.PoprfClient(notOnCurve), 'InvalidElement');
+    pending.free();
+    raw.free();
+    issuer.free();
+});
+
 // ---- ARC (type 0xE5AC) ----------------------------------------------------------
 
 await checks.check('ARC: the challenge carries credentialContext, WWW-Authenticate its rate-limit, both ways', () => {
@@ -705,6 +868,12 @@ const clients = [
     ['type 2', () => new publicVerif.Client(), () => new TokenChallenge(2, 'i', new Uint8Array(0)), () => t2.tokenKey],
     ['type 5', () => new privateVerif.Client(5), () => new TokenChallenge(5, 'i', new Uint8Array(0)), () => t5.publicKey],
     [
+        'type 0xDA7B',
+        () => new privateVerif.ClientWithMetadata(new Uint8Array([0, 0])),
+        () => new TokenChallenge(0xda7b, 'i', new Uint8Array(0)),
+        () => da7bKey,
+    ],
+    [
         'ARC',
         () => ({ createTokenRequest: (c, key) => new arc.Client(key).createCredentialRequest(c) }),
         () => new TokenChallenge(arc.TOKEN_TYPE, 'i', new Uint8Array(0)),
@@ -712,6 +881,7 @@ const clients = [
     ],
 ];
 const arcKey = arc.Issuer.generate().tokenKey;
+const da7bKey = privateVerif.IssuerWithMetadata.generate().tokenKey;
 
 await checks.check('randomness comes from crypto.getRandomValues, every request differs', () => {
     for (const [what, make, challenge, key] of clients) {

@@ -119,6 +119,34 @@ export function metadata(challenge: TokenChallenge, spki: Uint8Array, response: 
     return sent === undefined ? '' : header.toString();
 }
 
+// Type 0xDA7B: a client whose tokens carry public metadata on a POPRF, and
+// its issuer (also its origin), from a seed, from skS or fresh.
+export function poprfMetadata(challenge: TokenChallenge, seed: Uint8Array, skS: Uint8Array): string {
+    const entry: typeof TOKEN_TYPES.PRIVATE_METADATA = TOKEN_TYPES.PRIVATE_METADATA;
+    const code: 0xda7b = entry.value;
+    const extensions: Uint8Array = encodeExtensions([{ type: 1, data: new Uint8Array([1]) }]);
+    const issuer: privateVerif.IssuerWithMetadata = privateVerif.IssuerWithMetadata.derive(seed);
+    const same: privateVerif.IssuerWithMetadata = privateVerif.IssuerWithMetadata.fromSecretKey(skS);
+    const fresh = privateVerif.IssuerWithMetadata.generate();
+    const kind: 0xda7b = issuer.tokenType;
+    const client = new privateVerif.ClientWithMetadata(extensions);
+    const request: privateVerif.ExtendedTokenRequest = client.createTokenRequest(challenge, issuer.tokenKey);
+    const carried: Uint8Array = request.extensions;
+    const response: privateVerif.TokenResponse = issuer.issue(request);
+    const parsed: privateVerif.TokenResponse = client.deserializeTokenResponse(response.serialize());
+    const again = privateVerif.TokenResponse.deserialize(parsed.serialize(), 0xda7b);
+    const token: Token = client.finalize(again);
+    same.verify(token, challenge, carried);
+    const header = new AuthorizationHeader(token, client.extensions);
+    const received = AuthorizationHeader.parse(header.toString());
+    if (received.extensions !== undefined) issuer.verify(received.token, challenge, received.extensions);
+    const keyId: Uint8Array = fresh.keyId;
+    issuer.free();
+    same.free();
+    fresh.free();
+    return code === kind && keyId.length > 0 ? header.toString() : '';
+}
+
 // ARC (type 0xE5AC): a credential once, then tokens from a state kept as bytes.
 export async function arcToken(url: string, issuerUri: string, saved: Uint8Array | undefined): Promise<Uint8Array> {
     const first = await fetch(url);

@@ -1,5 +1,6 @@
 // Issuance vectors of token types 0x0001, 0x0002 and 0x0005 (pat-go's),
-// 0xDA7A (privacypass-ts's, public metadata) and ARC's (0xE5AC, the
+// 0xDA7A (privacypass-ts's, public metadata), 0xDA7B (pat's own, public
+// metadata on a POPRF: no peer implements it) and ARC's (0xE5AC, the
 // draft's crypto vectors: see `arcCases`), run
 // through a pat-wasm build with the `hazmat` feature (its deterministic
 // request functions take the case's nonce, blind and salt). Shared by the
@@ -11,7 +12,11 @@
 // challenge, nonce and blind (and salt) must equal token_request byte for
 // byte; finalizing the file's token_response must give the file's token;
 // the token's Authorization value must parse back to the same bytes; and a
-// second finalize of the spent state must throw StateSpent.
+// second finalize of the spent state must throw StateSpent. Type 0xDA7B's
+// cases hold the issuer too: its key derived from the seed and imported
+// from skS must both give pkS, its response with the case's proof nonce
+// (`hazmatEvaluatePoprf`) must equal token_response, and it must verify
+// the token with the case's extensions and refuse it with others.
 
 /** The files (under tests/vectors/), their token type and how many cases each holds. */
 export const VECTOR_FILES = [
@@ -22,6 +27,7 @@ export const VECTOR_FILES = [
     ['pat-go/tokens/type2/type2-issuance-test-vectors.json', 2, 5],
     ['pat-go/tokens/type2/type2-issuance-test-vectors.rust.json', 2, 5],
     ['privacypass-ts/pub_verif_with_metadata_v3.json', 0xda7a, 1],
+    ['pat/type-da7b-issuance-test-vectors.json', 0xda7b, 5],
     ['arc/draft-ietf-privacypass-arc-crypto-01.json', 0xe5ac, 6],
 ];
 
@@ -218,7 +224,37 @@ function kinds(raw) {
             request: (client, c) =>
                 raw.hazmatRequestMetadata(client, c.challenge, c.extensions, c.nonce, c.salt, rsaBlind(c.blind)),
         },
+        0xda7b: {
+            client: (pk) => new raw.PoprfClient(pk),
+            request: (client, c) => raw.hazmatRequestPoprf(client, c.challenge, c.extensions, c.nonce, c.blind),
+        },
     };
+}
+
+/** The metadata types: finalize takes the extensions again, and the case must have them. */
+const withExtensions = (type) => type === 0xda7a || type === 0xda7b;
+
+/**
+ * Type 0xDA7B's issuer side of case `v`: the key from the seed and from
+ * skS, the response with the case's proof nonce, and the token verified.
+ */
+function runPoprfIssuer(raw, v, c, request, token) {
+    const derived = raw.PoprfIssuer.derive(fromHex(v.seed));
+    const imported = raw.PoprfIssuer.fromSecretKey(fromHex(v.skS));
+    try {
+        equal(hex(derived.tokenKey), v.pkS, 'pkS from DeriveKeyPair(seed)');
+        equal(hex(imported.tokenKey), v.pkS, 'pkS from skS');
+        equal(hex(derived.keyId), v.token_key_id, 'token_key_id');
+        const response = raw.hazmatEvaluatePoprf(derived, request.bytes, fromHex(v.proof_random_scalar));
+        equal(hex(response), v.token_response, 'token_response');
+        imported.verify(token, c.challenge, c.extensions);
+        // Other extensions: one more byte of data in a one-entry list.
+        const other = new Uint8Array([0, 5, 0, 9, 0, 1, 0x42]);
+        throwsCode(() => imported.verify(token, c.challenge, other), 'Verification');
+    } finally {
+        derived.free();
+        imported.free();
+    }
 }
 
 /** Runs one case; throws on the first mismatch. */
@@ -231,10 +267,10 @@ export function runCase(pkg, raw, type, v) {
         extensions: v.extensions === undefined ? undefined : fromHex(v.extensions),
     };
     if ((type === 2 || type === 0xda7a) && !c.salt) throw new Error(`type-${type} case without salt`);
-    if (type === 0xda7a && !c.extensions) throw new Error('type-0xDA7A case without extensions');
+    if (withExtensions(type) && !c.extensions) throw new Error(`type-0x${type.toString(16)} case without extensions`);
     // A metadata request's finalize takes the extensions again.
     const finish = (request, response) =>
-        type === 0xda7a ? request.finalize(c.extensions, response) : request.finalize(response);
+        withExtensions(type) ? request.finalize(c.extensions, response) : request.finalize(response);
     const kind = kinds(raw)[type];
     const client = kind.client(fromHex(v.pkS));
     const request = kind.request(client, c);
@@ -242,6 +278,7 @@ export function runCase(pkg, raw, type, v) {
         equal(hex(request.bytes), v.token_request, 'token_request');
         const token = finish(request, fromHex(v.token_response));
         equal(hex(token), v.token, 'token');
+        if (type === 0xda7b) runPoprfIssuer(raw, v, c, request, token);
         // The same token through the package's public classes.
         const parsed = pkg.Token.deserialize(token);
         equal(parsed.authInput.tokenType, type, 'token type');

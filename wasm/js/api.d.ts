@@ -1,6 +1,8 @@
 // The API's types, shared by both entries (index.d.ts, core.d.ts): Privacy
 // Pass clients for token types 0x0001, 0x0002, 0x0005, 0xDA7A and 0xDA7B
-// (RFC 9577, RFC 9578 and drafts) and ARC, 0xE5AC (the `arc` namespace). Every method is synchronous. No name of the DOM library here:
+// (RFC 9577, RFC 9578 and drafts), ARC, 0xE5AC (the `arc` namespace), ACT,
+// 0xE5AD (the `act` namespace) and ATHM, 0xC07E (the `athm` namespace), and
+// amortized and generic batches. Every method is synchronous. No name of the DOM library here:
 // a consumer with lib ES2022 and no ambient types type-checks (scripts/wasm).
 // The implementation is core.js; this file has no .js of its own.
 
@@ -58,6 +60,7 @@ export type PatErrorCode =
     | 'InitPending'
     | 'Freed'
     | 'PresentationLimitReached'
+    | 'ValueTooLarge'
     | (string & {});
 
 /** A token type of this package. */
@@ -91,6 +94,12 @@ export declare const MediaType: {
     /** ARC (type 0xE5AC): the body of a credential request. */
     readonly PRIVATE_CREDENTIAL_REQUEST: 'application/private-credential-request';
     readonly PRIVATE_CREDENTIAL_RESPONSE: 'application/private-credential-response';
+    /** Amortized batches of types 0x0001 and 0x0005 (draft-ietf-privacypass-batched-tokens §5). */
+    readonly AMORTIZED_BATCHED_TOKEN_REQUEST: 'application/private-token-amortized-batch-request';
+    readonly AMORTIZED_BATCHED_TOKEN_RESPONSE: 'application/private-token-amortized-batch-response';
+    /** Generic batches (§6). */
+    readonly GENERIC_BATCHED_TOKEN_REQUEST: 'application/private-token-generic-batch-request';
+    readonly GENERIC_BATCHED_TOKEN_RESPONSE: 'application/private-token-generic-batch-response';
 };
 
 export declare const PRIVATE_TOKEN_ISSUER_DIRECTORY: '/.well-known/private-token-issuer-directory';
@@ -109,7 +118,8 @@ export declare class TokenChallenge {
     /**
      * A new challenge; names must be printable ASCII, origin names non-empty.
      * `credentialContext` (empty or 32 bytes, empty by default) only for
-     * type 0xE5AC (ARC); any other type refuses it ("InvalidValue").
+     * types 0xE5AC (ARC) and 0xE5AD (ACT); any other type refuses it
+     * ("InvalidValue").
      */
     constructor(
         tokenType: number,
@@ -124,7 +134,7 @@ export declare class TokenChallenge {
     readonly redemptionContext: Bytes;
     /** The origin names, or undefined when origin_info is empty. */
     readonly originInfo?: string[];
-    /** Type 0xE5AC (ARC) only: empty or 32 bytes. Undefined on every other type. */
+    /** Types 0xE5AC (ARC) and 0xE5AD (ACT) only: empty or 32 bytes. Undefined on every other type. */
     readonly credentialContext?: Bytes;
     /** Parses an encoded challenge; trailing bytes are an error ("TrailingBytes"). */
     static deserialize(bytes: Uint8Array): TokenChallenge;
@@ -218,9 +228,9 @@ export declare class WWWAuthenticateHeader {
 /** Authorization: PrivateToken token="…" (RFC 9577 §2.2). */
 export declare class AuthorizationHeader {
     /** `extensions`: the encoded Extensions list sent with the token (types 0xDA7A and 0xDA7B's metadata), if any. */
-    constructor(token: Token | arc.Token, extensions?: Uint8Array | CanSerialize);
-    /** An `arc.Token` when the token is of type 0xE5AC. */
-    token: Token | arc.Token;
+    constructor(token: Token | arc.Token | act.Token | athm.Token, extensions?: Uint8Array | CanSerialize);
+    /** An `arc.Token` for type 0xE5AC, an `act.Token` for 0xE5AD, an `athm.Token` for 0xC07E. */
+    token: Token | arc.Token | act.Token | athm.Token;
     /** The `extensions` parameter, decoded and checked; undefined without one. */
     extensions: Bytes | undefined;
     static parse(header: string): AuthorizationHeader;
@@ -297,6 +307,35 @@ export declare namespace privateVerif {
         deserializeTokenResponse(bytes: Uint8Array): TokenResponse;
         /** Checks the DLEQ proof and unblinds; "Verification" if the proof fails. */
         finalize(tokRes: CanSerialize | Uint8Array): Token;
+        /**
+         * An amortized batch request of `count` tokens (1 to 16;
+         * "InvalidLength" for 0, "CapacityExceeded" above) for one challenge
+         * and key (draft-ietf-privacypass-batched-tokens §5.1).
+         */
+        createBatchTokenRequest(
+            tokChl: TokenChallenge | SerializableChallenge,
+            issuerPublicKey: Uint8Array,
+            count: number,
+        ): BatchTokenRequest;
+        /** The batch's tokens from the issuer's response; "Verification" if the batched proof fails. */
+        finalizeBatch(response: Uint8Array): Token[];
+        /** The tokens of a batch from its exported state (zeroed on success), the issuer's key and its response. */
+        finalizeBatchExported(state: Uint8Array, issuerPublicKey: Uint8Array, response: Uint8Array): Token[];
+    }
+
+    /** An amortized batch request in flight (its state is secret). */
+    class BatchTokenRequest {
+        private constructor();
+        readonly tokenType: 0x0001 | 0x0005;
+        readonly truncatedTokenKeyId: number;
+        readonly count: number;
+        /** The encoded AmortizedBatchTokenRequest: POST it as MediaType.AMORTIZED_BATCHED_TOKEN_REQUEST. */
+        serialize(): Bytes;
+        /** The state as bytes (secret), for Client.finalizeBatchExported; "StateSpent" after finalize. */
+        exportState(): Bytes;
+        /** The tokens from the issuer's response; "StateSpent" after a success. */
+        finalize(response: Uint8Array): Token[];
+        free(): void;
     }
 
     /**
@@ -316,6 +355,12 @@ export declare namespace privateVerif {
         readonly keyId: Bytes;
         /** The TokenResponse to a TokenRequest of this type and key ("KeyIdMismatch", "InvalidElement", parse errors). */
         issue(tokReq: CanSerialize | Uint8Array): TokenResponse;
+        /**
+         * The AmortizedBatchTokenResponse's bytes for an amortized batch
+         * request of up to 16 tokens ("KeyIdMismatch", "CapacityExceeded",
+         * "InvalidElement", parse errors).
+         */
+        issueBatch(request: CanSerialize | Uint8Array): Bytes;
         /**
          * Returns if the token verifies for `tokChl`, else throws a PatError:
          * "Verification", "KeyIdMismatch", "ChallengeMismatch", "WrongTokenType"
@@ -588,6 +633,253 @@ export declare namespace arc {
             tokChl: TokenChallenge | SerializableChallenge,
             limit: number | bigint,
         ): Bytes;
+        free(): void;
+    }
+}
+
+/**
+ * Token type 0xE5AD, ACT(ristretto255) (draft-schlesinger-privacypass-act-01):
+ * one credential holding credits, spent a cost at a time; each spend's
+ * refund becomes the next, unlinkable credential. A deployment is its
+ * domain separator (`ACT-v1:<organization>:<service>:<deployment id>:<version>`)
+ * and `bits`, the bit length of its balances. The credential and the states
+ * are secret: each exports as bytes, and `free()` wipes the module's copy
+ * ("Freed" after).
+ */
+export declare namespace act {
+    const TOKEN_TYPE: 0xe5ad;
+    /** The bit lengths of balances this package serves. */
+    const BITS: readonly [8, 16, 32, 64, 128];
+    type Bits = 8 | 16 | 32 | 64 | 128;
+
+    /** A credential (secret): credits to spend, once. */
+    class Credential {
+        private constructor();
+        /** The balance (a number; a BigInt only above 2^53); "StateSpent" once spent. */
+        readonly credits: number | bigint;
+        /** The credential as bytes (secret: its CBOR); "StateSpent" once spent. */
+        export(): Bytes;
+        static import(bytes: Uint8Array): Credential;
+        free(): void;
+    }
+
+    /** A credential request in flight (its state is secret). */
+    class CredentialRequest {
+        private constructor();
+        readonly tokenType: 0xe5ad;
+        readonly truncatedTokenKeyId: number;
+        /** The encoded TokenRequest: POST it as MediaType.PRIVATE_TOKEN_REQUEST. */
+        serialize(): Bytes;
+        /** The state as bytes (secret), for Client.finalizeExported; "StateSpent" after finalize. */
+        exportState(): Bytes;
+        /** The credential from the issuer's TokenResponse; "StateSpent" after a success. */
+        finalize(response: Uint8Array): Credential;
+        free(): void;
+    }
+
+    /** An ACT token. */
+    class Token {
+        /** Checks the type and decodes the spend proof under the bit length its length gives ("InvalidLength" for none). */
+        constructor(bytes: Uint8Array);
+        readonly tokenType: 0xe5ad;
+        readonly challengeDigest: Bytes;
+        readonly issuerKeyId: Bytes;
+        readonly spendProof: Bytes;
+        static deserialize(bytes: Uint8Array): Token;
+        serialize(): Bytes;
+    }
+
+    /** A spend: its token, and the state (secret) that turns the issuer's refund into the next credential. */
+    class Spend {
+        private constructor();
+        readonly token: Token;
+        /** The refund state as bytes (secret), for Client.refundExported; "StateSpent" after refund. */
+        exportState(): Bytes;
+        /** The next credential from the issuer's refund ("Verification"); "StateSpent" after a success. */
+        refund(refund: Uint8Array): Credential;
+        free(): void;
+    }
+
+    /** The client of one deployment and issuer key. */
+    class Client {
+        /** `tokenKey`: the issuer's 32-byte ristretto255 public key; `domainSeparator` as text or bytes. */
+        constructor(tokenKey: Uint8Array, domainSeparator: string | Uint8Array, bits: Bits);
+        readonly keyId: Bytes;
+        readonly bits: Bits;
+        createCredentialRequest(tokChl: TokenChallenge | SerializableChallenge): CredentialRequest;
+        /** The credential from an exported request state (zeroed on success) and the issuer's response. */
+        finalizeExported(state: Uint8Array, response: Uint8Array): Credential;
+        /**
+         * Spends `cost` credits ("ValueTooLarge" above the balance,
+         * "ChallengeMismatch" for another request context); a success wipes
+         * the credential ("StateSpent" after).
+         */
+        spend(credential: Credential, tokChl: TokenChallenge | SerializableChallenge, cost: number | bigint): Spend;
+        /** The next credential from an exported refund state (zeroed on success), the spend's token and the refund. */
+        refundExported(state: Uint8Array, token: CanSerialize | Uint8Array, refund: Uint8Array): Credential;
+        free(): void;
+    }
+
+    /** What `Issuer.verify` returns for a spend that verified. */
+    interface Verified {
+        /** 32 bytes: refuse a nullifier seen before, and record it before the refund leaves. */
+        nullifier: Bytes;
+        /** The signed refund, for the client's Spend.refund. */
+        refund: Bytes;
+    }
+
+    /** The issuer of type 0xE5AD, also its origin (the key is secret). */
+    class Issuer {
+        private constructor();
+        static generate(domainSeparator: string | Uint8Array, bits: Bits): Issuer;
+        /** The secret key's CBOR ({1: x, 2: W}; "InvalidLength", "InvalidScalar", ...). */
+        static fromSecretKey(bytes: Uint8Array, domainSeparator: string | Uint8Array, bits: Bits): Issuer;
+        /** The 32-byte ristretto255 public key to publish. */
+        readonly tokenKey: Bytes;
+        readonly keyId: Bytes;
+        readonly bits: Bits;
+        /** The TokenResponse's bytes granting `credits` (0 < credits < 2^bits) ("KeyIdMismatch", "Verification", parse errors). */
+        issue(
+            request: CanSerialize | Uint8Array,
+            credits: number | bigint,
+            tokChl: TokenChallenge | SerializableChallenge,
+        ): Bytes;
+        /**
+         * Checks a spend at `cost` and signs the refund of `refundAmount`
+         * (default 0, at most `cost`). Verified is not redeemed: refuse a
+         * nullifier seen before. Throws "ChallengeMismatch",
+         * "KeyIdMismatch", "InvalidValue" (another charge), "Verification"
+         * or a parse error.
+         */
+        verify(
+            token: CanSerialize | Uint8Array,
+            tokChl: TokenChallenge | SerializableChallenge,
+            cost: number | bigint,
+            refundAmount?: number | bigint,
+        ): Verified;
+        free(): void;
+    }
+}
+
+/**
+ * Generic batches (draft-ietf-privacypass-batched-tokens §6; privacypass-ts:
+ * genericBatched): token requests of types 0x0001, 0x0002 and 0x0005, each
+ * for its own challenge and key, in one request; the issuer answers each
+ * entry or leaves it absent.
+ */
+export declare namespace genericBatched {
+    /** One entry of a batch: a challenge and its issuer's token key. */
+    interface Entry {
+        challenge: TokenChallenge | SerializableChallenge;
+        tokenKey: Uint8Array;
+    }
+
+    /** A generic batch in flight (its state is secret). */
+    class BatchedTokenRequest {
+        private constructor();
+        /** The number of entries. */
+        readonly length: number;
+        /** The entries' token types, in request order. */
+        readonly tokenTypes: number[];
+        /** The encoded GenericBatchTokenRequest: POST it as MediaType.GENERIC_BATCHED_TOKEN_REQUEST. */
+        serialize(): Bytes;
+        /** The state as bytes (secret), for Client.finalizeExported; "StateSpent" after finalize. */
+        exportState(): Bytes;
+        /** As Client.finalize. */
+        finalize(response: CanSerialize | Uint8Array): (Token | null)[];
+        free(): void;
+    }
+
+    /** The client of generic batches (one batch in flight). */
+    class Client {
+        constructor();
+        /** 1 to 16 entries ("InvalidLength", "CapacityExceeded"), types 0x0001, 0x0002, 0x0005 ("UnknownTokenType"). */
+        createTokenRequest(entries: Entry[]): BatchedTokenRequest;
+        /**
+         * The tokens in request order, null for an absent entry
+         * ("InvalidLength" for another number of entries, "WrongTokenType",
+         * "Verification"; the batch stays usable after a failure).
+         */
+        finalize(response: CanSerialize | Uint8Array): (Token | null)[];
+        /** From an exported state (zeroed on success) and the keys of its entries. */
+        finalizeExported(
+            state: Uint8Array,
+            keys: ({ tokenType: number; tokenKey: Uint8Array } | Entry)[],
+            response: CanSerialize | Uint8Array,
+        ): (Token | null)[];
+    }
+}
+
+/**
+ * Token type 0xC07E, ATHM(P-256) (draft-yun-privacypass-athm-00): the
+ * issuer hides one of 4 values in each token and reads it back at
+ * redemption; no challenge is bound into the token. The request state is
+ * secret: it exports as bytes, and `free()` wipes the module's copy
+ * ("Freed" after).
+ */
+export declare namespace athm {
+    const TOKEN_TYPE: 0xc07e;
+    /** The buckets of every deployment (the values 0 to 3). */
+    const BUCKETS: 4;
+
+    /** An ATHM token. */
+    class Token {
+        /** Checks the type, the length and the points. */
+        constructor(bytes: Uint8Array);
+        readonly tokenType: 0xc07e;
+        readonly issuerKeyId: Bytes;
+        /** t, 32 bytes: the origin's replay key. */
+        readonly nonce: Bytes;
+        static deserialize(bytes: Uint8Array): Token;
+        serialize(): Bytes;
+    }
+
+    /** A token request in flight (its state is secret). */
+    class TokenRequest {
+        private constructor();
+        readonly tokenType: 0xc07e;
+        readonly truncatedTokenKeyId: number;
+        /** The encoded TokenRequest: POST it as MediaType.PRIVATE_TOKEN_REQUEST. */
+        serialize(): Bytes;
+        /** The state as bytes (secret), for Client.finalizeExported; "StateSpent" after finalize. */
+        exportState(): Bytes;
+        /** The token from the issuer's response ("Verification"); "StateSpent" after a success. */
+        finalize(response: Uint8Array): Token;
+        free(): void;
+    }
+
+    /** The client of one deployment and issuer key. */
+    class Client {
+        /** `tokenKey`: public key and proof, 163 bytes ("Verification" if the proof fails under the deployment). */
+        constructor(tokenKey: Uint8Array, deploymentId: string | Uint8Array);
+        readonly keyId: Bytes;
+        createTokenRequest(): TokenRequest;
+        /** The token from an exported state (zeroed on success) and the issuer's response. */
+        finalizeExported(state: Uint8Array, response: Uint8Array): Token;
+        free(): void;
+    }
+
+    /** What `Issuer.verify` returns. */
+    interface Verified {
+        /** The hidden value, 0 to 3. */
+        metadata: number;
+        /** t, 32 bytes: refuse a token whose t was seen before. */
+        nonce: Bytes;
+    }
+
+    /** The issuer of type 0xC07E, also its origin (the key is secret). */
+    class Issuer {
+        private constructor();
+        static generate(deploymentId: string | Uint8Array): Issuer;
+        /** The 160-byte private key x ‖ y ‖ z ‖ r_x ‖ r_y ("InvalidLength", "InvalidScalar"); its proof is made afresh. */
+        static fromSecretKey(bytes: Uint8Array, deploymentId: string | Uint8Array): Issuer;
+        /** The public key and its proof, 163 bytes, to publish. */
+        readonly tokenKey: Bytes;
+        readonly keyId: Bytes;
+        /** The TokenResponse's bytes hiding `metadata` (0 to 3: "InvalidValue"; "KeyIdMismatch", parse errors). */
+        issue(request: CanSerialize | Uint8Array, metadata: number): Bytes;
+        /** The hidden value and the replay key ("KeyIdMismatch", "Verification", parse errors). */
+        verify(token: CanSerialize | Uint8Array): Verified;
         free(): void;
     }
 }

@@ -2,7 +2,9 @@
 // an ES module over the wasm-bindgen output `pat_wasm.js`. Token types
 // 0x0001 (VOPRF P-384), 0x0002 (blind RSA 2048), 0x0005 (VOPRF
 // ristretto255), 0xDA7A (public metadata, blind RSA), 0xDA7B (public
-// metadata, POPRF P-384) and 0xE5AC (ARC, the `arc` namespace). Names
+// metadata, POPRF P-384), 0xE5AC (ARC, the `arc` namespace), 0xE5AD
+// (ACT, the `act` namespace) and 0xC07E (ATHM, the `athm` namespace), and
+// amortized and generic batches. Names
 // follow @cloudflare/privacypass-ts where the concept is the same; every
 // method is synchronous. See docs/wasm.md.
 //
@@ -156,6 +158,12 @@ export const MediaType = Object.freeze({
     /** ARC (type 0xE5AC): the CredentialRequest's media type (draft-ietf-privacypass-arc-protocol-01 §7). */
     PRIVATE_CREDENTIAL_REQUEST: 'application/private-credential-request',
     PRIVATE_CREDENTIAL_RESPONSE: 'application/private-credential-response',
+    /** Amortized batches of types 0x0001 and 0x0005 (draft-ietf-privacypass-batched-tokens §5). */
+    AMORTIZED_BATCHED_TOKEN_REQUEST: 'application/private-token-amortized-batch-request',
+    AMORTIZED_BATCHED_TOKEN_RESPONSE: 'application/private-token-amortized-batch-response',
+    /** Generic batches (§6); privacypass-ts's names. */
+    GENERIC_BATCHED_TOKEN_REQUEST: 'application/private-token-generic-batch-request',
+    GENERIC_BATCHED_TOKEN_RESPONSE: 'application/private-token-generic-batch-response',
 });
 
 /** Where an issuer publishes its directory (RFC 9578 §4). */
@@ -175,7 +183,7 @@ function challengeFrom(bytes) {
 
 // A TokenChallenge object from its encoding (kept, not copied) and its
 // decoded fields (names still UTF-8 bytes); `credentialContext` only for
-// type 0xE5AC (ARC), whose challenge has that field.
+// types 0xE5AC (ARC) and 0xE5AD (ACT), whose challenges have that field.
 function challengeFromParts(bytes, tokenType, issuerName, redemptionContext, originInfo, credentialContext) {
     const c = Object.create(TokenChallenge.prototype);
     const origins = text.decode(originInfo);
@@ -193,9 +201,9 @@ function challengeFromParts(bytes, tokenType, issuerName, redemptionContext, ori
 }
 
 /**
- * TokenChallenge (RFC 9577 §2.1.1); for type 0xE5AC (ARC) with the
- * `credentialContext` (empty or 32 bytes; empty by default), which no other
- * type has.
+ * TokenChallenge (RFC 9577 §2.1.1); for types 0xE5AC (ARC) and 0xE5AD (ACT)
+ * with the `credentialContext` (empty or 32 bytes; empty by default), which
+ * no other type has.
  */
 export class TokenChallenge {
     constructor(tokenType, issuerName, redemptionContext, originInfo, credentialContext) {
@@ -301,8 +309,8 @@ function extensionSetTypes(bytes) {
     }));
 }
 
-/** A u64 from the module as a number when it is exact, else as a BigInt. */
-function u64Out(value) {
+/** A u64 or u128 from the module as a number when it is exact, else as a BigInt. */
+function uintOut(value) {
     return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
@@ -311,6 +319,13 @@ function u64Arg(value, what) {
     if (typeof value === 'bigint' && value >= 0n && value < 1n << 64n) return value;
     if (Number.isSafeInteger(value) && value >= 0) return BigInt(value);
     throw new RangeError(`${what} must be a non-negative integer (a number or a BigInt below 2^64)`);
+}
+
+/** A u128 argument (ACT's credits): a non-negative integer number or BigInt. */
+function u128Arg(value, what) {
+    if (typeof value === 'bigint' && value >= 0n && value < 1n << 128n) return value;
+    if (Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+    throw new RangeError(`${what} must be a non-negative integer (a number or a BigInt below 2^128)`);
 }
 
 /**
@@ -389,7 +404,7 @@ export class WWWAuthenticateHeader {
             const extensions = optional();
             let rateLimit;
             if (packed[at++] === 1) {
-                rateLimit = u64Out(view.getBigUint64(at));
+                rateLimit = uintOut(view.getBigUint64(at));
                 at += 8;
             }
             out.push(new WWWAuthenticateHeader(challenge, tokenKey, maxAge, extensionSet, extensions, rateLimit));
@@ -477,10 +492,17 @@ export class AuthorizationHeader {
         this.extensions = extensions === undefined ? undefined : extensionsArg(extensions);
     }
 
-    /** Parses the header; an ARC token (type 0xE5AC) becomes an `arc.Token`. */
+    /**
+     * Parses the header; an ARC token (type 0xE5AC) becomes an `arc.Token`,
+     * an ACT token (0xE5AD) an `act.Token`, an ATHM token (0xC07E) an `athm.Token`.
+     */
     static parse(header) {
         return using(raw().parseAuthorizationParts(stringArg(header, 'header')), (p) => {
-            const token = isArcToken(p.token) ? arc.Token.deserialize(p.token) : Token.deserialize(p.token);
+            let token;
+            if (isArcToken(p.token)) token = arc.Token.deserialize(p.token);
+            else if (isActToken(p.token)) token = act.Token.deserialize(p.token);
+            else if (isAthmToken(p.token)) token = athm.Token.deserialize(p.token);
+            else token = Token.deserialize(p.token);
             return new AuthorizationHeader(token, p.extensions);
         });
     }
@@ -568,6 +590,25 @@ function tokenBytes(token) {
 // Only the static factories below may construct an Issuer.
 const internal = Symbol('pat-wasm internal');
 
+// Each privateVerif client's amortized batch in flight (one at a time).
+const pendingBatch = new WeakMap();
+
+/**
+ * Tokens written one after the other (all of one type, whose length the
+ * first one's type tells), as Token objects.
+ */
+function splitTokens(bytes) {
+    const out = [];
+    for (let at = 0; at < bytes.length; ) {
+        const tokenType = (bytes[at] << 8) | bytes[at + 1];
+        const entry = Object.values(TOKEN_TYPES).find((t) => t.value === tokenType);
+        const len = 2 + 32 + 32 + 32 + entry.Nk;
+        out.push(Token.deserialize(bytes.subarray(at, at + len)));
+        at += len;
+    }
+    return out;
+}
+
 function finishRequest(client, tokRes) {
     const request = pending.get(client);
     if (request === undefined) throw patError('NoTokenRequest', 'finalize called before createTokenRequest');
@@ -621,6 +662,51 @@ function makePrivateVerif() {
 
     const TokenRequest = tokenRequestClass();
 
+    /**
+     * An amortized batch request in flight (draft-ietf-privacypass-batched-tokens
+     * §5.1): its bytes, and the state (every token's blind, secret) that
+     * finalizes it.
+     */
+    class BatchTokenRequest {
+        #bytes;
+        #raw;
+
+        constructor(key, rawBatch, tokenType) {
+            if (key !== internal) throw new TypeError('use Client.createBatchTokenRequest');
+            this.#raw = rawBatch;
+            this.#bytes = rawBatch.bytes;
+            this.tokenType = tokenType;
+            this.truncatedTokenKeyId = this.#bytes[2];
+            this.count = rawBatch.count;
+        }
+
+        /** The encoded AmortizedBatchTokenRequest (POST as MediaType.AMORTIZED_BATCHED_TOKEN_REQUEST). */
+        serialize() {
+            return this.#bytes.slice();
+        }
+
+        /** The state as bytes (secret), for Client.finalizeBatchExported; "StateSpent" after finalize. */
+        exportState() {
+            return this.#live().exportState();
+        }
+
+        /** Wipes the batch's secrets in the module's memory. */
+        free() {
+            this.#raw?.free();
+            this.#raw = undefined;
+        }
+
+        #live() {
+            if (this.#raw === undefined) throw patError('Freed', 'this BatchTokenRequest was freed');
+            return this.#raw;
+        }
+
+        /** The tokens from the issuer's response (bytes); see Client.finalizeBatch. */
+        finalize(response) {
+            return splitTokens(this.#live().finalize(bytesArg(response, "response")));
+        }
+    }
+
     class TokenResponse {
         #bytes;
 
@@ -672,6 +758,47 @@ function makePrivateVerif() {
         finalize(tokRes) {
             return finishRequest(this, tokRes);
         }
+
+        /**
+         * An amortized batch request of `count` tokens (1 to 16) for one
+         * challenge and key (draft-ietf-privacypass-batched-tokens §5.1);
+         * the client keeps it until finalizeBatch (one batch in flight).
+         */
+        createBatchTokenRequest(tokChl, issuerPublicKey, count) {
+            const bytes = challengeArg(tokChl);
+            const client = new (suite(this.#tokenType).raw())(bytesArg(issuerPublicKey, 'issuerPublicKey'));
+            try {
+                const batch = new BatchTokenRequest(internal, client.requestBatch(bytes, intArg(count, 0xffff, 'count')), this.#tokenType);
+                pendingBatch.get(this)?.free();
+                pendingBatch.set(this, batch);
+                return batch;
+            } finally {
+                client.free();
+            }
+        }
+
+        /**
+         * The batch's tokens, in request order, from the issuer's
+         * AmortizedBatchTokenResponse (bytes); the batched proof is checked
+         * ("Verification", the batch still usable); "StateSpent" after a success.
+         */
+        finalizeBatch(response) {
+            const batch = pendingBatch.get(this);
+            if (batch === undefined) throw patError('NoTokenRequest', 'finalizeBatch called before createBatchTokenRequest');
+            return batch.finalize(response);
+        }
+
+        /** The tokens of a batch from its exportState() (zeroed on success), the issuer's key and its response. */
+        finalizeBatchExported(state, issuerPublicKey, response) {
+            const client = new (suite(this.#tokenType).raw())(bytesArg(issuerPublicKey, 'issuerPublicKey'));
+            try {
+                const tokens = client.finalizeBatchExported(bytesArg(state, 'state'), bytesArg(response, 'response'));
+                state.fill(0);
+                return splitTokens(tokens);
+            } finally {
+                client.free();
+            }
+        }
     }
 
     /**
@@ -717,6 +844,15 @@ function makePrivateVerif() {
         issue(tokReq) {
             const bytes = tokReq instanceof Uint8Array ? tokReq : bytesArg(tokReq?.serialize?.(), 'tokenRequest.serialize()');
             return TokenResponse.deserialize(this.#live().evaluate(bytes), this.#tokenType);
+        }
+
+        /**
+         * The AmortizedBatchTokenResponse's bytes for an amortized batch
+         * request (or its bytes) of up to 16 tokens, with one batched proof.
+         */
+        issueBatch(request) {
+            const bytes = request instanceof Uint8Array ? request : bytesArg(request?.serialize?.(), 'request.serialize()');
+            return this.#live().evaluateBatch(bytes);
         }
 
         /**
@@ -880,6 +1016,7 @@ function makePrivateVerif() {
     }
 
     return Object.freeze({
+        BatchTokenRequest,
         Client,
         ClientWithMetadata,
         ExtendedTokenRequest,
@@ -1060,6 +1197,39 @@ function makePublicVerif() {
 export const privateVerif = makePrivateVerif();
 export const publicVerif = makePublicVerif();
 
+// ---- the credential families (ARC, ACT) --------------------------------------
+
+/**
+ * The base class of a namespace's objects over a wasm-bindgen object
+ * holding secrets, and `live(obj)`, that object or a "Freed" error. Only
+ * the namespace's factories construct them (the `internal` key).
+ */
+function heldClasses(namespace) {
+    // Each object's wasm-bindgen object, out of the callers' reach.
+    const held = new WeakMap();
+    const live = (obj) => {
+        const r = held.get(obj);
+        if (r === undefined) throw patError('Freed', `this ${obj.constructor.name} was freed`);
+        return r;
+    };
+
+    /** Wraps a wasm-bindgen object; free() wipes it, later use throws "Freed". */
+    class Held {
+        constructor(key, rawObject) {
+            if (key !== internal) throw new TypeError(`use the factories of ${namespace} to make a ${new.target.name}`);
+            held.set(this, rawObject);
+        }
+
+        /** Wipes the secrets in the module's memory; the object is unusable afterwards. */
+        free() {
+            held.get(this)?.free();
+            held.delete(this);
+        }
+    }
+
+    return { Held, live };
+}
+
 // ---- ARC (token type 0xE5AC) ------------------------------------------------
 
 const ARC_TYPE = 0xe5ac;
@@ -1086,27 +1256,7 @@ function limitArg(limit) {
  * module's copy.
  */
 function makeArc() {
-    // Each object's wasm-bindgen object, out of the callers' reach.
-    const held = new WeakMap();
-    const live = (obj) => {
-        const r = held.get(obj);
-        if (r === undefined) throw patError('Freed', `this ${obj.constructor.name} was freed`);
-        return r;
-    };
-
-    /** Wraps a wasm-bindgen object; free() wipes it, later use throws "Freed". */
-    class Held {
-        constructor(key, rawObject) {
-            if (key !== internal) throw new TypeError(`use the factories of arc to make a ${new.target.name}`);
-            held.set(this, rawObject);
-        }
-
-        /** Wipes the secrets in the module's memory; the object is unusable afterwards. */
-        free() {
-            held.get(this)?.free();
-            held.delete(this);
-        }
-    }
+    const { Held, live } = heldClasses('arc');
 
     /** A credential (secret): the result of one issuance. */
     class Credential extends Held {
@@ -1129,11 +1279,11 @@ function makeArc() {
     class PresentationState extends Held {
         /** How many tokens are left. */
         get remaining() {
-            return u64Out(live(this).remaining);
+            return uintOut(live(this).remaining);
         }
 
         get limit() {
-            return u64Out(live(this).limit);
+            return uintOut(live(this).limit);
         }
 
         /** The state as bytes (secret), for PresentationState.import; export again after every token. */
@@ -1305,3 +1455,557 @@ function makeArc() {
 }
 
 export const arc = makeArc();
+
+// ---- ACT (token type 0xE5AD) ------------------------------------------------
+
+const ACT_TYPE = 0xe5ad;
+// type ‖ challenge_digest ‖ issuer_key_id.
+const ACT_TOKEN_HEADER = 2 + 32 + 32;
+const ACT_BITS = Object.freeze([8, 16, 32, 64, 128]);
+
+function isActToken(bytes) {
+    return bytes.length >= 2 && ((bytes[0] << 8) | bytes[1]) === ACT_TYPE;
+}
+
+/** A deployment's domain separator: its text (UTF-8) or bytes. */
+function domainSeparatorArg(value) {
+    return typeof value === 'string' ? utf8.encode(value) : bytesArg(value, 'domainSeparator');
+}
+
+/** The bit length of balances: one of act.BITS. */
+function bitsArg(bits) {
+    if (!ACT_BITS.includes(bits)) throw new RangeError(`bits must be one of ${ACT_BITS.join(', ')}`);
+    return bits;
+}
+
+/**
+ * Namespace of token type 0xE5AD, ACT(ristretto255)
+ * (draft-schlesinger-privacypass-act-01 on draft-schlesinger-cfrg-act-01):
+ * a client gets one credential holding credits from the issuer, then spends
+ * a cost at a time; each spend's token goes to the origin (the issuer
+ * itself), whose refund becomes the next, unlinkable credential. A
+ * deployment is its domain separator and `bits`, the bit length of
+ * balances (act.BITS). The credential and the states are secret; each
+ * exports as bytes to be kept between runs, and free() wipes the module's
+ * copy.
+ */
+function makeAct() {
+    const { Held, live } = heldClasses('act');
+
+    /** A credential (secret): credits to spend, once. */
+    class Credential extends Held {
+        /** Its balance (a number; a BigInt only above 2^53); "StateSpent" once spent. */
+        get credits() {
+            return uintOut(live(this).credits());
+        }
+
+        /** The credential as bytes (secret), for Credential.import; "StateSpent" once spent. */
+        export() {
+            return live(this).export();
+        }
+
+        static import(bytes) {
+            return new Credential(internal, raw().ActCredential.import(bytesArg(bytes, 'bytes')));
+        }
+    }
+
+    /** A credential request in flight: its bytes, and the state that finalizes it. */
+    class CredentialRequest extends Held {
+        #bytes;
+
+        constructor(key, rawRequest) {
+            super(key, rawRequest);
+            this.#bytes = rawRequest.bytes;
+            this.tokenType = ACT_TYPE;
+            this.truncatedTokenKeyId = this.#bytes[2];
+        }
+
+        /** The encoded TokenRequest (the body of the POST to the issuer). */
+        serialize() {
+            return this.#bytes.slice();
+        }
+
+        /** The request state as bytes (secret), for Client.finalizeExported; "StateSpent" after finalize. */
+        exportState() {
+            return live(this).exportState();
+        }
+
+        /**
+         * The credential from the issuer's TokenResponse (its proof
+         * checked); a failure leaves the request as it was, a success wipes
+         * its state ("StateSpent" after).
+         */
+        finalize(response) {
+            return new Credential(internal, live(this).finalize(bytesArg(response, 'response')));
+        }
+    }
+
+    /** An ACT token: type ‖ challenge_digest ‖ issuer_key_id ‖ spend proof. */
+    class Token {
+        #bytes;
+
+        /** Checks the type and decodes the spend proof under the bit length the length gives. */
+        constructor(bytes) {
+            bytesArg(bytes, 'bytes');
+            if (!isActToken(bytes)) throw patError('WrongTokenType', 'not an ACT token (type 0xE5AD)');
+            raw().checkToken(bytes);
+            this.#bytes = copy(bytes);
+            this.tokenType = ACT_TYPE;
+            this.challengeDigest = this.#bytes.slice(2, 34);
+            this.issuerKeyId = this.#bytes.slice(34, ACT_TOKEN_HEADER);
+            this.spendProof = this.#bytes.slice(ACT_TOKEN_HEADER);
+        }
+
+        static deserialize(bytes) {
+            return new Token(bytes);
+        }
+
+        serialize() {
+            return this.#bytes.slice();
+        }
+    }
+
+    /** A spend: the token for the origin, and the state that turns its refund into the next credential. */
+    class Spend extends Held {
+        constructor(key, rawSpend) {
+            super(key, rawSpend);
+            this.token = new Token(rawSpend.token);
+        }
+
+        /** The refund state as bytes (secret), for Client.refundExported; "StateSpent" after refund. */
+        exportState() {
+            return live(this).exportState();
+        }
+
+        /**
+         * The next credential from the issuer's refund (its proof checked),
+         * worth the balance left plus the refund; a failure leaves the
+         * spend as it was, a success wipes its state ("StateSpent" after).
+         */
+        refund(refund) {
+            return new Credential(internal, live(this).refund(bytesArg(refund, 'refund')));
+        }
+    }
+
+    /** The client of one deployment and issuer key (free() releases its module memory). */
+    class Client extends Held {
+        /**
+         * `tokenKey`: the issuer's 32-byte ristretto255 public key;
+         * `domainSeparator`: the deployment's (text or bytes); `bits`: the
+         * bit length of its balances, one of act.BITS.
+         */
+        constructor(tokenKey, domainSeparator, bits) {
+            const ds = domainSeparatorArg(domainSeparator);
+            super(internal, new (raw().ActClient)(ds, bytesArg(tokenKey, 'tokenKey'), bitsArg(bits)));
+        }
+
+        get keyId() {
+            return live(this).keyId;
+        }
+
+        get bits() {
+            return live(this).bits;
+        }
+
+        /** A credential request for an ACT challenge (its issuer, origin_info and credentialContext bind the credential). */
+        createCredentialRequest(tokChl) {
+            return new CredentialRequest(internal, live(this).request(challengeArg(tokChl)));
+        }
+
+        /**
+         * The credential from a CredentialRequest's exportState() and the
+         * issuer's response; on success `state` is zeroed (one request, one
+         * credential).
+         */
+        finalizeExported(state, response) {
+            const credential = live(this).finalizeExported(bytesArg(state, 'state'), bytesArg(response, 'response'));
+            state.fill(0);
+            return new Credential(internal, credential);
+        }
+
+        /**
+         * Spends `cost` credits of `credential` for the challenge
+         * ("ChallengeMismatch" for another request context, "ValueTooLarge"
+         * above the balance): an act.Spend. A success wipes the credential
+         * ("StateSpent" after; spent twice it would link both spends).
+         */
+        spend(credential, tokChl, cost) {
+            if (!(credential instanceof Credential)) throw new TypeError('credential must be an act.Credential');
+            const spent = live(this).spend(live(credential), challengeArg(tokChl), u128Arg(cost, 'cost'));
+            return new Spend(internal, spent);
+        }
+
+        /**
+         * The next credential from a Spend's exportState(), its token and
+         * the issuer's refund; on success `state` is zeroed.
+         */
+        refundExported(state, token, refund) {
+            const credential = live(this).refundExported(
+                bytesArg(state, 'state'),
+                tokenBytes(token),
+                bytesArg(refund, 'refund'),
+            );
+            state.fill(0);
+            return new Credential(internal, credential);
+        }
+    }
+
+    /**
+     * The issuer of type 0xE5AD, which is also its origin (ACT is privately
+     * verifiable). The key stays in the module's memory; free() wipes it.
+     */
+    class Issuer extends Held {
+        /** A fresh key from crypto.getRandomValues, for the deployment's domain separator and bit length. */
+        static generate(domainSeparator, bits) {
+            return new Issuer(internal, raw().ActIssuer.generate(domainSeparatorArg(domainSeparator), bitsArg(bits)));
+        }
+
+        /** The secret key's CBOR ({1: x, 2: W}, the draft's encoding). */
+        static fromSecretKey(bytes, domainSeparator, bits) {
+            const ds = domainSeparatorArg(domainSeparator);
+            return new Issuer(internal, raw().ActIssuer.fromSecretKey(bytesArg(bytes, 'bytes'), ds, bitsArg(bits)));
+        }
+
+        /** The token key to publish: the 32-byte ristretto255 public key. */
+        get tokenKey() {
+            return live(this).tokenKey;
+        }
+
+        get keyId() {
+            return live(this).keyId;
+        }
+
+        get bits() {
+            return live(this).bits;
+        }
+
+        /** The TokenResponse's bytes granting `credits` to a CredentialRequest (or its bytes) for the challenge. */
+        issue(request, credits, tokChl) {
+            const bytes = request instanceof Uint8Array ? request : bytesArg(request?.serialize?.(), 'request.serialize()');
+            return live(this).issue(bytes, u128Arg(credits, 'credits'), challengeArg(tokChl));
+        }
+
+        /**
+         * Checks a spent token for the challenge it answers at `cost` and
+         * signs the refund of `refundAmount` (default 0, at most `cost`):
+         * `{ nullifier, refund }`. Refuse a nullifier seen before and record
+         * it before the refund leaves. Throws a PatError
+         * ("ChallengeMismatch", "KeyIdMismatch", "InvalidValue" for a charge
+         * other than `cost`, "Verification", a parse error).
+         */
+        verify(token, tokChl, cost, refundAmount = 0) {
+            const verified = live(this).verify(
+                tokenBytes(token),
+                challengeArg(tokChl),
+                u128Arg(cost, 'cost'),
+                u128Arg(refundAmount, 'refundAmount'),
+            );
+            return using(verified, (v) => ({ nullifier: v.nullifier, refund: v.refund }));
+        }
+    }
+
+    return Object.freeze({
+        TOKEN_TYPE: ACT_TYPE,
+        BITS: ACT_BITS,
+        Client,
+        Credential,
+        CredentialRequest,
+        Issuer,
+        Spend,
+        Token,
+    });
+}
+
+export const act = makeAct();
+
+// ---- generic batches (draft-ietf-privacypass-batched-tokens §6) -------------
+
+/**
+ * Namespace of generic batches (privacypass-ts: genericBatched): one
+ * request carrying token requests of types 0x0001, 0x0002 and 0x0005, each
+ * for its own challenge and key; the issuer answers each entry or leaves it
+ * absent.
+ */
+function makeGenericBatched() {
+    /** A generic batch in flight: its bytes, and the state (secret) that finalizes it. */
+    class BatchedTokenRequest {
+        #bytes;
+        #raw;
+
+        constructor(key, rawBatch, entries) {
+            if (key !== internal) throw new TypeError('use genericBatched.Client.createTokenRequest');
+            this.#raw = rawBatch;
+            this.#bytes = rawBatch.bytes;
+            this.length = rawBatch.count;
+            /** The entries' token types, in request order. */
+            this.tokenTypes = entries.map((e) => e.tokenType);
+        }
+
+        /** The encoded GenericBatchTokenRequest (POST as MediaType.GENERIC_BATCHED_TOKEN_REQUEST). */
+        serialize() {
+            return this.#bytes.slice();
+        }
+
+        /** The state as bytes (secret), for Client.finalizeExported; "StateSpent" after finalize. */
+        exportState() {
+            return this.#live().exportState();
+        }
+
+        /** Wipes the batch's secrets in the module's memory. */
+        free() {
+            this.#raw?.free();
+            this.#raw = undefined;
+        }
+
+        #live() {
+            if (this.#raw === undefined) throw patError('Freed', 'this BatchedTokenRequest was freed');
+            return this.#raw;
+        }
+
+        finalize(response) {
+            return tokensOrNull(this.#live().finalize(responseBytes(response)));
+        }
+    }
+
+    const tokensOrNull = (array) => Array.from(array, (t) => (t === undefined ? null : Token.deserialize(t)));
+
+    /** `[{ challenge, tokenKey }]` → parallel lists of encoded challenges, keys and types. */
+    function entriesArg(entries) {
+        if (!Array.isArray(entries)) throw new TypeError('entries must be an array of { challenge, tokenKey }');
+        return entries.map((e, i) => {
+            const challenge = challengeArg(e?.challenge);
+            return {
+                challenge,
+                tokenKey: bytesArg(e?.tokenKey, `entries[${i}].tokenKey`),
+                tokenType: (challenge[0] << 8) | challenge[1],
+            };
+        });
+    }
+
+    /** The client of generic batches; one batch in flight at a time. */
+    class Client {
+        #pending;
+
+        /**
+         * A batch of one entry per `{ challenge, tokenKey }` (types 0x0001,
+         * 0x0002, 0x0005, any mix; 1 to 16 entries), each for its
+         * challenge with its issuer key.
+         */
+        createTokenRequest(entries) {
+            const list = entriesArg(entries);
+            const rawBatch = raw().GenericBatchRequest.create(
+                list.map((e) => e.challenge),
+                list.map((e) => e.tokenKey),
+            );
+            const batch = new BatchedTokenRequest(internal, rawBatch, list);
+            this.#pending?.free();
+            this.#pending = batch;
+            return batch;
+        }
+
+        /**
+         * The tokens from the issuer's GenericBatchTokenResponse (bytes, or
+         * anything with serialize(), such as privacypass-ts's), in request
+         * order: a Token per issued entry, null per absent one. A proof or
+         * signature that fails is "Verification" and leaves the batch
+         * usable; "StateSpent" after a success.
+         */
+        finalize(response) {
+            if (this.#pending === undefined) throw patError('NoTokenRequest', 'finalize called before createTokenRequest');
+            return this.#pending.finalize(response);
+        }
+
+        /**
+         * The tokens of a batch from its exportState() (zeroed on success),
+         * the keys of its entries (`[{ tokenType, tokenKey }]`, or the
+         * `{ challenge, tokenKey }` entries it was made from) and the response.
+         */
+        finalizeExported(state, keys, response) {
+            if (!Array.isArray(keys)) throw new TypeError('keys must be an array of { tokenType, tokenKey }');
+            const types = Uint16Array.from(keys, (k, i) =>
+                k?.tokenType === undefined
+                    ? (challengeArg(k?.challenge)[0] << 8) | challengeArg(k?.challenge)[1]
+                    : intArg(k.tokenType, 0xffff, `keys[${i}].tokenType`),
+            );
+            const tokenKeys = keys.map((k, i) => bytesArg(k?.tokenKey, `keys[${i}].tokenKey`));
+            const tokens = raw().GenericBatchRequest.finalizeExported(
+                bytesArg(state, 'state'),
+                types,
+                tokenKeys,
+                responseBytes(response),
+            );
+            state.fill(0);
+            return tokensOrNull(tokens);
+        }
+    }
+
+    return Object.freeze({ BatchedTokenRequest, Client });
+}
+
+export const genericBatched = makeGenericBatched();
+
+// ---- ATHM (token type 0xC07E) -----------------------------------------------
+
+const ATHM_TYPE = 0xc07e;
+const ATHM_BUCKETS = 4;
+
+function isAthmToken(bytes) {
+    return bytes.length >= 2 && ((bytes[0] << 8) | bytes[1]) === ATHM_TYPE;
+}
+
+/** A deployment id: its text (UTF-8) or bytes. */
+function deploymentIdArg(value) {
+    return typeof value === 'string' ? utf8.encode(value) : bytesArg(value, 'deploymentId');
+}
+
+/**
+ * Namespace of token type 0xC07E, ATHM(P-256) (draft-yun-privacypass-athm-00):
+ * the issuer hides one of the deployment's 4 buckets in each token (a
+ * signal about the client it saw at issuance) and reads it back when the
+ * token is redeemed; the client only learns that it is one of the 4. No
+ * challenge is bound into the token: a client may fetch tokens before any
+ * origin asks. The request state is secret; it exports as bytes, and
+ * free() wipes the module's copy.
+ */
+function makeAthm() {
+    const { Held, live } = heldClasses('athm');
+
+    /** An ATHM token: type ‖ issuer_key_id ‖ t ‖ P ‖ Q. */
+    class Token {
+        #bytes;
+
+        /** Checks the type, the length and the points. */
+        constructor(bytes) {
+            bytesArg(bytes, 'bytes');
+            if (!isAthmToken(bytes)) throw patError('WrongTokenType', 'not an ATHM token (type 0xC07E)');
+            raw().checkToken(bytes);
+            this.#bytes = copy(bytes);
+            this.tokenType = ATHM_TYPE;
+            this.issuerKeyId = this.#bytes.slice(2, 34);
+            /** t, the token's nonce: the origin's replay key. */
+            this.nonce = this.#bytes.slice(34, 66);
+        }
+
+        static deserialize(bytes) {
+            return new Token(bytes);
+        }
+
+        serialize() {
+            return this.#bytes.slice();
+        }
+    }
+
+    /** A token request in flight: its bytes, and the state that finalizes it. */
+    class TokenRequest extends Held {
+        #bytes;
+
+        constructor(key, rawRequest) {
+            super(key, rawRequest);
+            this.#bytes = rawRequest.bytes;
+            this.tokenType = ATHM_TYPE;
+            this.truncatedTokenKeyId = this.#bytes[2];
+        }
+
+        /** The encoded TokenRequest (the body of the POST to the issuer). */
+        serialize() {
+            return this.#bytes.slice();
+        }
+
+        /** The request state as bytes (secret), for Client.finalizeExported; "StateSpent" after finalize. */
+        exportState() {
+            return live(this).exportState();
+        }
+
+        /**
+         * The token from the issuer's response (its proof checked); a
+         * failure leaves the request as it was, a success wipes its state
+         * ("StateSpent" after).
+         */
+        finalize(response) {
+            return new Token(live(this).finalize(bytesArg(response, 'response')));
+        }
+    }
+
+    /** The client of one deployment and issuer key (free() releases its module memory). */
+    class Client extends Held {
+        /**
+         * `tokenKey`: the issuer's public key and its proof (163 bytes),
+         * checked here against the deployment named `deploymentId` (text or
+         * bytes, up to 255 bytes).
+         */
+        constructor(tokenKey, deploymentId) {
+            const id = deploymentIdArg(deploymentId);
+            super(internal, new (raw().AthmClient)(id, bytesArg(tokenKey, 'tokenKey')));
+        }
+
+        get keyId() {
+            return live(this).keyId;
+        }
+
+        /** A token request (POST as MediaType.PRIVATE_TOKEN_REQUEST). */
+        createTokenRequest() {
+            return new TokenRequest(internal, live(this).request());
+        }
+
+        /** The token from a TokenRequest's exportState() (zeroed on success) and the issuer's response. */
+        finalizeExported(state, response) {
+            const token = live(this).finalizeExported(bytesArg(state, 'state'), bytesArg(response, 'response'));
+            state.fill(0);
+            return new Token(token);
+        }
+    }
+
+    /**
+     * The issuer of type 0xC07E, which is also its origin (ATHM is
+     * privately verifiable). The key stays in the module's memory; free()
+     * wipes it.
+     */
+    class Issuer extends Held {
+        /** A fresh key (and its proof) from crypto.getRandomValues, for the deployment named `deploymentId`. */
+        static generate(deploymentId) {
+            return new Issuer(internal, raw().AthmIssuer.generate(deploymentIdArg(deploymentId)));
+        }
+
+        /** The 160-byte private key x ‖ y ‖ z ‖ r_x ‖ r_y; its proof is made afresh. */
+        static fromSecretKey(bytes, deploymentId) {
+            const id = deploymentIdArg(deploymentId);
+            return new Issuer(internal, raw().AthmIssuer.fromSecretKey(bytesArg(bytes, 'bytes'), id));
+        }
+
+        /** The token key to publish: the public key and its proof (163 bytes). */
+        get tokenKey() {
+            return live(this).tokenKey;
+        }
+
+        get keyId() {
+            return live(this).keyId;
+        }
+
+        /** The TokenResponse's bytes hiding `metadata` (0 to 3) for a TokenRequest (or its bytes). */
+        issue(request, metadata) {
+            const bytes = request instanceof Uint8Array ? request : bytesArg(request?.serialize?.(), 'request.serialize()');
+            return live(this).issue(bytes, intArg(metadata, 0xff, 'metadata'));
+        }
+
+        /**
+         * Reads a redeemed token's hidden value: `{ metadata, nonce }`,
+         * where `nonce` (t, 32 bytes) is its replay key: accept it once
+         * only. Throws a PatError ("KeyIdMismatch", "Verification", a parse
+         * error).
+         */
+        verify(token) {
+            return using(live(this).verify(tokenBytes(token)), (v) => ({ metadata: v.metadata, nonce: v.nonce }));
+        }
+    }
+
+    return Object.freeze({
+        TOKEN_TYPE: ATHM_TYPE,
+        BUCKETS: ATHM_BUCKETS,
+        Client,
+        Issuer,
+        Token,
+        TokenRequest,
+    });
+}
+
+export const athm = makeAthm();

@@ -234,8 +234,9 @@ pub fn authorization_token(value: &str) -> pat::Result<Vec<u8>> {
 /// encoded Extensions list sent with it (draft-ietf-privacypass-auth-scheme-extensions
 /// §3; type 0xDA7A's metadata), each checked first.
 pub fn authorization_with_extensions_value(token: &[u8], extensions: &[u8]) -> pat::Result<String> {
-    // ARC tokens carry no extensions (arc-protocol-01 has none).
-    if token.starts_with(&ARC.to_be_bytes()) {
+    // ARC, ACT and ATHM tokens carry no extensions (arc-protocol-01,
+    // act-01 and athm-00 have none).
+    if token.starts_with(&ARC.to_be_bytes()) || crate::act::is_act(token) || crate::athm::is_athm(token) {
         return Err(pat::Error::InvalidValue(pat::Field::Extensions));
     }
     check_token(token)?;
@@ -270,8 +271,17 @@ pub struct AuthorizationParts {
 /// Checks that `bytes` is a token of a known type: for an ARC token (type
 /// 0xE5AC, whose length depends on the presentation limit, which the token
 /// does not carry) that its length is the length of a token under some
-/// limit from 2 to 2^32; for the others, [`TokenRef::decode`].
+/// limit from 2 to 2^32; for an ACT token (type 0xE5AD) that it decodes
+/// under the bit length its length gives ([`crate::act::check_token`]);
+/// for an ATHM token (type 0xC07E) that it decodes; for the others,
+/// [`TokenRef::decode`].
 pub fn check_token(bytes: &[u8]) -> pat::Result<()> {
+    if crate::act::is_act(bytes) {
+        return crate::act::check_token(bytes);
+    }
+    if crate::athm::is_athm(bytes) {
+        return crate::athm::check_token(bytes);
+    }
     if bytes.starts_with(&ARC.to_be_bytes()) {
         return if pat::tokens::arc::is_token_len(bytes.len()) {
             Ok(())
@@ -404,12 +414,7 @@ fn pack_one(c: pat::Result<auth::PrivateTokenChallenge<'_>>, out: &mut Vec<u8>) 
     // The fields as ranges of `out` (the challenge was decoded there), so
     // that they can be copied from within it.
     let (token_type, fields, credential_context) = {
-        let (parsed, credential_context) = if is_arc {
-            let a = pat::tokens::arc::ArcChallenge::decode(bytes)?;
-            (*a.challenge(), Some(a.credential_context()))
-        } else {
-            (pat::TokenChallenge::decode(bytes)?, None)
-        };
+        let (parsed, credential_context) = crate::challenge::decode_any(bytes)?;
         let range = |part: &[u8]| range_in(challenge.start, bytes, part);
         (
             parsed.token_type(),

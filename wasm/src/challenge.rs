@@ -10,9 +10,11 @@
 //! names).
 //!
 //! A challenge of type 0xE5AC (ARC, draft-ietf-privacypass-arc-protocol-01
-//! §6) has one more field, `credential_context` (empty or 32 bytes): both
-//! directions dispatch on the type.
+//! §6) or 0xE5AD (ACT, draft-schlesinger-privacypass-act-01 §5.1) has one
+//! more field, `credential_context` (empty or 32 bytes): both directions
+//! dispatch on the type.
 
+use pat::tokens::act::{ActChallenge, TOKEN_TYPE as ACT};
 use pat::tokens::arc::{ArcChallenge, TOKEN_TYPE as ARC};
 use pat::{Decode, Error, Field, TokenChallenge};
 use wasm_bindgen::prelude::*;
@@ -36,22 +38,33 @@ pub struct ChallengeParts {
     /// `origin_info`, the bytes as received (a comma-separated list of names).
     #[wasm_bindgen(js_name = originInfo)]
     pub origin_info: Vec<u8>,
-    /// `credential_context` (empty or 32 bytes) of a type-0xE5AC challenge;
-    /// absent for every other type, whose challenges have no such field.
+    /// `credential_context` (empty or 32 bytes) of a type-0xE5AC or 0xE5AD
+    /// challenge; absent for every other type, whose challenges have no
+    /// such field.
     #[wasm_bindgen(js_name = credentialContext)]
     pub credential_context: Option<Vec<u8>>,
 }
 
+/// An encoded TokenChallenge decoded, with its `credential_context` when
+/// its type has one (types 0xE5AC and 0xE5AD), borrowed from `bytes`.
+pub fn decode_any(bytes: &[u8]) -> pat::Result<(TokenChallenge<'_>, Option<&[u8]>)> {
+    if bytes.starts_with(&ARC.to_be_bytes()) {
+        let c = ArcChallenge::decode(bytes)?;
+        Ok((*c.challenge(), Some(c.credential_context())))
+    } else if bytes.starts_with(&ACT.to_be_bytes()) {
+        let c = ActChallenge::decode(bytes)?;
+        Ok((*c.challenge(), Some(c.credential_context())))
+    } else {
+        Ok((TokenChallenge::decode(bytes)?, None))
+    }
+}
+
 /// The fields of an encoded TokenChallenge; trailing bytes, a truncated
 /// field or a length outside RFC 9577's bounds are errors. A type-0xE5AC
-/// challenge is read with its `credential_context`.
+/// or 0xE5AD challenge is read with its `credential_context`.
 pub fn parts(bytes: &[u8]) -> pat::Result<ChallengeParts> {
-    let (c, credential_context) = if bytes.starts_with(&ARC.to_be_bytes()) {
-        let arc = ArcChallenge::decode(bytes)?;
-        (*arc.challenge(), Some(arc.credential_context().to_vec()))
-    } else {
-        (TokenChallenge::decode(bytes)?, None)
-    };
+    let (c, credential_context) = decode_any(bytes)?;
+    let credential_context = credential_context.map(<[u8]>::to_vec);
     Ok(ChallengeParts {
         token_type: c.token_type(),
         issuer_name: c.issuer_name().to_vec(),
@@ -61,14 +74,10 @@ pub fn parts(bytes: &[u8]) -> pat::Result<ChallengeParts> {
     })
 }
 
-/// Checks that `bytes` is one TokenChallenge (of type 0xE5AC with its
-/// `credential_context`), without copying its fields.
+/// Checks that `bytes` is one TokenChallenge (of type 0xE5AC or 0xE5AD
+/// with its `credential_context`), without copying its fields.
 pub fn check(bytes: &[u8]) -> pat::Result<()> {
-    if bytes.starts_with(&ARC.to_be_bytes()) {
-        ArcChallenge::decode(bytes).map(|_| ())
-    } else {
-        TokenChallenge::decode(bytes).map(|_| ())
-    }
+    decode_any(bytes).map(|_| ())
 }
 
 /// The encoding of a new TokenChallenge (`TokenChallenge::new`).
@@ -81,8 +90,8 @@ pub fn build(
     build_with(token_type, issuer_name, redemption_context, origin_info, None)
 }
 
-/// [`build`] with a `credential_context`, which type 0xE5AC has (empty when
-/// `None`) and every other type refuses
+/// [`build`] with a `credential_context`, which types 0xE5AC and 0xE5AD
+/// have (empty when `None`) and every other type refuses
 /// (`InvalidValue(CredentialContext)`).
 pub fn build_with(
     token_type: u16,
@@ -94,6 +103,11 @@ pub fn build_with(
     if token_type == ARC {
         let c =
             ArcChallenge::new(issuer_name, redemption_context, origin_info, credential_context.unwrap_or_default())?;
+        return encode(&c);
+    }
+    if token_type == ACT {
+        let c =
+            ActChallenge::new(issuer_name, redemption_context, origin_info, credential_context.unwrap_or_default())?;
         return encode(&c);
     }
     if credential_context.is_some() {
@@ -182,5 +196,24 @@ mod tests {
         let mut as_plain = arc.clone();
         as_plain[..2].copy_from_slice(&2u16.to_be_bytes());
         assert_eq!(check(&as_plain), Err(Error::TrailingBytes));
+    }
+
+    #[test]
+    fn act_challenges_carry_the_credential_context() {
+        let cc = [3u8; 32];
+        for credential_context in [None, Some(&cc[..])] {
+            let bytes = build_with(ACT, b"issuer.example", &[], b"origin.example", credential_context).unwrap();
+            let p = parts(&bytes).unwrap();
+            assert_eq!(p.token_type, ACT);
+            assert_eq!(p.credential_context.as_deref(), Some(credential_context.unwrap_or_default()));
+            assert_eq!(parts(&bytes[..bytes.len() - 1]), Err(Error::Truncated));
+            let mut long = bytes.clone();
+            long.push(0);
+            assert_eq!(check(&long), Err(Error::TrailingBytes));
+        }
+        assert_eq!(
+            build_with(ACT, b"i", &[], &[], Some(&[1; 33])),
+            Err(Error::InvalidLength(Field::CredentialContext))
+        );
     }
 }

@@ -1,11 +1,13 @@
 //! `pat` for WebAssembly: the clients of token types 0x0001 (VOPRF P-384),
 //! 0x0002 (blind RSA 2048), 0x0005 (VOPRF ristretto255), 0xDA7A (blind
 //! RSA with public metadata), 0xDA7B (POPRF P-384 with public metadata,
-//! [`poprf`]) and 0xE5AC (ARC, [`arc`]), the issuers (which are also the
-//! origins) of 0x0001, 0x0005, 0xDA7B and 0xE5AC and the origins of
-//! 0x0002 and 0xDA7A, the `PrivateToken` HTTP authentication scheme (RFC
-//! 9577) and the issuer directory (RFC 9578 §4), exported with
-//! `wasm-bindgen`.
+//! [`poprf`]), 0xE5AC (ARC, [`arc`]), 0xE5AD (ACT, [`act`]) and 0xC07E
+//! (ATHM, [`athm`]), the issuers (which are also the origins) of 0x0001,
+//! 0x0005, 0xDA7B, 0xE5AC, 0xE5AD and 0xC07E and the origins of 0x0002 and
+//! 0xDA7A, amortized ([`amortized`])
+//! and generic ([`batched`]) batches, the `PrivateToken` HTTP
+//! authentication scheme (RFC 9577) and the issuer directory (RFC 9578 §4),
+//! exported with `wasm-bindgen`.
 //!
 //! These exports are the low-level half of the package: byte strings in,
 //! byte strings out, one exported type per token type. The ES module
@@ -33,8 +35,12 @@
 //! The crate builds for the host too (as a workspace member): everything that
 //! does not call into JavaScript is unit-tested there.
 
+pub mod act;
+pub mod amortized;
 pub mod arc;
+pub mod athm;
 pub mod auth;
+pub mod batched;
 pub mod challenge;
 pub mod directory;
 pub mod error;

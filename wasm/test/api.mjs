@@ -4,7 +4,11 @@
 // voprf-ts as a type-5 issuer, pat's own issuers (types 1, 5) and type-2
 // origin against privacypass-ts and voprf-ts, type 0xDA7B's client and
 // issuer (no peer has it: pat's own vectors), ARC (type 0xE5AC: challenges,
-// issuance, tokens, exported states), thrown errors with stable codes, and
+// issuance, tokens, exported states), ACT (type 0xE5AD: issuance, spends,
+// refunds, exported states, every bit length), amortized batches of types 1
+// and 5 (answered by voprf-ts with privacypass-ts's key too) and generic
+// batches (answered by privacypass-ts's genericBatched.Issuer), ATHM (type
+// 0xC07E: hidden values, exported states), thrown errors with stable codes, and
 // randomness from crypto.getRandomValues (a failing source is an error,
 // never a trap).
 //
@@ -21,6 +25,7 @@ import {
     TokenChallenge as TsTokenChallenge,
     Extensions as TsExtensions,
     WWWAuthenticateHeader as TsWWWAuthenticateHeader,
+    genericBatched as tsBatched,
     privateVerif as tsPrivate,
     publicVerif as tsPublic,
 } from '@cloudflare/privacypass-ts';
@@ -36,9 +41,12 @@ const {
     Token,
     TokenChallenge,
     WWWAuthenticateHeader,
+    act,
     arc,
+    athm,
     decodeExtensions,
     encodeExtensions,
+    genericBatched,
     privateVerif,
     publicVerif,
 } = pat;
@@ -56,7 +64,7 @@ await checks.check('the shipped package exports no hazmat function; the hazmat b
     const hazmat = names(hazmatDir);
     assert.ok(shipped.length > 10, 'the module has exports');
     assert.deepEqual(shipped.filter((n) => /hazmat/i.test(n)), []);
-    assert.equal(hazmat.filter((n) => /hazmat/i.test(n)).length, 7);
+    assert.equal(hazmat.filter((n) => /hazmat/i.test(n)).length, 15);
     const glue = await importFrom(shippedDir, 'pat_wasm.js');
     assert.deepEqual(Object.keys(glue).filter((n) => /hazmat/i.test(n)), []);
 });
@@ -80,6 +88,21 @@ await checks.check('exports: privacypass-ts names and the token types', () => {
     assert.equal(arc.TOKEN_TYPE, 0xe5ac);
     for (const name of ['Client', 'Issuer', 'Credential', 'CredentialRequest', 'PresentationState', 'Token']) {
         assert.equal(typeof arc[name], 'function', `arc.${name}`);
+    }
+    assert.equal(typeof privateVerif.BatchTokenRequest, 'function');
+    assert.equal(typeof genericBatched.Client, 'function');
+    assert.equal(typeof genericBatched.BatchedTokenRequest, 'function');
+    assert.equal(pat.MediaType.GENERIC_BATCHED_TOKEN_REQUEST, 'application/private-token-generic-batch-request');
+    assert.equal(pat.MediaType.AMORTIZED_BATCHED_TOKEN_RESPONSE, 'application/private-token-amortized-batch-response');
+    assert.equal(athm.TOKEN_TYPE, 0xc07e);
+    assert.equal(athm.BUCKETS, 4);
+    for (const name of ['Client', 'Issuer', 'Token', 'TokenRequest']) {
+        assert.equal(typeof athm[name], 'function', `athm.${name}`);
+    }
+    assert.equal(act.TOKEN_TYPE, 0xe5ad);
+    assert.deepEqual(act.BITS, [8, 16, 32, 64, 128]);
+    for (const name of ['Client', 'Issuer', 'Credential', 'CredentialRequest', 'Spend', 'Token']) {
+        assert.equal(typeof act[name], 'function', `act.${name}`);
     }
     assert.equal(pat.TOKEN_TYPES.VOPRF.Nk, TS_TOKEN_TYPES.VOPRF.Nk);
     assert.equal(pat.TOKEN_TYPES.BLIND_RSA.Nk, TS_TOKEN_TYPES.BLIND_RSA.Nk);
@@ -762,6 +785,552 @@ await checks.check('ARC: a credential, 3 tokens under limit 3 through exported s
     throwsPat(() => client.createCredentialRequest(new TokenChallenge(2, 'i', ctx())), 'WrongTokenType');
 });
 
+// ---- batches (draft-ietf-privacypass-batched-tokens §5, §6) --------------------
+
+/** A QUIC varint (RFC 9000 §16), shortest form. */
+function varint(n) {
+    if (n < 64) return [n];
+    if (n < 16384) return [0x40 | (n >> 8), n & 0xff];
+    return [0x80 | (n >>> 24), (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
+}
+
+/** The value and end of the varint at `at`. */
+function readVarint(bytes, at) {
+    const len = 1 << (bytes[at] >> 6);
+    let v = bytes[at] & 0x3f;
+    for (let i = 1; i < len; i++) v = v * 256 + bytes[at + i];
+    return [v, at + len];
+}
+
+const concat = (...parts) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+        out.set(p, at);
+        at += p.length;
+    }
+    return out;
+};
+
+/** An amortized response from a voprf-ts server: its batched evaluation of the request's elements. */
+async function voprfBatchResponse(server, group, request, Ne) {
+    const [len, at] = readVarint(request, 3);
+    const elements = [];
+    for (let i = 0; i < len / Ne; i++) elements.push(group.desElt(request.subarray(at + i * Ne, at + (i + 1) * Ne)));
+    const evaluation = await server.blindEvaluate(new EvaluationRequest(elements));
+    return concat(
+        new Uint8Array(varint(len)),
+        ...evaluation.evaluated.map((e) => e.serialize()),
+        evaluation.proof.serialize(),
+    );
+}
+
+await checks.check('amortized: 5-token batches of types 1 and 5 from privateVerif.Issuer.issueBatch, finalized live and from the exported state', () => {
+    for (const [type, Ne] of [[1, 49], [5, 32]]) {
+        const issuer = privateVerif.Issuer.generate(type);
+        const challenge = new TokenChallenge(type, 'issuer.example', ctx(), ['origin.example']);
+        const client = new privateVerif.Client(type);
+        const batch = client.createBatchTokenRequest(challenge, issuer.tokenKey, 5);
+        assert.ok(batch instanceof privateVerif.BatchTokenRequest);
+        assert.equal(batch.count, 5);
+        assert.equal(batch.tokenType, type);
+        assert.equal(batch.truncatedTokenKeyId, issuer.keyId[31]);
+        const bytes = batch.serialize();
+        assert.equal(bytes.length, 3 + varint(5 * Ne).length + 5 * Ne);
+        const state = batch.exportState();
+        // The library's fixed length whatever the count (16 slots).
+        const stateLength = type === 1 ? glue.P384Client.batchStateLength() : glue.Ristretto255Client.batchStateLength();
+        assert.equal(state.length, stateLength);
+        const response = issuer.issueBatch(batch);
+        const tokens = client.finalizeBatch(response);
+        assert.equal(tokens.length, 5);
+        const nonces = new Set();
+        for (const token of tokens) {
+            assert.equal(token.authInput.tokenType, type);
+            issuer.verify(token, challenge);
+            nonces.add(hex(token.authInput.nonce));
+            const parsed = AuthorizationHeader.parse(new AuthorizationHeader(token).toString()).token;
+            assert.equal(hex(parsed.serialize()), hex(token.serialize()));
+        }
+        assert.equal(nonces.size, 5, 'nonces repeat');
+        throwsPat(() => client.finalizeBatch(response), 'StateSpent');
+        throwsPat(() => batch.exportState(), 'StateSpent');
+        // The exported state, by a fresh client: the same tokens; the state zeroed.
+        const again = new privateVerif.Client(type).finalizeBatchExported(state, issuer.tokenKey, response);
+        assert.deepEqual(again.map((t) => hex(t.serialize())), tokens.map((t) => hex(t.serialize())));
+        assert.ok(state.every((b) => b === 0), 'the exported state is zeroed once finalized');
+        // One token, and the most a batch holds.
+        const one = client.createBatchTokenRequest(challenge, issuer.tokenKey, 1);
+        assert.equal(client.finalizeBatch(issuer.issueBatch(one)).length, 1);
+        const most = client.createBatchTokenRequest(challenge, issuer.tokenKey, 16);
+        assert.equal(client.finalizeBatch(issuer.issueBatch(most)).length, 16);
+        issuer.free();
+    }
+});
+
+await checks.check("amortized: voprf-ts answers batches with privacypass-ts's type-1 key and a type-5 key; tokens verified by privacypass-ts and voprf-ts", async () => {
+    const p384 = new VOPRFServer(Oprf.Suite.P384_SHA384, t1.privateKey);
+    const challenge = new TokenChallenge(1, 'issuer.example', ctx(), ['origin.example']);
+    const client = new privateVerif.Client();
+    const batch = client.createBatchTokenRequest(challenge, t1.publicKey, 4);
+    const response = await voprfBatchResponse(p384, Oprf.getGroup(Oprf.Suite.P384_SHA384), batch.serialize(), 49);
+    for (const token of client.finalizeBatch(response)) {
+        assert.equal(await t1.issuer.verify(theirToken(TS_TOKEN_TYPES.VOPRF, token)), true);
+    }
+    const c5 = new TokenChallenge(5, 'issuer.example', ctx(), ['origin.example']);
+    const client5 = new privateVerif.Client(5);
+    const batch5 = client5.createBatchTokenRequest(c5, t5.publicKey, 3);
+    const response5 = await voprfBatchResponse(t5.server, Oprf.getGroup(R255, CryptoNoble), batch5.serialize(), 32);
+    for (const token of client5.finalizeBatch(response5)) {
+        assert.equal(await t5.server.verifyFinalize(token.authInput.serialize(), token.authenticator), true);
+    }
+});
+
+await checks.check('amortized: counts, truncated and trailing bytes, other types and keys, wrong-length states, forgeries, by code', () => {
+    const issuer = privateVerif.Issuer.generate(1);
+    const challenge = new TokenChallenge(1, 'issuer.example', ctx());
+    const client = new privateVerif.Client();
+    throwsPat(() => client.createBatchTokenRequest(challenge, issuer.tokenKey, 0), 'InvalidLength');
+    throwsPat(() => client.createBatchTokenRequest(challenge, issuer.tokenKey, 17), 'CapacityExceeded');
+    throwsPat(() => client.createBatchTokenRequest(new TokenChallenge(5, 'i', ctx()), issuer.tokenKey, 2), 'WrongTokenType');
+    throwsPat(() => client.finalizeBatch(new Uint8Array(10)), 'NoTokenRequest');
+    const batch = client.createBatchTokenRequest(challenge, issuer.tokenKey, 3);
+    const bytes = batch.serialize();
+    throwsPat(() => issuer.issueBatch(bytes.subarray(0, bytes.length - 1)), 'Truncated');
+    throwsPat(() => issuer.issueBatch(concat(bytes, [0])), 'TrailingBytes');
+    throwsPat(() => issuer.issueBatch(concat([0, 5], bytes.subarray(2))), 'WrongTokenType');
+    throwsPat(() => privateVerif.Issuer.generate(1).issueBatch(bytes), 'KeyIdMismatch');
+    const seventeen = concat(bytes.subarray(0, 3), varint(17 * 49), ...Array(17).fill(bytes.subarray(bytes.length - 49)));
+    throwsPat(() => issuer.issueBatch(seventeen), 'CapacityExceeded');
+    const response = issuer.issueBatch(bytes);
+    const state = batch.exportState();
+    throwsPat(() => client.finalizeBatch(response.subarray(0, response.length - 1)), 'Truncated');
+    throwsPat(() => client.finalizeBatch(concat(response, [0])), 'TrailingBytes');
+    const other = client.finalizeBatchExported.bind(new privateVerif.Client());
+    // Another batch's response (4 tokens), another key's (its proof fails).
+    const four = new privateVerif.Client().createBatchTokenRequest(challenge, issuer.tokenKey, 4);
+    throwsPat(() => batch.finalize(issuer.issueBatch(four)), 'InvalidLength');
+    const stranger = privateVerif.Issuer.generate(1);
+    const theirs = new privateVerif.Client().createBatchTokenRequest(challenge, stranger.tokenKey, 3);
+    const foreign = concat(bytes.subarray(0, 2), [theirs.serialize()[2]], bytes.subarray(3));
+    throwsPat(() => batch.finalize(stranger.issueBatch(foreign)), 'Verification');
+    // States: one byte short or long, another key's client, a type-5 client.
+    throwsPat(() => other(state.subarray(1), issuer.tokenKey, response), 'InvalidLength');
+    throwsPat(() => other(concat(state, [0]), issuer.tokenKey, response), 'InvalidLength');
+    throwsPat(() => other(state, stranger.tokenKey, response), 'KeyIdMismatch');
+    const five = privateVerif.Issuer.generate(5);
+    throwsPat(() => new privateVerif.Client(5).finalizeBatchExported(state, five.tokenKey, response), 'InvalidLength');
+    assert.ok(state.some((b) => b !== 0), 'a refused state is left as it was');
+    // None of that spent the batch.
+    assert.equal(batch.finalize(response).length, 3);
+    batch.free();
+    throwsPat(() => batch.exportState(), 'Freed');
+    for (const o of [issuer, stranger, five]) o.free();
+});
+
+/** Answers a generic batch request entry by entry: `answer[type](requestBytes)` gives a TokenResponse, or absent. */
+async function genericResponse(request, answer, absent = new Set()) {
+    const lengths = { 1: 3 + 49, 2: 3 + 256, 5: 3 + 32 };
+    const [total, start] = readVarint(request, 0);
+    assert.equal(start + total, request.length);
+    const parts = [];
+    for (let at = start, i = 0; at < request.length; i++) {
+        const type = (request[at] << 8) | request[at + 1];
+        const entry = request.subarray(at, at + lengths[type]);
+        at += lengths[type];
+        if (absent.has(i)) {
+            parts.push(new Uint8Array([0]));
+        } else {
+            parts.push(new Uint8Array([1, 0, type]), await answer[type](entry));
+        }
+    }
+    const body = concat(...parts);
+    return concat(varint(body.length), body);
+}
+
+await checks.check("generic: a batch of types 1, 2, 1, 2 answered by privacypass-ts's genericBatched.Issuer, tokens verified by privacypass-ts", async () => {
+    const c1 = new TokenChallenge(1, 'issuer.example', ctx(), ['origin.example']);
+    const c2 = new TokenChallenge(2, 'issuer.example', ctx(), ['origin.example']);
+    const entries = [
+        { challenge: c1, tokenKey: t1.publicKey },
+        { challenge: c2, tokenKey: t2.tokenKey },
+        { challenge: c1, tokenKey: t1.publicKey },
+        { challenge: c2, tokenKey: t2.tokenKey },
+    ];
+    const client = new genericBatched.Client();
+    const batch = client.createTokenRequest(entries);
+    assert.equal(batch.length, 4);
+    assert.deepEqual(batch.tokenTypes, [1, 2, 1, 2]);
+    // privacypass-ts reads our request as its own and answers it.
+    const theirs = tsBatched.BatchedTokenRequest.deserialize(batch.serialize());
+    assert.equal(hex(theirs.serialize()), hex(batch.serialize()));
+    const state = batch.exportState();
+    const response = await new tsBatched.Issuer(t1.issuer, t2.issuer).issue(theirs);
+    const tokens = client.finalize(response);
+    assert.equal(tokens.length, 4);
+    const origin = new tsPublic.Origin(tsPublic.BlindRSAMode.PSS);
+    for (const [i, token] of tokens.entries()) {
+        assert.equal(token.authInput.tokenType, entries[i].challenge.tokenType);
+        if (token.authInput.tokenType === 1) {
+            assert.equal(await t1.issuer.verify(theirToken(TS_TOKEN_TYPES.VOPRF, token)), true);
+        } else {
+            assert.equal(await origin.verify(theirToken(TS_TOKEN_TYPES.BLIND_RSA, token), t2.publicKey), true);
+        }
+    }
+    throwsPat(() => client.finalize(response), 'StateSpent');
+    // The exported state with the entries' keys, by a fresh client.
+    const again = new genericBatched.Client().finalizeExported(state, entries, response.serialize());
+    assert.deepEqual(again.map((t) => hex(t.serialize())), tokens.map((t) => hex(t.serialize())));
+    assert.ok(state.every((b) => b === 0), 'the exported state is zeroed once finalized');
+});
+
+await checks.check('generic: types 1, 5, 2 and an absent entry; counts, framing, types, keys and states refused by code', async () => {
+    const i1 = privateVerif.Issuer.generate(1);
+    const i5 = privateVerif.Issuer.generate(5);
+    const c1 = new TokenChallenge(1, 'issuer.example', ctx());
+    const c5 = new TokenChallenge(5, 'issuer.example', ctx());
+    const c2 = new TokenChallenge(2, 'issuer.example', ctx());
+    const entries = [
+        { challenge: c1, tokenKey: i1.tokenKey },
+        { challenge: c5, tokenKey: i5.tokenKey },
+        { challenge: c2, tokenKey: t2.tokenKey },
+        { challenge: c5, tokenKey: i5.tokenKey },
+    ];
+    const answer = {
+        1: (entry) => i1.issue(entry).serialize(),
+        5: (entry) => i5.issue(entry).serialize(),
+        2: async (entry) => (await t2.issuer.issue(tsPublic.TokenRequest.deserialize(TS_TOKEN_TYPES.BLIND_RSA, entry))).serialize(),
+    };
+    const client = new genericBatched.Client();
+    const batch = client.createTokenRequest(entries);
+    const state = batch.exportState();
+    assert.equal(state.length, glue.GenericBatchRequest.stateLength());
+    const response = await genericResponse(batch.serialize(), answer, new Set([3]));
+    // Framing first, then the batch is still usable.
+    throwsPat(() => client.finalize(response.subarray(0, response.length - 1)), 'Truncated');
+    throwsPat(() => client.finalize(concat(response, [0])), 'TrailingBytes');
+    const three = await genericResponse(new genericBatched.Client().createTokenRequest(entries.slice(0, 3)).serialize(), answer);
+    throwsPat(() => client.finalize(three), 'InvalidLength');
+    // A well-framed response whose first two entries are of each other's types.
+    const reversed = new genericBatched.Client().createTokenRequest([entries[1], entries[0], entries[2], entries[3]]);
+    const crossed = await genericResponse(reversed.serialize(), answer);
+    throwsPat(() => client.finalize(crossed), 'WrongTokenType');
+    // An element that does not decode (entry 0's, tag 5); a proof that does not verify (the last byte of its s).
+    const bad = response.slice();
+    bad[readVarint(response, 0)[1] + 3] = 5;
+    throwsPat(() => client.finalize(bad), 'InvalidElement');
+    const forged = response.slice();
+    forged[readVarint(response, 0)[1] + 3 + 145 - 1] ^= 1;
+    throwsPat(() => client.finalize(forged), 'Verification');
+    const tokens = client.finalize(response);
+    assert.equal(tokens.length, 4);
+    assert.equal(tokens[3], null);
+    i1.verify(tokens[0], c1);
+    i5.verify(tokens[1], c5);
+    assert.equal(tokens[2].authInput.tokenType, 2);
+    new publicVerif.Origin(t2.tokenKey).verify(tokens[2], c2);
+    // The exported state: without the type-5 key, one byte short or long.
+    const keys = [{ tokenType: 1, tokenKey: i1.tokenKey }, { tokenType: 2, tokenKey: t2.tokenKey }];
+    throwsPat(() => client.finalizeExported(state, keys, response), 'KeyIdMismatch');
+    throwsPat(() => client.finalizeExported(state.subarray(1), entries, response), 'InvalidLength');
+    throwsPat(() => client.finalizeExported(concat(state, [0]), entries, response), 'InvalidLength');
+    assert.equal(client.finalizeExported(state, entries, response).length, 4);
+    // Batches that cannot be made.
+    throwsPat(() => client.createTokenRequest([]), 'InvalidLength');
+    throwsPat(() => client.createTokenRequest(Array(17).fill(entries[0])), 'CapacityExceeded');
+    throwsPat(() => client.createTokenRequest([{ challenge: new TokenChallenge(0xda7b, 'i', ctx()), tokenKey: i1.tokenKey }]), 'UnknownTokenType');
+    throwsPat(() => client.createTokenRequest([{ challenge: c1, tokenKey: i1.tokenKey.subarray(1) }]), 'InvalidLength');
+    assert.throws(() => client.createTokenRequest([{ challenge: c1 }]), TypeError);
+    i1.free();
+    i5.free();
+});
+
+// ---- ACT (type 0xE5AD) ----------------------------------------------------------
+
+const ACT_DS = 'ACT-v1:pat:wasm-test:1:2026-01-01';
+
+await checks.check('ACT: a credential of 100, spends through exported states, refunds, Authorization, nullifiers told apart', () => {
+    const issuer = act.Issuer.generate(ACT_DS, 16);
+    assert.equal(issuer.bits, 16);
+    assert.equal(issuer.tokenKey.length, 32);
+    const cc = ctx();
+    const challenge = new TokenChallenge(act.TOKEN_TYPE, 'issuer.example', ctx(), ['origin.example'], cc);
+    assert.equal(hex(TokenChallenge.deserialize(challenge.serialize()).credentialContext), hex(cc));
+    // The challenge's WWW-Authenticate round trip keeps the credential context; no rate-limit on ACT.
+    const www = new WWWAuthenticateHeader(challenge, issuer.tokenKey, 60).toString();
+    assert.equal(hex(WWWAuthenticateHeader.parse(www)[0].challenge.credentialContext), hex(cc));
+    throwsPat(() => new WWWAuthenticateHeader(challenge, issuer.tokenKey, 60, undefined, undefined, 5).toString(), 'InvalidValue');
+
+    const client = new act.Client(issuer.tokenKey, ACT_DS, 16);
+    assert.equal(hex(client.keyId), hex(issuer.keyId));
+    assert.equal(client.bits, 16);
+    const request = client.createCredentialRequest(challenge);
+    assert.equal(request.serialize().length, 2 + 1 + 141);
+    assert.equal(request.tokenType, 0xe5ad);
+    assert.equal(request.truncatedTokenKeyId, issuer.keyId[31]);
+    // The request state exported, then finalized by a fresh client.
+    const state = request.exportState();
+    const response = issuer.issue(request, 100, challenge);
+    assert.equal(response.length, 211);
+    const credential = new act.Client(issuer.tokenKey, new TextEncoder().encode(ACT_DS), 16).finalizeExported(state, response);
+    assert.ok(state.every((b) => b === 0), 'the exported request state is zeroed once finalized');
+    assert.equal(credential.credits, 100);
+    request.finalize(response).free();
+    throwsPat(() => request.finalize(response), 'StateSpent');
+    throwsPat(() => request.exportState(), 'StateSpent');
+
+    // Three spends of 30 (5 back each), each from the credential of the previous run.
+    let saved = credential.export();
+    credential.free();
+    let balance = 100;
+    const nullifiers = new Set();
+    for (let i = 0; i < 3; i++) {
+        const held = act.Credential.import(saved);
+        assert.equal(held.credits, balance);
+        const spend = client.spend(held, challenge, 30n);
+        throwsPat(() => held.export(), 'StateSpent');
+        throwsPat(() => client.spend(held, challenge, 1), 'StateSpent');
+        const refundState = spend.exportState();
+        const value = new AuthorizationHeader(spend.token).toString();
+        const received = AuthorizationHeader.parse(value).token;
+        assert.ok(received instanceof act.Token);
+        assert.equal(hex(received.serialize()), hex(spend.token.serialize()));
+        assert.equal(hex(received.issuerKeyId), hex(issuer.keyId));
+        assert.equal(received.spendProof.length, received.serialize().length - 66);
+        throwsPat(() => issuer.verify(received, challenge, 31, 5), 'InvalidValue');
+        throwsPat(() => issuer.verify(received, new TokenChallenge(act.TOKEN_TYPE, 'issuer.example', ctx()), 30, 5), 'ChallengeMismatch');
+        const { nullifier, refund } = issuer.verify(received, challenge, 30, 5);
+        assert.equal(nullifier.length, 32);
+        assert.equal(nullifiers.has(hex(nullifier)), false, 'a nullifier repeats');
+        nullifiers.add(hex(nullifier));
+        // Verifying again gives the same nullifier: refusing it is the caller's store.
+        assert.equal(hex(issuer.verify(spend.token, challenge, 30, 0).nullifier), hex(nullifier));
+        balance += -30 + 5;
+        let next;
+        if (i % 2 === 0) {
+            next = spend.refund(refund);
+            throwsPat(() => spend.refund(refund), 'StateSpent');
+            throwsPat(() => spend.exportState(), 'StateSpent');
+        } else {
+            next = new act.Client(issuer.tokenKey, ACT_DS, 16).refundExported(refundState, spend.token, refund);
+            assert.ok(refundState.every((b) => b === 0), 'the exported refund state is zeroed once used');
+        }
+        assert.equal(next.credits, balance);
+        saved = next.export();
+        next.free();
+        spend.free();
+    }
+    const last = act.Credential.import(saved);
+    throwsPat(() => client.spend(last, challenge, balance + 1), 'ValueTooLarge');
+    // A failed spend leaves the credential; all of it can be spent.
+    const all = client.spend(last, challenge, balance);
+    assert.equal(all.refund(issuer.verify(all.token, challenge, balance).refund).credits, 0);
+    issuer.free();
+    throwsPat(() => issuer.tokenKey, 'Freed');
+    throwsPat(() => last.credits, 'StateSpent');
+    last.free();
+    throwsPat(() => last.credits, 'Freed');
+});
+
+await checks.check('ACT: every bit length (8, 32, 64, 128): issue, spend, verify, refund', () => {
+    for (const bits of [8, 32, 64, 128]) {
+        const issuer = act.Issuer.generate(ACT_DS, bits);
+        const client = new act.Client(issuer.tokenKey, ACT_DS, bits);
+        const challenge = new TokenChallenge(act.TOKEN_TYPE, 'issuer.example', new Uint8Array(0), ['origin.example']);
+        const request = client.createCredentialRequest(challenge);
+        const grant = bits === 128 ? (1n << 127n) + 3n : 2 ** Math.min(bits, 53) - 1;
+        const credential = request.finalize(issuer.issue(request, grant, challenge));
+        assert.equal(credential.credits, grant, `L=${bits}`);
+        const spend = client.spend(credential, challenge, 7);
+        const token = AuthorizationHeader.parse(new AuthorizationHeader(spend.token).toString()).token;
+        assert.ok(token instanceof act.Token);
+        const next = spend.refund(issuer.verify(token, challenge, 7, 2).refund);
+        const left = typeof grant === 'bigint' ? grant - 5n : grant - 5;
+        assert.equal(next.credits, left, `L=${bits}`);
+        // Above 2^L: "ValueTooLarge" from the issuer.
+        if (bits < 53) throwsPat(() => issuer.issue(client.createCredentialRequest(challenge), 2 ** bits, challenge), 'ValueTooLarge');
+        // Another L's issuer cannot read the token.
+        const other = act.Issuer.generate(ACT_DS, bits === 8 ? 16 : 8);
+        throwsPat(() => other.verify(token, challenge, 7), bits === 8 ? 'Truncated' : 'InvalidLength');
+        for (const o of [issuer, client, request, credential, spend, next, other]) o.free();
+    }
+});
+
+await checks.check('ACT: truncated, trailing and other-type input, wrong-length states, other keys, refused by code', () => {
+    const issuer = act.Issuer.generate(ACT_DS, 16);
+    const challenge = new TokenChallenge(act.TOKEN_TYPE, 'issuer.example', ctx(), ['origin.example']);
+    const client = new act.Client(issuer.tokenKey, ACT_DS, 16);
+    const request = client.createCredentialRequest(challenge);
+    const bytes = request.serialize();
+    throwsPat(() => issuer.issue(bytes.subarray(0, bytes.length - 1), 10, challenge), 'Truncated');
+    throwsPat(() => issuer.issue(new Uint8Array([...bytes, 0]), 10, challenge), 'TrailingBytes');
+    throwsPat(() => issuer.issue(new Uint8Array([0, 1, ...bytes.subarray(2)]), 10, challenge), 'WrongTokenType');
+    throwsPat(() => issuer.issue(bytes, 10, new TokenChallenge(2, 'issuer.example', ctx())), 'WrongTokenType');
+    throwsPat(() => act.Issuer.generate(ACT_DS, 16).issue(bytes, 10, challenge), 'KeyIdMismatch');
+    const response = issuer.issue(bytes, 10, challenge);
+    const state = request.exportState();
+    throwsPat(() => request.finalize(response.subarray(1)), 'Truncated');
+    throwsPat(() => request.finalize(new Uint8Array([...response, 0])), 'TrailingBytes');
+    throwsPat(() => client.finalizeExported(state.subarray(1), response), 'InvalidLength');
+    throwsPat(() => client.finalizeExported(new Uint8Array([...state, 0]), response), 'InvalidLength');
+    assert.ok(state.some((b) => b !== 0), 'a refused state is left as it was');
+    // A response for another challenge's request context.
+    const elsewhere = new TokenChallenge(act.TOKEN_TYPE, 'issuer.example', ctx(), ['other.example']);
+    throwsPat(() => request.finalize(issuer.issue(bytes, 10, elsewhere)), 'ChallengeMismatch');
+    // The state survived all of that.
+    const credential = request.finalize(response);
+    const exported = credential.export();
+    throwsPat(() => act.Credential.import(exported.subarray(1)), 'InvalidValue');
+    throwsPat(() => act.Credential.import(exported.subarray(0, exported.length - 1)), 'Truncated');
+    throwsPat(() => act.Credential.import(new Uint8Array([...exported, 0])), 'TrailingBytes');
+    throwsPat(() => client.spend(credential, elsewhere, 1), 'ChallengeMismatch');
+    throwsPat(() => client.spend(credential, new TokenChallenge(2, 'issuer.example', ctx()), 1), 'WrongTokenType');
+    const spend = client.spend(credential, challenge, 4);
+    const refundState = spend.exportState();
+    const token = spend.token.serialize();
+    throwsPat(() => act.Token.deserialize(token.subarray(0, token.length - 1)), 'InvalidLength');
+    throwsPat(() => act.Token.deserialize(new Uint8Array([...token, 0])), 'InvalidLength');
+    throwsPat(() => act.Token.deserialize(new Uint8Array([0, 2, ...token.subarray(2)])), 'WrongTokenType');
+    throwsPat(() => new AuthorizationHeader(spend.token, new Uint8Array([0, 0])).toString(), 'InvalidValue');
+    throwsPat(() => issuer.verify(token.subarray(0, token.length - 1), challenge, 4), 'Truncated');
+    throwsPat(() => issuer.verify(new Uint8Array([...token, 0]), challenge, 4), 'TrailingBytes');
+    throwsPat(() => act.Issuer.generate(ACT_DS, 16).verify(token, challenge, 4), 'KeyIdMismatch');
+    const { refund } = issuer.verify(token, challenge, 4, 1);
+    // Another spend's refund does not verify against this one.
+    const second = client.spend(spend.refund(refund), challenge, 1);
+    const otherRefund = issuer.verify(second.token, challenge, 1, 1).refund;
+    throwsPat(() => client.refundExported(refundState, token, otherRefund), 'Verification');
+    throwsPat(() => client.refundExported(refundState.subarray(1), token, refund), 'InvalidValue');
+    throwsPat(() => client.refundExported(new Uint8Array([...refundState, 0]), token, refund), 'TrailingBytes');
+    throwsPat(() => client.refundExported(refundState, token, refund.subarray(1)), 'InvalidValue');
+    assert.equal(client.refundExported(refundState, token, refund).credits, 7);
+    // Keys and deployments.
+    throwsPat(() => new act.Client(issuer.tokenKey.subarray(1), ACT_DS, 16), 'Truncated');
+    throwsPat(() => new glue.ActClient(new TextEncoder().encode(ACT_DS), issuer.tokenKey, 12), 'InvalidLength');
+    throwsPat(() => glue.ActIssuer.generate(new TextEncoder().encode(ACT_DS), 0), 'InvalidLength');
+    assert.throws(() => new act.Client(issuer.tokenKey, ACT_DS, 12), RangeError);
+    assert.throws(() => client.spend(credential, challenge, -1), RangeError);
+    assert.throws(() => client.spend(exported, challenge, 1), TypeError);
+    // Another deployment's client: its proofs do not verify.
+    const stranger = new act.Client(issuer.tokenKey, 'ACT-v1:pat:other:1:2026-01-01', 16);
+    const foreign = stranger.createCredentialRequest(challenge);
+    throwsPat(() => issuer.issue(foreign, 10, challenge), 'Verification');
+    // The appendix vectors' key: its public key, then cut, lengthened and mismatched.
+    const [run] = JSON.parse(readFileSync(path.join(root, 'tests/vectors/act/draft-schlesinger-cfrg-act-01.json'), 'utf8'));
+    const sk = new Uint8Array(Buffer.from(run.sk_cbor, 'hex'));
+    const imported = act.Issuer.fromSecretKey(sk, run.domain_separator, run.L);
+    assert.equal(hex(imported.tokenKey), run.pk_cbor.slice(4));
+    imported.free();
+    throwsPat(() => act.Issuer.fromSecretKey(new Uint8Array(71), ACT_DS, 16), 'InvalidValue');
+    throwsPat(() => act.Issuer.fromSecretKey(sk.subarray(0, sk.length - 1), ACT_DS, 16), 'Truncated');
+    throwsPat(() => act.Issuer.fromSecretKey(new Uint8Array([...sk, 0]), ACT_DS, 16), 'TrailingBytes');
+    const mismatched = sk.slice();
+    mismatched.set(issuer.tokenKey, sk.length - 32);
+    throwsPat(() => act.Issuer.fromSecretKey(mismatched, ACT_DS, 16), 'InvalidKey');
+    throwsPat(() => client.createCredentialRequest(new TokenChallenge(2, 'i', ctx())), 'WrongTokenType');
+    for (const o of [issuer, client, request, spend, second, stranger, foreign]) o.free();
+});
+
+// ---- ATHM (type 0xC07E) ---------------------------------------------------------
+
+const ATHM_DEPLOYMENT = 'pat-wasm test deployment';
+
+await checks.check('ATHM: tokens hiding each of the 4 values, live and through exported states, Authorization, read back once each', () => {
+    const issuer = athm.Issuer.generate(ATHM_DEPLOYMENT);
+    assert.equal(issuer.tokenKey.length, 163);
+    const client = new athm.Client(issuer.tokenKey, new TextEncoder().encode(ATHM_DEPLOYMENT));
+    assert.equal(hex(client.keyId), hex(issuer.keyId));
+    const nonces = new Set();
+    for (let value = 0; value < athm.BUCKETS; value++) {
+        const request = client.createTokenRequest();
+        assert.equal(request.serialize().length, 36);
+        assert.equal(request.tokenType, 0xc07e);
+        assert.equal(request.truncatedTokenKeyId, issuer.keyId[31]);
+        const state = request.exportState();
+        assert.equal(state.length, glue.AthmClient.stateLength(), "the library's RequestState::LEN");
+        const response = issuer.issue(request, value);
+        assert.equal(response.length, 483);
+        let token;
+        if (value % 2 === 0) {
+            token = request.finalize(response);
+            throwsPat(() => request.finalize(response), 'StateSpent');
+            throwsPat(() => request.exportState(), 'StateSpent');
+        } else {
+            token = new athm.Client(issuer.tokenKey, ATHM_DEPLOYMENT).finalizeExported(state, response);
+            assert.ok(state.every((b) => b === 0), 'the exported state is zeroed once finalized');
+        }
+        assert.equal(token.serialize().length, 132);
+        const received = AuthorizationHeader.parse(new AuthorizationHeader(token).toString()).token;
+        assert.ok(received instanceof athm.Token);
+        assert.equal(hex(received.serialize()), hex(token.serialize()));
+        assert.equal(hex(received.issuerKeyId), hex(issuer.keyId));
+        const { metadata, nonce } = issuer.verify(received);
+        assert.equal(metadata, value);
+        assert.equal(hex(nonce), hex(token.nonce));
+        assert.equal(nonces.has(hex(nonce)), false, 'a nonce repeats');
+        nonces.add(hex(nonce));
+        // Verified again, the same replay key: refusing it is the caller's store.
+        assert.equal(hex(issuer.verify(token.serialize()).nonce), hex(nonce));
+        request.free();
+    }
+    // The reference's private key: its public key and key id.
+    const vectors = JSON.parse(readFileSync(path.join(root, 'tests/vectors/athm/test_vectors.json'), 'utf8'));
+    const keyGen = vectors.find((v) => v.procedure === 'key_gen').output;
+    const deployment = vectors.find((v) => v.procedure === 'params').output.deployment_id;
+    const imported = athm.Issuer.fromSecretKey(new Uint8Array(Buffer.from(keyGen.private_key, 'hex')), deployment);
+    assert.equal(hex(imported.tokenKey.subarray(0, 99)), keyGen.public_key);
+    assert.equal(hex(imported.keyId), keyGen.key_id);
+    // Its fresh proof verifies for a client of that deployment.
+    new athm.Client(imported.tokenKey, deployment).free();
+    imported.free();
+    issuer.free();
+    throwsPat(() => issuer.tokenKey, 'Freed');
+});
+
+await checks.check('ATHM: truncated, trailing and other-type input, wrong-length states, other keys and deployments, by code', () => {
+    const issuer = athm.Issuer.generate(ATHM_DEPLOYMENT);
+    const client = new athm.Client(issuer.tokenKey, ATHM_DEPLOYMENT);
+    const request = client.createTokenRequest();
+    const bytes = request.serialize();
+    throwsPat(() => issuer.issue(bytes.subarray(0, bytes.length - 1), 1), 'Truncated');
+    throwsPat(() => issuer.issue(concat(bytes, [0]), 1), 'TrailingBytes');
+    throwsPat(() => issuer.issue(concat([0, 1], bytes.subarray(2)), 1), 'WrongTokenType');
+    throwsPat(() => issuer.issue(bytes, 4), 'InvalidValue');
+    assert.throws(() => issuer.issue(bytes, -1), RangeError);
+    const stranger = athm.Issuer.generate(ATHM_DEPLOYMENT);
+    throwsPat(() => stranger.issue(bytes, 1), 'KeyIdMismatch');
+    const response = issuer.issue(bytes, 1);
+    const state = request.exportState();
+    throwsPat(() => request.finalize(response.subarray(0, response.length - 1)), 'Truncated');
+    throwsPat(() => request.finalize(concat(response, [0])), 'TrailingBytes');
+    // Another key's response to the same T (its truncated key id set to the stranger's).
+    const foreign = concat(bytes.subarray(0, 2), [stranger.keyId[31]], bytes.subarray(3));
+    throwsPat(() => request.finalize(stranger.issue(foreign, 1)), 'Verification');
+    throwsPat(() => client.finalizeExported(state.subarray(1), response), 'Truncated');
+    throwsPat(() => client.finalizeExported(concat(state, [0]), response), 'TrailingBytes');
+    throwsPat(() => new athm.Client(stranger.tokenKey, ATHM_DEPLOYMENT).finalizeExported(state, response), 'KeyIdMismatch');
+    assert.ok(state.some((b) => b !== 0), 'a refused state is left as it was');
+    // None of that spent the request.
+    const token = request.finalize(response);
+    const t = token.serialize();
+    throwsPat(() => athm.Token.deserialize(t.subarray(0, t.length - 1)), 'Truncated');
+    throwsPat(() => athm.Token.deserialize(concat(t, [0])), 'TrailingBytes');
+    throwsPat(() => athm.Token.deserialize(concat([0, 2], t.subarray(2))), 'WrongTokenType');
+    throwsPat(() => new AuthorizationHeader(token, new Uint8Array([0, 0])).toString(), 'InvalidValue');
+    throwsPat(() => stranger.verify(token), 'KeyIdMismatch');
+    const forged = t.slice();
+    forged[65] ^= 1;
+    throwsPat(() => issuer.verify(forged), 'Verification');
+    assert.equal(issuer.verify(t).metadata, 1);
+    // Keys and deployments.
+    throwsPat(() => new athm.Client(issuer.tokenKey, 'another deployment'), 'Verification');
+    throwsPat(() => new athm.Client(issuer.tokenKey.subarray(1), ATHM_DEPLOYMENT), 'InvalidLength');
+    throwsPat(() => new athm.Client(issuer.tokenKey, new Uint8Array(256)), 'InvalidLength');
+    throwsPat(() => athm.Issuer.fromSecretKey(new Uint8Array(159), ATHM_DEPLOYMENT), 'Truncated');
+    for (const o of [issuer, stranger, client, request]) o.free();
+    throwsPat(() => client.createTokenRequest(), 'Freed');
+});
+
 // ---- errors -----------------------------------------------------------------
 
 await checks.check('finalize: another issuer\'s answer is "Verification", the state survives, then "StateSpent"', async () => {
@@ -879,8 +1448,34 @@ const clients = [
         () => new TokenChallenge(arc.TOKEN_TYPE, 'i', new Uint8Array(0)),
         () => arcKey,
     ],
+    [
+        'ACT',
+        () => ({ createTokenRequest: (c, key) => new act.Client(key, ACT_DS, 16).createCredentialRequest(c) }),
+        () => new TokenChallenge(act.TOKEN_TYPE, 'i', new Uint8Array(0)),
+        () => actKey,
+    ],
+    [
+        'ATHM',
+        () => ({ createTokenRequest: (_c, key) => new athm.Client(key, ATHM_DEPLOYMENT).createTokenRequest() }),
+        () => undefined,
+        () => athmKey,
+    ],
+    [
+        'amortized type 1',
+        () => ({ createTokenRequest: (c, key) => new privateVerif.Client().createBatchTokenRequest(c, key, 2) }),
+        () => new TokenChallenge(1, 'i', new Uint8Array(0)),
+        () => t1.publicKey,
+    ],
+    [
+        'generic batch',
+        () => ({ createTokenRequest: (c, key) => new genericBatched.Client().createTokenRequest([{ challenge: c, tokenKey: key }]) }),
+        () => new TokenChallenge(5, 'i', new Uint8Array(0)),
+        () => t5.publicKey,
+    ],
 ];
+const athmKey = athm.Issuer.generate(ATHM_DEPLOYMENT).tokenKey;
 const arcKey = arc.Issuer.generate().tokenKey;
+const actKey = act.Issuer.generate(ACT_DS, 16).tokenKey;
 const da7bKey = privateVerif.IssuerWithMetadata.generate().tokenKey;
 
 await checks.check('randomness comes from crypto.getRandomValues, every request differs', () => {
@@ -921,6 +1516,13 @@ await checks.check('getRandomValues stuck at zero: every type refuses ("Rng", Rn
     // The library refuses an all-zero token nonce, the first draw of every
     // request: before it did, type 1 reduced the zeros to the blind 1.
     for (const [what, make, challenge, key] of clients) {
+        if (what === 'ATHM') {
+            // ATHM draws its blind r as the reference's RandomScalar does,
+            // zero allowed; from zeros its T is the identity, which the
+            // library refuses to send.
+            withRandom(stuck, () => throwsPat(() => make().createTokenRequest(challenge(), key()), 'InvalidElement'));
+            continue;
+        }
         const e = withRandom(stuck, () => throwsPat(() => make().createTokenRequest(challenge(), key()), 'Rng'));
         assert.equal(e.cause, undefined, what);
         assert.match(e.message, /0xfffffffe/, `${what}: RngCode::EXHAUSTED`);

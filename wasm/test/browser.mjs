@@ -24,7 +24,7 @@
 //   flow:      types 1, 2, 5, ROUNDS rounds each, and ROUNDS ARC credentials
 //              of 3 tokens each, the state in localStorage (browser/flow.mjs), timed;
 //   core:      NotInitialized, init(), types 2 and 5;
-//   vectors:   every vector of vector-cases.mjs (types 1, 2, 5, 0xDA7A, 0xDA7B, ARC);
+//   vectors:   every vector of vector-cases.mjs (types 1, 2, 5, 0xDA7A, 0xDA7B, ARC, ACT, batches);
 //   extension: the webpack bundle loads its `.wasm` and works;
 //   blocked:   from the other port, every cross-origin read is refused.
 //

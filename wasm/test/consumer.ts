@@ -18,7 +18,10 @@ import {
     encodeExtensionSet,
     encodeExtensions,
     type ExtensionEntry,
+    act,
     arc,
+    athm,
+    genericBatched,
     privateVerif,
     publicVerif,
 } from 'pat-wasm';
@@ -181,4 +184,84 @@ export async function arcToken(url: string, issuerUri: string, saved: Uint8Array
     issuer.free();
     const nonce: number = token.presentationNonce;
     return remaining === 0 || nonce < 0 ? replayKey : next;
+}
+
+// ACT (type 0xE5AD): a credential of credits kept as bytes, a spend, the
+// origin's check and refund, the next credential kept as bytes.
+export function actSpend(challenge: TokenChallenge, saved: Uint8Array | undefined, cost: number | bigint): Uint8Array {
+    const code: 0xe5ad = act.TOKEN_TYPE;
+    const bits: act.Bits = act.BITS[1];
+    const issuer: act.Issuer = act.Issuer.generate('ACT-v1:example:api:production:2026-01-01', bits);
+    const client = new act.Client(issuer.tokenKey, new TextEncoder().encode('ACT-v1:example:api:production:2026-01-01'), bits);
+    let credential: act.Credential;
+    if (saved === undefined) {
+        const request: act.CredentialRequest = client.createCredentialRequest(challenge);
+        const state: Uint8Array = request.exportState();
+        const response: Uint8Array = issuer.issue(request, 100, challenge);
+        credential = client.finalizeExported(state, response);
+    } else {
+        credential = act.Credential.import(saved);
+    }
+    const before: number | bigint = credential.credits;
+    const spend: act.Spend = client.spend(credential, challenge, cost);
+    const token: act.Token = spend.token;
+    const header = new AuthorizationHeader(token).toString();
+    const received = AuthorizationHeader.parse(header).token;
+    const verified: act.Verified = issuer.verify(received, challenge, cost, 1n);
+    const nullifier: Uint8Array = verified.nullifier;
+    const refundState: Uint8Array = spend.exportState();
+    const next: act.Credential =
+        nullifier.length === 32 ? spend.refund(verified.refund) : client.refundExported(refundState, token, verified.refund);
+    const out: Uint8Array = next.export();
+    for (const o of [issuer, client, credential, spend, next]) o.free();
+    return received instanceof act.Token && code === received.tokenType && before !== 0 ? out : token.spendProof;
+}
+
+// Batches: an amortized batch of type 1 from one issuer, kept as bytes,
+// and a generic batch of types 1 and 2 (absent entries are null).
+export async function batches(c1: TokenChallenge, c2: TokenChallenge, issuerUri: string, key2: Uint8Array): Promise<number> {
+    const issuer: privateVerif.Issuer = privateVerif.Issuer.generate(TOKEN_TYPES.VOPRF.value);
+    const client = new privateVerif.Client();
+    const batch: privateVerif.BatchTokenRequest = client.createBatchTokenRequest(c1, issuer.tokenKey, 4);
+    const count: number = batch.count;
+    const state: Uint8Array = batch.exportState();
+    const response: Uint8Array = issuer.issueBatch(batch);
+    const tokens: Token[] = client.finalizeBatch(response);
+    const again: Token[] = new privateVerif.Client().finalizeBatchExported(state, issuer.tokenKey, response);
+    const generic = new genericBatched.Client();
+    const entries: genericBatched.Entry[] = [
+        { challenge: c1, tokenKey: issuer.tokenKey },
+        { challenge: c2, tokenKey: key2 },
+    ];
+    const request: genericBatched.BatchedTokenRequest = generic.createTokenRequest(entries);
+    const saved: Uint8Array = request.exportState();
+    const answer = await fetch(issuerUri, {
+        method: 'POST',
+        headers: { 'Content-Type': MediaType.GENERIC_BATCHED_TOKEN_REQUEST, Accept: MediaType.GENERIC_BATCHED_TOKEN_RESPONSE },
+        body: request.serialize(),
+    });
+    const body = new Uint8Array(await answer.arrayBuffer());
+    const issued: (Token | null)[] = generic.finalize(body);
+    const restored: (Token | null)[] = generic.finalizeExported(saved, [{ tokenType: 1, tokenKey: issuer.tokenKey }, entries[1]!], body);
+    issuer.free();
+    const kinds: number[] = request.tokenTypes;
+    return count + tokens.length + again.length + issued.filter((t) => t !== null).length + restored.length + kinds.length;
+}
+
+// ATHM (type 0xC07E): a token requested before any challenge, its state
+// kept as bytes, the hidden value read back by the issuer.
+export function athmToken(deploymentId: string, saved: Uint8Array | undefined): number {
+    const code: 0xc07e = athm.TOKEN_TYPE;
+    const buckets: 4 = athm.BUCKETS;
+    const issuer: athm.Issuer = athm.Issuer.generate(deploymentId);
+    const client = new athm.Client(issuer.tokenKey, deploymentId);
+    const request: athm.TokenRequest = client.createTokenRequest();
+    const state: Uint8Array = saved ?? request.exportState();
+    const response: Uint8Array = issuer.issue(request, buckets - 1);
+    const token: athm.Token = saved === undefined ? request.finalize(response) : client.finalizeExported(state, response);
+    const received = AuthorizationHeader.parse(new AuthorizationHeader(token).toString()).token;
+    const verified: athm.Verified = issuer.verify(received);
+    const replayKey: Uint8Array = verified.nonce;
+    for (const o of [issuer, client, request]) o.free();
+    return received instanceof athm.Token && received.tokenType === code && replayKey.length === 32 ? verified.metadata : -1;
 }

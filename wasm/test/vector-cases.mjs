@@ -1,7 +1,11 @@
 // Issuance vectors of token types 0x0001, 0x0002 and 0x0005 (pat-go's),
 // 0xDA7A (privacypass-ts's, public metadata), 0xDA7B (pat's own, public
-// metadata on a POPRF: no peer implements it) and ARC's (0xE5AC, the
-// draft's crypto vectors: see `arcCases`), run
+// metadata on a POPRF: no peer implements it), ARC's (0xE5AC, the
+// draft's crypto vectors: see `arcCases`), ACT's (0xE5AD, the cfrg
+// draft's appendix: see `runActCase`), ATHM's (0xC07E, the reference's:
+// see `athmCases`) and the batched-tokens draft's
+// amortized and generic batches (pat-go's and the `privacypass` crate's:
+// see `runAmortizedCase`, `runGenericCase`), run
 // through a pat-wasm build with the `hazmat` feature (its deterministic
 // request functions take the case's nonce, blind and salt). Shared by the
 // Node test (vectors.mjs) and the browser page (browser/vectors-page.js), so
@@ -18,7 +22,13 @@
 // (`hazmatEvaluatePoprf`) must equal token_response, and it must verify
 // the token with the case's extensions and refuse it with others.
 
-/** The files (under tests/vectors/), their token type and how many cases each holds. */
+// The batch families' kinds in VECTOR_FILES (not token types: the tokens
+// of a batch are of types 1, 2 and 5).
+const AMORTIZED_1 = 'amortized-1';
+const AMORTIZED_5 = 'amortized-5';
+const GENERIC = 'generic';
+
+/** The files (under tests/vectors/), their token type (or batch kind) and how many cases each holds. */
 export const VECTOR_FILES = [
     ['pat-go/tokens/private/type1-issuance-test-vectors.json', 1, 5],
     ['pat-go/tokens/private/type1-issuance-test-vectors.rust.json', 1, 5],
@@ -29,6 +39,17 @@ export const VECTOR_FILES = [
     ['privacypass-ts/pub_verif_with_metadata_v3.json', 0xda7a, 1],
     ['pat/type-da7b-issuance-test-vectors.json', 0xda7b, 5],
     ['arc/draft-ietf-privacypass-arc-crypto-01.json', 0xe5ac, 6],
+    ['act/draft-schlesinger-cfrg-act-01.json', 0xe5ad, 1],
+    ['athm/test_vectors.json', 0xc07e, 6],
+    ['pat-go/tokens/amortized/type1-issuance-test-vectors.json', AMORTIZED_1, 5],
+    ['pat-go/tokens/amortized/type1-issuance-test-vectors.rust.json', AMORTIZED_1, 5],
+    ['privacypass-rs/amortized_p384_rs.json', AMORTIZED_1, 5],
+    ['pat-go/tokens/amortized/type5-issuance-test-vectors.json', AMORTIZED_5, 5],
+    ['pat-go/tokens/amortized/type5-issuance-test-vectors.rust.json', AMORTIZED_5, 5],
+    ['privacypass-rs/amortized_ristretto255_rs.json', AMORTIZED_5, 5],
+    ['pat-go/tokens/batched/batched-issuance-test-vectors.json', GENERIC, 5],
+    ['pat-go/tokens/batched/batched-issuance-test-vectors.rust.json', GENERIC, 2],
+    ['privacypass-rs/generic_rs.json', GENERIC, 3],
 ];
 
 // ---- ARC (draft-ietf-privacypass-arc-crypto-01) ------------------------------
@@ -171,6 +192,283 @@ function runArcCase({ group, fields, run }) {
     return { compared, internal: internal.length };
 }
 
+// ---- ACT (draft-schlesinger-cfrg-act-01) -----------------------------------
+//
+// The file holds one run of the appendix (L = 8, ChaCha20 seeded with
+// 00..1f, request context 0). The package reruns it (`hazmatActRun`: key
+// generation, pre-issuance, request, issuance, credential, spend, refund,
+// next credential, all from one generator in the reference's order) and
+// compares every message, state and revealed value byte for byte. Then the
+// shipped classes take the file's bytes: the issuer's key from sk_cbor
+// gives pk; a client finalizes the file's response from the state
+// pre-issuance ‖ request ‖ ctx into credit_token_cbor and turns the file's
+// refund into refund_token_cbor (the spend proof in a token); the
+// credentials' balances are c and remaining_balance (= c - s + t).
+
+/** Each field of the file and the output of the run that holds it. */
+const ACT_FIELDS = {
+    sk_cbor: 'secretKey',
+    pk_cbor: 'publicKey',
+    preissuance_cbor: 'preIssuance',
+    issuance_request_cbor: 'request',
+    issuance_response_cbor: 'response',
+    credit_token_cbor: 'credential',
+    nullifier: 'nullifier',
+    context: 'context',
+    charge: 'charge',
+    spend_proof_cbor: 'spendProof',
+    prerefund_cbor: 'preRefund',
+    refund_cbor: 'refund',
+    refund_token_cbor: 'refundCredential',
+    refund_token_nullifier: 'refundNullifier',
+};
+/** The run's inputs (and the balance checked through the classes). */
+const ACT_INPUTS = ['domain_separator', 'L', 'rng_seed', 'c', 's', 't', 'ctx', 'remaining_balance'];
+
+/** A non-negative integer as a 32-byte little-endian scalar, in hex. */
+function scalarHex(value) {
+    let v = BigInt(value);
+    const out = new Uint8Array(32);
+    for (let i = 0; v > 0n; i++, v >>= 8n) out[i] = Number(v & 0xffn);
+    return hex(out);
+}
+
+/** The ACT run `v`; returns how many fields were compared. */
+function runActCase(pkg, raw, v) {
+    for (const name of [...Object.keys(ACT_FIELDS), ...ACT_INPUTS, 'refund_token_credits']) {
+        if (!(name in v)) throw new Error(`${name}: missing from the file`);
+    }
+    for (const name of Object.keys(v)) {
+        if (!(name in ACT_FIELDS) && !ACT_INPUTS.includes(name) && name !== 'refund_token_credits') {
+            throw new Error(`${name}: a field this test does not know`);
+        }
+    }
+    const [c, s, t] = [BigInt(v.c), BigInt(v.s), BigInt(v.t)];
+    const ds = new TextEncoder().encode(v.domain_separator);
+    const run = raw.hazmatActRun(fromHex(v.rng_seed), ds, v.L, fromHex(v.ctx), c, s, t);
+    let compared = 0;
+    try {
+        for (const [name, output] of Object.entries(ACT_FIELDS)) {
+            equal(hex(run[output]), v[name], name);
+            compared += 1;
+        }
+    } finally {
+        run.free();
+    }
+    // The file's bytes through the shipped classes.
+    const { act } = pkg;
+    const issuer = act.Issuer.fromSecretKey(fromHex(v.sk_cbor), v.domain_separator, v.L);
+    const client = new act.Client(issuer.tokenKey, v.domain_separator, v.L);
+    const held = [issuer, client];
+    try {
+        equal(`5820${hex(issuer.tokenKey)}`, v.pk_cbor, 'pk_cbor from sk_cbor');
+        const state = fromHex(v.preissuance_cbor + v.issuance_request_cbor + v.ctx);
+        const credential = client.finalizeExported(state, fromHex(v.issuance_response_cbor));
+        held.push(credential);
+        equal(hex(credential.export()), v.credit_token_cbor, 'credit_token_cbor from the client');
+        equal(BigInt(credential.credits), c, 'the credential holds c');
+        // A token around the file's spend proof (its digest and key id are not read by the refund).
+        const token = fromHex(`e5ad${'00'.repeat(64)}${v.spend_proof_cbor}`);
+        const next = client.refundExported(fromHex(v.prerefund_cbor), token, fromHex(v.refund_cbor));
+        held.push(next);
+        equal(hex(next.export()), v.refund_token_cbor, 'refund_token_cbor from the client');
+        equal(BigInt(next.credits), BigInt(v.remaining_balance), 'remaining_balance');
+        equal(scalarHex(next.credits), v.refund_token_credits, 'refund_token_credits');
+        equal(c - s + t, BigInt(v.remaining_balance), 'c - s + t');
+        compared += 4;
+    } finally {
+        for (const o of held) o.free();
+    }
+    return compared;
+}
+
+// ---- ATHM (draft-yun-privacypass-athm-00, the reference's vectors) ----------
+//
+// Six procedures, one case each, replayed in order: the reference draws
+// every random value from ChaCha20 seeded with the case's rng_seed, and so
+// do the hazmat functions (`hazmatAthmIssuer`, `hazmatAthmRequest`,
+// `hazmatAthmIssue`, `hazmatAthmFinalize`). Compared byte for byte: the
+// key (public key, proof, key id; the private key through
+// `athm.Issuer.fromSecretKey`, which must give the same public key), the
+// request, the response hiding 3, the token, and the value read back.
+// generatorH and the token context are in no output of the package: H is
+// in every public key (C_x = x·G + r_x·H) and the context in the token
+// finalized from it, so both are checked through those.
+
+/** The ATHM file's procedures as cases, run by `runAthmCase` in file order against one shared run. */
+function athmCases(json) {
+    const names = json.map((c) => c.procedure);
+    const expected = ['params', 'key_gen', 'token_request', 'token_response', 'finalize_token', 'verify_token'];
+    if (names.join() !== expected.join()) throw new Error(`procedures ${names}: expected ${expected}`);
+    const run = {};
+    return json.map((c) => ({ ...c, run }));
+}
+
+/** One ATHM procedure; returns the number of fields compared. */
+function runAthmCase(pkg, raw, c) {
+    const { run, args, output } = c;
+    const seed = () => fromHex(args.rng_seed);
+    switch (c.procedure) {
+        case 'params':
+            equal(Number(output.n_buckets), pkg.athm.BUCKETS, 'n_buckets');
+            run.deployment = new TextEncoder().encode(output.deployment_id);
+            return 1;
+        case 'key_gen': {
+            run.issuer = raw.hazmatAthmIssuer(run.deployment, seed());
+            equal(hex(run.issuer.tokenKey), output.public_key + output.public_key_proof, 'public_key ‖ public_key_proof');
+            equal(hex(run.issuer.keyId), output.key_id, 'key_id');
+            run.privateKey = output.private_key;
+            const imported = pkg.athm.Issuer.fromSecretKey(fromHex(output.private_key), run.deployment);
+            try {
+                equal(hex(imported.tokenKey.slice(0, 99)), output.public_key, 'public_key from private_key');
+            } finally {
+                imported.free();
+            }
+            return 4;
+        }
+        case 'token_request': {
+            run.client = new raw.AthmClient(run.deployment, fromHex(args.public_key + args.public_key_proof));
+            run.request = raw.hazmatAthmRequest(run.client, seed());
+            const bytes = run.request.bytes;
+            equal(hex(bytes.slice(0, 3)), `c07e${hex(run.issuer.keyId.slice(31))}`, 'type and truncated key id');
+            equal(hex(bytes.slice(3)), output.token_request, 'token_request');
+            run.tokenRequest = output.token_request;
+            return 1;
+        }
+        case 'token_response': {
+            equal(args.private_key, run.privateKey, 'the key_gen key');
+            equal(args.token_request, run.tokenRequest, 'the token_request');
+            const response = raw.hazmatAthmIssue(run.issuer, run.request.bytes, Number(args.hidden_metadata), seed());
+            equal(hex(response), output.token_response, 'token_response');
+            return 1;
+        }
+        case 'finalize_token': {
+            const token = raw.hazmatAthmFinalize(run.request, fromHex(args.token_response), seed());
+            equal(hex(token.slice(0, 34)), `c07e${hex(run.issuer.keyId)}`, 'type and key id');
+            equal(hex(token.slice(34)), output.token, 'token');
+            throwsCode(() => raw.hazmatAthmFinalize(run.request, fromHex(args.token_response), seed()), 'StateSpent');
+            run.token = token;
+            const back = pkg.AuthorizationHeader.parse(new pkg.AuthorizationHeader(pkg.athm.Token.deserialize(token)).toString());
+            equal(hex(back.token.serialize()), hex(token), 'Authorization round trip');
+            return 1;
+        }
+        case 'verify_token': {
+            equal(hex(run.token.slice(34)), args.token, 'the finalize_token token');
+            const verified = run.issuer.verify(run.token);
+            try {
+                equal(verified.metadata, Number(output.hidden_metadata), 'hidden_metadata');
+            } finally {
+                verified.free();
+                for (const o of [run.issuer, run.request, run.client]) o.free();
+            }
+            return 1;
+        }
+        default:
+            throw new Error(`unknown procedure ${c.procedure}`);
+    }
+}
+
+// ---- batches (draft-ietf-privacypass-batched-tokens §5, §6) ------------------
+//
+// Amortized (types 1 and 5): the request rebuilt from the case's nonces and
+// blinds (`hazmatRequestBatch*`) must equal token_request; the file's
+// response finalized must give the file's tokens, in order, both from the
+// live request and from its exported state through a fresh client; each
+// token round-trips through Token and Authorization; a second finalize is
+// StateSpent. Generic: every entry's request rebuilt from its nonce, blind
+// (and salt) in one batch (`hazmatGenericBatch`) must equal token_request
+// as a whole; the file's response finalized, live and from the exported
+// state with the entries' keys, must give each entry's token.
+
+/** A field of a case under either of its spellings (pat-go's or the privacypass crate's). */
+function field(v, names) {
+    for (const name of names) if (v[name] !== undefined && v[name] !== null) return v[name];
+    throw new Error(`${names.join(' / ')}: missing from the case`);
+}
+
+/** Tokens written one after the other, each `len` bytes, in hex. */
+function tokenList(bytes, len) {
+    const out = [];
+    for (let at = 0; at < bytes.length; at += len) out.push(hex(bytes.slice(at, at + len)));
+    return out;
+}
+
+/** One amortized case of type `type`; returns the number of tokens checked. */
+function runAmortizedCase(pkg, raw, type, v) {
+    const [Client, request, len] =
+        type === 1
+            ? [raw.P384Client, raw.hazmatRequestBatchP384, 2 + 96 + 48]
+            : [raw.Ristretto255Client, raw.hazmatRequestBatchRistretto255, 2 + 96 + 64];
+    const nonces = field(v, ['nonces']);
+    const blinds = field(v, ['blinds']);
+    const tokens = field(v, ['tokens']);
+    if (nonces.length !== blinds.length || nonces.length !== tokens.length) throw new Error('lists of different lengths');
+    const pk = fromHex(field(v, ['pkS', 'pk_s']));
+    const response = fromHex(v.token_response);
+    const client = new Client(pk);
+    const batch = request(client, fromHex(v.token_challenge), fromHex(nonces.join('')), fromHex(blinds.join('')));
+    try {
+        equal(hex(batch.bytes), v.token_request, 'token_request');
+        equal(batch.count, nonces.length, 'count');
+        const state = batch.exportState();
+        const made = tokenList(batch.finalize(response), len);
+        equal(made.join(','), tokens.join(','), 'tokens');
+        throwsCode(() => batch.finalize(response), 'StateSpent');
+        const fresh = new Client(pk);
+        try {
+            equal(tokenList(fresh.finalizeBatchExported(state, response), len).join(','), tokens.join(','), 'tokens from the exported state');
+        } finally {
+            fresh.free();
+        }
+        for (const t of tokens) {
+            const parsed = pkg.Token.deserialize(fromHex(t));
+            equal(parsed.authInput.tokenType, type, 'token type');
+            const back = pkg.AuthorizationHeader.parse(new pkg.AuthorizationHeader(parsed).toString());
+            equal(hex(back.token.serialize()), t, 'Authorization round trip');
+        }
+    } finally {
+        batch.free();
+        client.free();
+    }
+    return tokens.length;
+}
+
+/** One generic case; returns the number of tokens checked. */
+function runGenericCase(pkg, raw, v) {
+    const entries = field(v, ['issuance']).map((e) => {
+        const type = parseInt(field(e, ['type', 'token_type']), 16);
+        if (![1, 2, 5].includes(type)) throw new Error(`an entry of type ${type}`);
+        return {
+            type,
+            challenge: fromHex(e.token_challenge),
+            key: fromHex(field(e, ['pkS', 'pk_s'])),
+            nonce: fromHex(e.nonce),
+            blind: type === 2 ? rsaBlind(fromHex(e.blind)) : fromHex(e.blind),
+            salt: type === 2 ? fromHex(field(e, ['salt'])) : new Uint8Array(0),
+            token: e.token,
+        };
+    });
+    const list = (name) => entries.map((e) => e[name]);
+    const batch = raw.hazmatGenericBatch(list('challenge'), list('key'), list('nonce'), list('blind'), list('salt'));
+    const response = fromHex(v.token_response);
+    try {
+        equal(hex(batch.bytes), v.token_request, 'token_request');
+        const state = batch.exportState();
+        const made = Array.from(batch.finalize(response), (t) => (t === undefined ? 'absent' : hex(t)));
+        equal(made.join(','), list('token').join(','), 'tokens');
+        throwsCode(() => batch.finalize(response), 'StateSpent');
+        const again = raw.GenericBatchRequest.finalizeExported(state, Uint16Array.from(list('type')), list('key'), response);
+        equal(Array.from(again, (t) => hex(t)).join(','), list('token').join(','), 'tokens from the exported state');
+        for (const t of list('token')) {
+            const back = pkg.AuthorizationHeader.parse(new pkg.AuthorizationHeader(pkg.Token.deserialize(fromHex(t))).toString());
+            equal(hex(back.token.serialize()), t, 'Authorization round trip');
+        }
+    } finally {
+        batch.free();
+    }
+    return entries.length;
+}
+
 const fromHex = (s) => {
     if (typeof s !== 'string' || s.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(s)) throw new Error(`not hex: ${s}`);
     const out = new Uint8Array(s.length / 2);
@@ -311,6 +609,15 @@ export async function runFiles(pkg, raw, load, log) {
         let passed = 0;
         let failed = 0;
         let cases = json;
+        if (type === 0xc07e) {
+            try {
+                cases = athmCases(json);
+            } catch (e) {
+                cases = [];
+                failed += 1;
+                log(`FAIL ${file}: ${e?.message ?? e}`);
+            }
+        }
         if (type === 0xe5ac) {
             try {
                 cases = arcCases(raw, json);
@@ -327,6 +634,14 @@ export async function runFiles(pkg, raw, load, log) {
                     const n = runArcCase(v);
                     fields.compared += n.compared;
                     fields.internal += n.internal;
+                } else if (type === 0xe5ad) {
+                    fields.compared += runActCase(pkg, raw, v);
+                } else if (type === 0xc07e) {
+                    fields.compared += runAthmCase(pkg, raw, v);
+                } else if (type === AMORTIZED_1 || type === AMORTIZED_5) {
+                    fields.tokens = (fields.tokens ?? 0) + runAmortizedCase(pkg, raw, type === AMORTIZED_1 ? 1 : 5, v);
+                } else if (type === GENERIC) {
+                    fields.tokens = (fields.tokens ?? 0) + runGenericCase(pkg, raw, v);
                 } else {
                     runCase(pkg, raw, type, v);
                 }
@@ -342,6 +657,13 @@ export async function runFiles(pkg, raw, load, log) {
                     '(m2, b, a, r, z, nonce_blinding) in no output of the package, checked by `pat vectors verify`',
             );
         }
+        if (type === 0xe5ad) {
+            log(`${file}: ${fields.compared} fields compared (the run's, and the file's bytes through the shipped classes)`);
+        }
+        if (type === 0xc07e) {
+            log(`${file}: ${fields.compared} fields compared; generator_g, generator_h and token_context checked through the outputs that hold them`);
+        }
+        if (fields.tokens !== undefined) log(`${file}: ${fields.tokens} tokens in its batches`);
         log(`${file}: ${passed} passed, ${failed} failed`);
         if (failed > 0 || passed + failed !== count) failures += 1;
         total += passed;

@@ -1,7 +1,8 @@
 // pat-go's issuance vectors of token types 0x0001, 0x0002 and 0x0005
 // (tests/vectors/pat-go/tokens/, each file as published, both the pat-go
 // and the .rust variants), privacypass-ts's of 0xDA7A, pat's own of 0xDA7B
-// (tests/vectors/pat/) and ARC's through the WebAssembly package built
+// (tests/vectors/pat/), ARC's, ACT's and the batches' (pat-go's and the
+// privacypass crate's amortized and generic files) through the WebAssembly package built
 // with the `hazmat` feature, under Node. The cases and their checks are in
 // vector-cases.mjs, which the browser page (browser/vectors-page.js) runs too.
 //

@@ -1,5 +1,5 @@
 // Page 3: the issuance vectors of types 1, 2, 5 (pat-go's), 0xDA7A
-// (privacypass-ts's), 0xDA7B (pat's own) and ARC's in the browser,
+// (privacypass-ts's), 0xDA7B (pat's own), ARC's, ACT's and the batches' in the browser,
 // through the test build with the `hazmat` feature (its `pat-wasm` entry,
 // aliased as pat-hazmat by browser.mjs); the files are fetched from the
 // page's own server (/test-vectors/ is tests/vectors/).

@@ -320,9 +320,12 @@ fn bad_calls_are_refused_with_typed_errors() {
     let mut credential = vec![0xAAu8; PAT_ACT_CREDENTIAL_LEN];
     let mut forged = response_bytes.clone();
     forged[PAT_ACT_RESPONSE_LEN - 2] ^= 1;
-    assert!(act.finalize(&mut state, &forged, &mut credential) < 0);
+    assert_eq!(act.finalize(&mut state, &forged, &mut credential), Error::ChallengeMismatch.code());
     assert!(zeroed(&credential));
-    assert!(act.finalize(&mut state, &response_bytes[..PAT_ACT_RESPONSE_LEN - 1], &mut credential) < 0);
+    assert_eq!(
+        act.finalize(&mut state, &response_bytes[..PAT_ACT_RESPONSE_LEN - 1], &mut credential),
+        Error::Truncated.code()
+    );
     let twelve = Act { key: act.key, challenge: &challenge, bits: 12 };
     assert_eq!(
         twelve.finalize(&mut state, &response_bytes, &mut credential),
@@ -349,7 +352,7 @@ fn bad_calls_are_refused_with_typed_errors() {
         act.spend(&mut credential, &challenge, 5, &mut rng, &mut token[..token_len - 1], &mut refund_state),
         Error::BufferTooSmall.code()
     );
-    assert!(
+    assert_eq!(
         act.spend(
             &mut credential[..PAT_ACT_CREDENTIAL_LEN - 1],
             &challenge,
@@ -357,7 +360,8 @@ fn bad_calls_are_refused_with_typed_errors() {
             &mut rng,
             &mut token,
             &mut refund_state
-        ) < 0
+        ),
+        Error::Truncated.code()
     );
     assert_eq!(credential, kept, "every refused spend keeps the credential");
 
@@ -369,16 +373,19 @@ fn bad_calls_are_refused_with_typed_errors() {
     let mut next = vec![0xAAu8; PAT_ACT_CREDENTIAL_LEN];
     let mut forged = refund.to_vec();
     forged[PAT_ACT_REFUND_LEN - 2] ^= 1;
-    assert!(act.refund(&mut refund_state, &token, &forged, &mut next) < 0);
+    assert_eq!(act.refund(&mut refund_state, &token, &forged, &mut next), Error::Verification.code());
     assert!(zeroed(&next));
-    assert!(act.refund(&mut refund_state, &token, &refund[..PAT_ACT_REFUND_LEN - 1], &mut next) < 0);
-    assert!(act.refund(&mut refund_state, &token[..token_len - 1], &refund, &mut next) < 0);
+    assert_eq!(
+        act.refund(&mut refund_state, &token, &refund[..PAT_ACT_REFUND_LEN - 1], &mut next),
+        Error::Truncated.code()
+    );
+    assert_eq!(act.refund(&mut refund_state, &token[..token_len - 1], &refund, &mut next), Error::Truncated.code());
     assert_eq!(refund_state, kept);
     assert_eq!(act.refund(&mut refund_state, &token, &refund, &mut next), PAT_ACT_CREDENTIAL_LEN as i32);
     assert_eq!(act.credits(&next), 34);
     // The wiped refund state is refused.
     let mut again = vec![0u8; PAT_ACT_CREDENTIAL_LEN];
-    assert!(act.refund(&mut refund_state, &token, &refund, &mut again) < 0);
+    assert_eq!(act.refund(&mut refund_state, &token, &refund, &mut again), Error::InvalidValue(Field::Message).code());
 
     // ACT tokens take no extensions; a token of no served length is refused.
     let ext = [0u8, 0];
@@ -398,7 +405,7 @@ fn bad_calls_are_refused_with_typed_errors() {
     assert_eq!(rc, Error::InvalidLength(Field::Token).code());
     // pat_act_credits: a malformed credential, an unserved bit length.
     let mut out = 7u64;
-    assert!(unsafe { pat_act_credits(next.as_ptr(), next.len() - 1, L, &mut out) } < 0);
+    assert_eq!(unsafe { pat_act_credits(next.as_ptr(), next.len() - 1, L, &mut out) }, Error::Truncated.code());
     assert_eq!(out, 0, "the output is emptied on failure");
     assert_eq!(
         unsafe { pat_act_credits(next.as_ptr(), next.len(), 12, &mut out) },

@@ -168,7 +168,7 @@ fn a_credential_and_every_token_of_the_limit() {
     let mut forged = response;
     forged[300] ^= 1;
     let kept = state.clone();
-    assert!(finalize(&key, &mut state, &forged, &mut credential) < 0);
+    assert_eq!(finalize(&key, &mut state, &forged, &mut credential), Error::Verification.code());
     assert_eq!(state, kept, "a failed finalize keeps the state");
     assert!(credential.iter().all(|&b| b == 0));
     assert_eq!(finalize(&key, &mut state, &response, &mut credential), PAT_ARC_CREDENTIAL_LEN as i32);

@@ -319,7 +319,10 @@ fn bad_inputs_are_refused_with_typed_errors() {
     assert_eq!(issuer.verify(&Token::decode(&token).unwrap()).unwrap(), 1);
     // The wiped state is refused.
     let mut again = vec![0u8; PAT_ATHM_TOKEN_LEN];
-    assert!(finalize(deployment, &key, &mut state, &response_bytes, &mut rng, &mut again) < 0);
+    assert_eq!(
+        finalize(deployment, &key, &mut state, &response_bytes, &mut rng, &mut again),
+        Error::InvalidElement.code()
+    );
     // A token that does not parse: no Authorization value.
     let mut bad = token.clone();
     bad.truncate(PAT_ATHM_TOKEN_LEN - 1);

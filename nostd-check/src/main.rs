@@ -374,7 +374,7 @@ fn poprf_token_case(case: &PoprfTokenCase) -> Result<(), Error> {
     // The C API's request call: key parsing, the inputs decoded, the
     // request, its state exported and the request encoded.
     let mut request_buf = [0u8; 512];
-    measure("type_da7b/client_request_from_key", || -> Result<usize, Error> {
+    let n = measure("type_da7b/client_request_from_key", || -> Result<usize, Error> {
         let client = Client::from_token_key(&case.pk)?;
         let challenge = TokenChallenge::decode(case.challenge)?;
         let extensions = Extensions::decode(case.extensions)?;
@@ -382,16 +382,16 @@ fn poprf_token_case(case: &PoprfTokenCase) -> Result<(), Error> {
         state_buf.copy_from_slice(state.export()?.as_bytes());
         request.encode(&mut request_buf)
     })?;
+    // Its outputs work: the issuer answers the encoded request, and the
+    // exported state finalizes the answer into a token the issuer accepts.
+    let request = pat::tokens::poprf::TokenRequest::decode(request_buf.get(..n).ok_or(Error::BufferTooSmall)?)?;
+    check(request.extensions.as_bytes() == case.extensions)?;
+    let mut state = pat::tokens::poprf::RequestState::import(&client, &state_buf)?;
+    let token = client.finalize(&mut state, &extensions, &issuer.evaluate(&request, &mut rng)?)?;
+    issuer.verify(&token, &challenge, &extensions)?;
     Ok(())
 }
 
-/// ATHM(P-256) (draft-yun-cfrg-athm-00, the crypto layer of type 0xC07E)
-/// on the reference's six procedures, each randomized one drawing from a
-/// ChaCha20 generator seeded with its seed, every output compared byte for
-/// byte: the generators, key generation (the key and its proof), the
-/// client's key check and request, the issuer's response hiding the file's
-/// value, the client's finalize (the issuance proof, unblinding), and the
-/// issuer's redemption scan reading the value back (a forged t refused).
 /// The published token key of type 0xC07E: the public key and its proof.
 fn athm_token_key(public_key: &[u8; 99], proof: &[u8; 64]) -> [u8; pat::tokens::athm::TOKEN_KEY_LEN] {
     let mut out = [0u8; pat::tokens::athm::TOKEN_KEY_LEN];
@@ -401,6 +401,13 @@ fn athm_token_key(public_key: &[u8; 99], proof: &[u8; 64]) -> [u8; pat::tokens::
     out
 }
 
+/// ATHM(P-256) (draft-yun-cfrg-athm-00, the crypto layer of type 0xC07E)
+/// on the reference's six procedures, each randomized one drawing from a
+/// ChaCha20 generator seeded with its seed, every output compared byte for
+/// byte: the generators, key generation (the key and its proof), the
+/// client's key check and request, the issuer's response hiding the file's
+/// value, the client's finalize (the issuance proof, unblinding), and the
+/// issuer's redemption scan reading the value back (a forged t refused).
 fn athm_case(case: &AthmCase) -> Result<(), Error> {
     use pat::crypto::athm::{
         self, Params, PrivateKey, PublicKey, PublicKeyProof, Token, TokenContext, TokenRequest, TokenResponse,

@@ -392,7 +392,8 @@ static void ext_random_request(struct ext_kind *k)
     uint32_t before = k->rng.bytes;
     int32_t rc = probe_measure(op_ext_request, k, &p);
     keep_peak(&k->peak_request, &p);
-    bool ok = returned(rc, v->request.n) && k->rng.bytes != before && same(ext_request, v->request.p, 3) &&
+    bool ok = v->request.n <= sizeof ext_request && returned(rc, v->request.n) && k->rng.bytes != before &&
+              same(ext_request, v->request.p, 3) &&
               !same(ext_request, v->request.p, v->request.n);
     request_verdict(&p, rc, ok ? NULL : "wrong length, no randomness, or the vector's request", ext_state,
                     k->state_len);

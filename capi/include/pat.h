@@ -1417,8 +1417,10 @@ int32_t pat_arc_token(const uint8_t *token_key,
  * to `state`; returns the request's length, or a negative code (and both
  * buffers zeroed, but for one refused for overlapping another buffer):
  * `-PAT_E_VERIFICATION` for a key whose proof does not verify under the
- * deployment, `-PAT_E_INVALID_LENGTH` for a key or deployment id of
- * another length.
+ * deployment, `-PAT_E_INVALID_ELEMENT` for a key whose points are not
+ * points, `-PAT_E_INVALID_LENGTH` for a key or deployment id of another
+ * length, `-PAT_E_BUFFER_TOO_SMALL` for a short output, `-PAT_E_RNG` when
+ * `rng` fails (its code in the detail).
  *
  * Next: POST the request's bytes to the issuer's `issuer-request-uri`
  * with `Content-Type: PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept:
@@ -1445,7 +1447,11 @@ int32_t pat_athm_request(const uint8_t *deployment_id,
  * that `pat_athm_request` wrote for the same deployment and key
  * (`-PAT_E_KEY_ID_MISMATCH` for another key), re-randomizes it with fresh
  * randomness from `rng` and writes the Token (`PAT_ATHM_TOKEN_LEN` bytes)
- * to `token`; returns its length.
+ * to `token`; returns its length. A response or state of another length is
+ * `-PAT_E_TRUNCATED` or `-PAT_E_TRAILING_BYTES`; a state whose scalars or
+ * point do not decode (a zeroed one among them) `-PAT_E_INVALID_SCALAR` or
+ * `-PAT_E_INVALID_ELEMENT`; a short `token` buffer `-PAT_E_BUFFER_TOO_SMALL`;
+ * a failing `rng` `-PAT_E_RNG`.
  *
  * On success the state buffer is zeroed: one request, one token. On
  * failure the state is left unchanged, ready for the genuine response, and
@@ -2063,8 +2069,12 @@ int32_t pat_typeda7b_authorization_size(size_t extensions_len);
  * zeroed, but for one refused for overlapping another buffer):
  * `-PAT_E_WRONG_TOKEN_TYPE` for a challenge of another type,
  * `-PAT_E_INVALID_LENGTH` (field info) for extensions over 65,535 bytes,
- * `-PAT_E_INVALID_ELEMENT` when the key tweaked by the extensions is the
- * identity.
+ * (field key) for a key of another length, `-PAT_E_INVALID_ELEMENT` for a
+ * key that is not a point or when the key tweaked by the extensions is the
+ * identity, `-PAT_E_TRUNCATED`, `-PAT_E_TRAILING_BYTES` or
+ * `-PAT_E_UNSORTED_EXTENSIONS` for a malformed extensions list (or
+ * challenge), `-PAT_E_BUFFER_TOO_SMALL` for a short output, `-PAT_E_RNG`
+ * when `rng` fails.
  *
  * Next: POST the request's bytes to the issuer's `issuer-request-uri`
  * with `Content-Type: PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept:
@@ -2095,6 +2105,15 @@ int32_t pat_typeda7b_request(const uint8_t *token_key,
  * them (`-PAT_E_VERIFICATION`), unblinds with the `state` that
  * `pat_typeda7b_request` wrote and writes the Token
  * (`PAT_TYPEDA7B_TOKEN_LEN` bytes) to `token`; returns its length.
+ * Refused besides: a state made for another key
+ * (`-PAT_E_KEY_ID_MISMATCH`), a response of another length
+ * (`-PAT_E_TRUNCATED`, `-PAT_E_TRAILING_BYTES`) or whose element is not a
+ * point (`-PAT_E_INVALID_ELEMENT`), a state that does not import
+ * (`-PAT_E_INVALID_LENGTH` field state for another length,
+ * `-PAT_E_UNKNOWN_STATE_VERSION` for another version or a zeroed, spent
+ * state, `-PAT_E_INVALID_VALUE` field state for another shape,
+ * `-PAT_E_WRONG_TOKEN_TYPE` for another type), a short `token` buffer
+ * (`-PAT_E_BUFFER_TOO_SMALL`).
  *
  * On success the state buffer is zeroed: one request, one token. On
  * failure the state is left unchanged, ready for the genuine response, and

@@ -100,8 +100,10 @@ pub(crate) fn check_token(token: &[u8]) -> Result<(), Fail> {
 /// to `state`; returns the request's length, or a negative code (and both
 /// buffers zeroed, but for one refused for overlapping another buffer):
 /// `-PAT_E_VERIFICATION` for a key whose proof does not verify under the
-/// deployment, `-PAT_E_INVALID_LENGTH` for a key or deployment id of
-/// another length.
+/// deployment, `-PAT_E_INVALID_ELEMENT` for a key whose points are not
+/// points, `-PAT_E_INVALID_LENGTH` for a key or deployment id of another
+/// length, `-PAT_E_BUFFER_TOO_SMALL` for a short output, `-PAT_E_RNG` when
+/// `rng` fails (its code in the detail).
 ///
 /// Next: POST the request's bytes to the issuer's `issuer-request-uri`
 /// with `Content-Type: PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept:
@@ -141,7 +143,11 @@ pub unsafe extern "C" fn pat_athm_request(
 /// that `pat_athm_request` wrote for the same deployment and key
 /// (`-PAT_E_KEY_ID_MISMATCH` for another key), re-randomizes it with fresh
 /// randomness from `rng` and writes the Token (`PAT_ATHM_TOKEN_LEN` bytes)
-/// to `token`; returns its length.
+/// to `token`; returns its length. A response or state of another length is
+/// `-PAT_E_TRUNCATED` or `-PAT_E_TRAILING_BYTES`; a state whose scalars or
+/// point do not decode (a zeroed one among them) `-PAT_E_INVALID_SCALAR` or
+/// `-PAT_E_INVALID_ELEMENT`; a short `token` buffer `-PAT_E_BUFFER_TOO_SMALL`;
+/// a failing `rng` `-PAT_E_RNG`.
 ///
 /// On success the state buffer is zeroed: one request, one token. On
 /// failure the state is left unchanged, ready for the genuine response, and

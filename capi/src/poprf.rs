@@ -103,8 +103,12 @@ pub extern "C" fn pat_typeda7b_authorization_size(extensions_len: usize) -> i32 
 /// zeroed, but for one refused for overlapping another buffer):
 /// `-PAT_E_WRONG_TOKEN_TYPE` for a challenge of another type,
 /// `-PAT_E_INVALID_LENGTH` (field info) for extensions over 65,535 bytes,
-/// `-PAT_E_INVALID_ELEMENT` when the key tweaked by the extensions is the
-/// identity.
+/// (field key) for a key of another length, `-PAT_E_INVALID_ELEMENT` for a
+/// key that is not a point or when the key tweaked by the extensions is the
+/// identity, `-PAT_E_TRUNCATED`, `-PAT_E_TRAILING_BYTES` or
+/// `-PAT_E_UNSORTED_EXTENSIONS` for a malformed extensions list (or
+/// challenge), `-PAT_E_BUFFER_TOO_SMALL` for a short output, `-PAT_E_RNG`
+/// when `rng` fails.
 ///
 /// Next: POST the request's bytes to the issuer's `issuer-request-uri`
 /// with `Content-Type: PAT_MEDIA_TYPE_TOKEN_REQUEST` and `Accept:
@@ -148,6 +152,15 @@ pub unsafe extern "C" fn pat_typeda7b_request(
 /// them (`-PAT_E_VERIFICATION`), unblinds with the `state` that
 /// `pat_typeda7b_request` wrote and writes the Token
 /// (`PAT_TYPEDA7B_TOKEN_LEN` bytes) to `token`; returns its length.
+/// Refused besides: a state made for another key
+/// (`-PAT_E_KEY_ID_MISMATCH`), a response of another length
+/// (`-PAT_E_TRUNCATED`, `-PAT_E_TRAILING_BYTES`) or whose element is not a
+/// point (`-PAT_E_INVALID_ELEMENT`), a state that does not import
+/// (`-PAT_E_INVALID_LENGTH` field state for another length,
+/// `-PAT_E_UNKNOWN_STATE_VERSION` for another version or a zeroed, spent
+/// state, `-PAT_E_INVALID_VALUE` field state for another shape,
+/// `-PAT_E_WRONG_TOKEN_TYPE` for another type), a short `token` buffer
+/// (`-PAT_E_BUFFER_TOO_SMALL`).
 ///
 /// On success the state buffer is zeroed: one request, one token. On
 /// failure the state is left unchanged, ready for the genuine response, and

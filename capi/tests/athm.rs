@@ -257,6 +257,33 @@ fn bad_inputs_are_refused_with_typed_errors() {
     // The key's proof does not verify under another deployment.
     assert_eq!(request(b"another deployment", &key, &mut rng, &mut req, &mut state), Error::Verification.code());
     assert!(zeroed(&req, &state));
+    // A randomness callback that fails: its code, both outputs zeroed.
+    unsafe extern "C" fn failing_rng(_ctx: *mut c_void, _buf: *mut u8, _len: usize) -> i32 {
+        9
+    }
+    req.fill(0xAA);
+    state.fill(0xAA);
+    let rc = unsafe {
+        pat_athm_request(
+            deployment.as_ptr(),
+            deployment.len(),
+            key.as_ptr(),
+            key.len(),
+            Some(failing_rng),
+            core::ptr::null_mut(),
+            req.as_mut_ptr(),
+            req.len(),
+            state.as_mut_ptr(),
+            state.len(),
+        )
+    };
+    assert_eq!(rc, Error::Rng(pat::RngCode::new(9)).code());
+    assert!(zeroed(&req, &state));
+    // A key whose first point is not one (a bad SEC1 tag).
+    let mut not_a_point = key.to_vec();
+    not_a_point[0] = 5;
+    assert_eq!(request(deployment, &not_a_point, &mut rng, &mut req, &mut state), Error::InvalidElement.code());
+    assert!(zeroed(&req, &state));
     // A key one byte short or long; a deployment id past 255 bytes.
     assert_eq!(
         request(deployment, &key[..162], &mut rng, &mut req, &mut state),
@@ -311,6 +338,12 @@ fn bad_inputs_are_refused_with_typed_errors() {
         finalize(deployment, &key, &mut state[..PAT_ATHM_STATE_LEN - 1], &response_bytes, &mut rng, &mut token),
         Error::Truncated.code()
     );
+    let mut long_state = state.clone();
+    long_state.push(0);
+    assert_eq!(
+        finalize(deployment, &key, &mut long_state, &response_bytes, &mut rng, &mut token),
+        Error::TrailingBytes.code()
+    );
     assert_eq!(state, kept, "every refusal keeps the state");
     assert_eq!(
         finalize(deployment, &key, &mut state, &response_bytes, &mut rng, &mut token),
@@ -329,4 +362,34 @@ fn bad_inputs_are_refused_with_typed_errors() {
     let mut auth = vec![0u8; PAT_ATHM_AUTHORIZATION_SIZE];
     let rc = unsafe { pat_authorization(bad.as_ptr(), bad.len(), auth.as_mut_ptr().cast(), auth.len()) };
     assert_eq!(rc, Error::Truncated.code());
+    let mut long_token = token.clone();
+    long_token.push(0);
+    let rc = unsafe { pat_authorization(long_token.as_ptr(), long_token.len(), auth.as_mut_ptr().cast(), auth.len()) };
+    assert_eq!(rc, Error::TrailingBytes.code());
+}
+
+#[test]
+fn deployment_ids_of_every_allowed_length_work() {
+    let longest = [b'd'; 255];
+    for deployment in [&b""[..], &b"x"[..], &longest[..]] {
+        let params = Params::<PAT_ATHM_BUCKETS>::new(deployment).unwrap();
+        let mut rng = pat_testkit::TestRng::new(13 + deployment.len() as u64);
+        let (sk, _, proof) = PrivateKey::generate(&params, &mut rng).unwrap();
+        let issuer = Issuer::with_proof(params, sk, proof).unwrap();
+        let key = issuer.token_key();
+        let mut req = vec![0u8; PAT_ATHM_REQUEST_LEN];
+        let mut state = vec![0u8; PAT_ATHM_STATE_LEN];
+        assert_eq!(request(deployment, &key, &mut rng, &mut req, &mut state), PAT_ATHM_REQUEST_LEN as i32);
+        let response = issuer.issue(&TokenRequest::decode(&req).unwrap(), 2, &mut rng).unwrap();
+        let mut response_bytes = vec![0u8; PAT_ATHM_RESPONSE_LEN];
+        response.encode(&mut response_bytes).unwrap();
+        let mut token = vec![0u8; PAT_ATHM_TOKEN_LEN];
+        assert_eq!(
+            finalize(deployment, &key, &mut state, &response_bytes, &mut rng, &mut token),
+            PAT_ATHM_TOKEN_LEN as i32,
+            "deployment id of {} bytes",
+            deployment.len()
+        );
+        assert_eq!(issuer.verify(&Token::decode(&token).unwrap()).unwrap(), 2);
+    }
 }

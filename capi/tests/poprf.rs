@@ -319,6 +319,17 @@ fn bad_requests_are_refused_with_typed_errors_and_zeroed_outputs() {
         request(&key, &challenge, &big, &mut rng, &mut big_req, &mut state),
         Error::InvalidLength(Field::Info).code()
     );
+    // Exactly 65,536 bytes: one over.
+    let mut over = vec![0u8; 0x10000];
+    over[..2].copy_from_slice(&0xfffeu16.to_be_bytes());
+    over[2..4].copy_from_slice(&1u16.to_be_bytes());
+    over[4..6].copy_from_slice(&(0xfffe - 4u16).to_be_bytes());
+    Extensions::decode(&over).unwrap();
+    let mut over_req = vec![0u8; pat_typeda7b_request_len(over.len()) as usize];
+    assert_eq!(
+        request(&key, &challenge, &over, &mut rng, &mut over_req, &mut state),
+        Error::InvalidLength(Field::Info).code()
+    );
     // The largest the POPRF takes: a 65,535-byte encoding (65,529 bytes of data).
     let mut largest = vec![0u8; 0xffff];
     largest[..2].copy_from_slice(&(0xffff - 2u16).to_be_bytes());
@@ -347,4 +358,41 @@ fn lengths_out_of_range_are_refused() {
     // `PrivateToken token="` (20) + 196 base64url characters of the
     // 146-byte token + `", extensions="` (15) + `AAA=` (4) + `"` + NUL.
     assert_eq!(pat_typeda7b_authorization_size(2), 237);
+}
+
+#[test]
+fn altered_states_are_refused_with_typed_errors() {
+    let issuer = Issuer::derive(b"altered states").unwrap();
+    let key = issuer.token_key().as_ref().to_vec();
+    let challenge = encoded_challenge(0xDA7B);
+    let extensions = [0, 4, 0, 1, 0, 0];
+    let mut rng = pat_testkit::TestRng::new(11);
+    let mut req = vec![0u8; pat_typeda7b_request_len(extensions.len()) as usize];
+    let mut state = vec![0u8; PAT_TYPEDA7B_STATE_LEN];
+    assert_eq!(request(&key, &challenge, &extensions, &mut rng, &mut req, &mut state), req.len() as i32);
+    let mut response = vec![0u8; PAT_TYPEDA7B_RESPONSE_LEN];
+    issuer.evaluate(&TokenRequest::decode(&req).unwrap(), &mut rng).unwrap().encode(&mut response).unwrap();
+    let mut token = vec![0u8; PAT_TYPEDA7B_TOKEN_LEN];
+    let refused = |altered: &mut Vec<u8>, token: &mut Vec<u8>| finalize(&key, altered, &extensions, &response, token);
+
+    // One byte short and one byte long.
+    let mut short = state[..PAT_TYPEDA7B_STATE_LEN - 1].to_vec();
+    assert_eq!(refused(&mut short, &mut token), Error::InvalidLength(Field::State).code());
+    let mut long = state.clone();
+    long.push(0);
+    assert_eq!(refused(&mut long, &mut token), Error::InvalidLength(Field::State).code());
+    // Another version (the first byte), another shape (the second).
+    let mut version = state.clone();
+    version[0] = 2;
+    assert_eq!(refused(&mut version, &mut token), Error::UnknownStateVersion(2).code());
+    let mut shape = state.clone();
+    shape[1] = 2;
+    assert_eq!(refused(&mut shape, &mut token), Error::InvalidValue(Field::State).code());
+    // Another token type (the token input's first two bytes).
+    let mut other_type = state.clone();
+    other_type[2..4].copy_from_slice(&[0, 1]);
+    assert_eq!(refused(&mut other_type, &mut token), Error::WrongTokenType { expected: 0xDA7B, found: 1 }.code());
+    assert!(token.iter().all(|&b| b == 0), "a refused finalize zeroes its token output");
+    // The genuine state still finalizes.
+    assert_eq!(finalize(&key, &mut state, &extensions, &response, &mut token), PAT_TYPEDA7B_TOKEN_LEN as i32);
 }

@@ -251,9 +251,10 @@ c07e_req, c07e_tok = seeds["type_c07e_request"][0], seeds["type_c07e_token"][0]
 c07e_state = seeds["type_c07e_state"][0][1:]
 seeds["type_c07e_request"].append(flip_at(c07e_req, 2))
 seeds["type_c07e_token"].append(flip_at(c07e_tok, 2 + 31))
-seeds["type_c07e_state"] += [b"\x01" + flip_at(c07e_state, 128),
-                             b"\x01" + c07e_state[:64] + seeds["type_c07e_response"][0][:33] + c07e_state[97:],
-                             b"\x01" + bytes(32) + c07e_state[32:], b"\x00" + c07e_state]
+# (The state: a 4-byte header, r ‖ tc, T at 68, the key id at 101.)
+seeds["type_c07e_state"] += [b"\x01" + flip_at(c07e_state, 132),
+                             b"\x01" + c07e_state[:68] + seeds["type_c07e_response"][0][:33] + c07e_state[101:],
+                             b"\x01" + c07e_state[:4] + bytes(32) + c07e_state[36:], b"\x00" + c07e_state]
 athm_sk = next(k for k in seeds["athm_keys"] if k[0] == 2)
 seeds["athm_keys"].append(athm_sk[:1] + bytes(32) + athm_sk[33:97] + bytes(32) + athm_sk[129:])
 

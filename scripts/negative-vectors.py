@@ -663,7 +663,7 @@ ath_resp, ath_tok = ao("token_response", "token_response"), ao("finalize_token",
 assert len(ath_resp) == 483 and len(ath_tok) == 98
 ath_req = struct.pack(">H", C07E) + ath_kid[-1:] + ath_t
 ath_token = struct.pack(">H", C07E) + ath_kid + ath_tok
-ath_state = ath_ctx + ath_t + ath_kid
+ath_state = b"\x01\x04\xc0\x7e" + ath_ctx + ath_t + ath_kid
 ath_key = ath_pk + ath_proof
 C07E_WRONG_TYPES = [0x0001, 0x0002, 0x0005, 0xDA7B, 0xE5AC, 0xC7D3]  # 0xC7D3: the draft's one-off spelling
 
@@ -765,17 +765,23 @@ add("type_c07e_verify", "Q = P", ath_token[:T_Q] + ath_token[T_P:T_Q], "Verifica
 add("type_c07e_verify", "Q negated", flip(ath_token, T_Q, 0x01), "Verification")
 add("type_c07e_verify", "P negated", flip(ath_token, T_P, 0x01), "Verification")
 
-# RequestState::import (r and tc below n, zero allowed; T a point; the key
-# id is not checked here but by Client::finalize).
+# RequestState::import: pat's state format (tokens/state.rs: version 1,
+# shape 4, type 0xC07E), then r and tc below n (zero allowed) and T a
+# point; the key id is not checked here but by Client::finalize. Length
+# first, then version, shape, type, and the body as it reads it.
 add("type_c07e_request_state", "valid: the vector's state", ath_state, "Ok")
-for n in [0, 1, 32, 64, 97, 128]:
-    add("type_c07e_request_state", f"{n} bytes", ath_state[:n], "Truncated")
-for n in [130, 258]:
-    add("type_c07e_request_state", f"{n} bytes", (ath_state * 2)[:n], "TrailingBytes")
-add("type_c07e_request_state", "r = n", with_scalar(ath_state, 0, N), "InvalidScalar")
-add("type_c07e_request_state", "tc = 2^256 - 1", with_scalar(ath_state, 32, 2**256 - 1), "InvalidScalar")
-add("type_c07e_request_state", "tc = n + 1", with_scalar(ath_state, 32, N + 1), "InvalidScalar")
-bad_elements("type_c07e_request_state", ath_state, 64, "T", which=[0, 2, 3, 4, 6])
+for n in [0, 1, 2, 4, 68, 101, 132, 134, 266]:
+    add("type_c07e_request_state", f"{n} bytes", (ath_state * 2)[:n], "InvalidLength(State)")
+add("type_c07e_request_state", "zeroed (a spent state)", bytes(len(ath_state)), "UnknownStateVersion(0)")
+add("type_c07e_request_state", "version 2", b"\x02" + ath_state[1:], "UnknownStateVersion(2)")
+add("type_c07e_request_state", "shape 1 (one token of the other types)", ath_state[:1] + b"\x01" + ath_state[2:],
+    "InvalidValue(State)")
+add("type_c07e_request_state", "type 0xDA7B", ath_state[:2] + b"\xda\x7b" + ath_state[4:],
+    "WrongTokenType { expected: 49278, found: 55931 }")
+add("type_c07e_request_state", "r = n", with_scalar(ath_state, 4, N), "InvalidScalar")
+add("type_c07e_request_state", "tc = 2^256 - 1", with_scalar(ath_state, 36, 2**256 - 1), "InvalidScalar")
+add("type_c07e_request_state", "tc = n + 1", with_scalar(ath_state, 36, N + 1), "InvalidScalar")
+bad_elements("type_c07e_request_state", ath_state, 68, "T", which=[0, 2, 3, 4, 6])
 
 # The token key: Client::from_token_key, which checks the key's proof.
 K_E, K_AZ = 99, 131

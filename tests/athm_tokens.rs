@@ -164,13 +164,29 @@ fn request_state_exports_and_imports() {
     let response = issuer.issue(&request, 3, &mut rng()).unwrap();
     let t = client.finalize(&imported, &response, &mut rng()).unwrap();
     assert_eq!(issuer.verify(&t), Ok(3));
-    assert_eq!(RequestState::import(&exported[..RequestState::LEN - 1]).err(), Some(Error::Truncated));
-    assert_eq!(RequestState::import(&[&exported[..], &[0]].concat()).err(), Some(Error::TrailingBytes));
+    // The format of pat::tokens::state: version 1, shape 4, the type, then
+    // r ‖ tc (64 bytes), T (33) and the key id (32).
+    assert_eq!(RequestState::LEN, 133);
+    assert_eq!(exported[..4], [1, 4, 0xC0, 0x7E]);
+    assert_eq!(exported[101..], issuer.key_id()[..]);
+    let state_len = Some(Error::InvalidLength(Field::State));
+    assert_eq!(RequestState::import(&exported[..RequestState::LEN - 1]).err(), state_len);
+    assert_eq!(RequestState::import(&[&exported[..], &[0]].concat()).err(), state_len);
+    assert_eq!(RequestState::import(&[0u8; RequestState::LEN]).err(), Some(Error::UnknownStateVersion(0)));
     let mut bad = *exported;
-    bad[64..97].fill(0);
+    bad[0] = 2;
+    assert_eq!(RequestState::import(&bad).err(), Some(Error::UnknownStateVersion(2)));
+    let mut bad = *exported;
+    bad[1] = 1;
+    assert_eq!(RequestState::import(&bad).err(), Some(Error::InvalidValue(Field::State)));
+    let mut bad = *exported;
+    bad[2..4].copy_from_slice(&[0xDA, 0x7B]);
+    assert_eq!(RequestState::import(&bad).err(), Some(Error::WrongTokenType { expected: 0xC07E, found: 0xDA7B }));
+    let mut bad = *exported;
+    bad[68..101].fill(0);
     assert_eq!(RequestState::import(&bad).err(), Some(Error::InvalidElement));
     let mut bad = *exported;
-    bad[..32].fill(0xff);
+    bad[4..36].fill(0xff);
     assert_eq!(RequestState::import(&bad).err(), Some(Error::InvalidScalar));
     assert!(!format!("{state:?}").contains(&common::hex_of(&exported[..8])));
 }

@@ -117,7 +117,14 @@ fn athm_vectors() -> AthmVectors {
     let proc = |name: &str| file.as_array().unwrap().iter().find(|p| p["procedure"] == name).unwrap().clone();
     let out = |p: &Value, f: &str| common::hex(p["output"][f].as_str().unwrap());
     let (key_gen, request) = (proc("key_gen"), proc("token_request"));
-    let state = [out(&request, "token_context"), out(&request, "token_request"), out(&key_gen, "key_id")].concat();
+    // pat's state format: version 1, shape 4, type 0xC07E, then the body.
+    let state = [
+        vec![1, 4, 0xC0, 0x7E],
+        out(&request, "token_context"),
+        out(&request, "token_request"),
+        out(&key_gen, "key_id"),
+    ]
+    .concat();
     AthmVectors {
         deployment_id: proc("params")["output"]["deployment_id"].as_str().unwrap().to_owned(),
         private_key: out(&key_gen, "private_key"),
@@ -378,5 +385,5 @@ fn every_malformed_message_is_refused_with_its_error() {
         84,
         "the committed file has 15 valid ARC, 17 valid ATHM and 52 valid ACT messages"
     );
-    assert_eq!(cases.len(), 1525, "the committed file has 1525 cases");
+    assert_eq!(cases.len(), 1530, "the committed file has 1530 cases");
 }

@@ -560,6 +560,11 @@ static bool run_arc_file(const char *path, char *text) {
     return bad == 0 && good == 6 && internal == ARC_INTERNAL_COUNT;
 }
 
+/* An ATHM state's first bytes (pat's state format: version 1, shape 4,
+ * the token type), before r ‖ tc ‖ T ‖ key id. */
+static const uint8_t ATHM_STATE_HEADER[] = {0x01, 0x04, 0xC0, 0x7E};
+#define ATHM_STATE_HEAD sizeof ATHM_STATE_HEADER
+
 /* The procedure `name` of an ATHM file, or NULL. */
 static const json_case *athm_procedure(const json_case *procs, int n, const char *name) {
     for (int i = 0; i < n; i++) {
@@ -610,7 +615,7 @@ static bool run_athm_file(const char *path, char *text) {
                   pk_len + proof_len == PAT_ATHM_TOKEN_KEY_LEN && key_id_len == PAT_KEY_ID_LEN &&
                   rpk_len == pk_len && memcmp(rpk, pk, pk_len) == 0 && fpk_len == pk_len &&
                   memcmp(fpk, pk, pk_len) == 0 && t_len + 3 == PAT_ATHM_REQUEST_LEN &&
-                  ctx_len + t_len + PAT_KEY_ID_LEN == PAT_ATHM_STATE_LEN && fctx_len == ctx_len && ft_len == t_len &&
+                  ATHM_STATE_HEAD + ctx_len + t_len + PAT_KEY_ID_LEN == PAT_ATHM_STATE_LEN && fctx_len == ctx_len && ft_len == t_len &&
                   resp_len == PAT_ATHM_RESPONSE_LEN && token_len + 34 == PAT_ATHM_TOKEN_LEN;
     CHECK(shapes, "%s: a procedure or field is missing, or of another shape than 4 buckets' (n_buckets %s)", path,
           buckets ? buckets->value : "missing");
@@ -633,15 +638,18 @@ static bool run_athm_file(const char *path, char *text) {
         CHECK(rc == PAT_ATHM_REQUEST_LEN && request[0] == 0xC0 && request[1] == 0x7E && request[2] == key_id[31] &&
                   memcmp(request + 3, t, t_len) == 0,
               "%s: token_request differs (%d)", path, rc);
-        CHECK(rc == PAT_ATHM_REQUEST_LEN && memcmp(state, ctx, ctx_len) == 0 &&
-                  memcmp(state + ctx_len + t_len, key_id, PAT_KEY_ID_LEN) == 0,
+        CHECK(rc == PAT_ATHM_REQUEST_LEN && memcmp(state, ATHM_STATE_HEADER, ATHM_STATE_HEAD) == 0 &&
+                  memcmp(state + ATHM_STATE_HEAD, ctx, ctx_len) == 0 &&
+                  memcmp(state + ATHM_STATE_HEAD + ctx_len, t, t_len) == 0 &&
+                  memcmp(state + ATHM_STATE_HEAD + ctx_len + t_len, key_id, PAT_KEY_ID_LEN) == 0,
               "%s: the state's token_context or key id differs", path);
         failed == f0 ? good++ : bad++;
         /* finalize_token, from the file's context and request. */
         f0 = failed;
-        memcpy(state, fctx, fctx_len);
-        memcpy(state + fctx_len, ft, ft_len);
-        memcpy(state + fctx_len + ft_len, key_id, PAT_KEY_ID_LEN);
+        memcpy(state, ATHM_STATE_HEADER, ATHM_STATE_HEAD);
+        memcpy(state + ATHM_STATE_HEAD, fctx, fctx_len);
+        memcpy(state + ATHM_STATE_HEAD + fctx_len, ft, ft_len);
+        memcpy(state + ATHM_STATE_HEAD + fctx_len + ft_len, key_id, PAT_KEY_ID_LEN);
         rc = pat_athm_finalize_with(id, deployment->value_len, key, sizeof key, state, PAT_ATHM_STATE_LEN, resp,
                                     resp_len, fseed, fseed_len, out, PAT_ATHM_TOKEN_LEN);
         CHECK(rc == PAT_ATHM_TOKEN_LEN && out[0] == 0xC0 && out[1] == 0x7E &&

@@ -136,7 +136,8 @@ def athm_data(path):
     struct athm_kat athm_kat`: the deployment id, the token key (key_gen's
     public key and proof), the token_request procedure's seed with the
     request and state pat_athm_request_with must write (0xC07E ‖ the key
-    id's last byte ‖ T; r ‖ tc ‖ T ‖ key id), the finalize_token
+    id's last byte ‖ T; the state 0x01 0x04 0xC07E ‖ r ‖ tc ‖ T ‖ key id, the
+    format of pat::tokens::state), the finalize_token
     procedure's state, response and seed with the token (0xC07E ‖ key id ‖
     t ‖ P ‖ Q), and the token's `Authorization` value as
     `athm_authorization`."""
@@ -152,14 +153,14 @@ def athm_data(path):
         "token_key": x(key_gen["public_key"]) + x(key_gen["public_key_proof"]),
         "request_seed": x(req["args"]["rng_seed"]),
         "request": b"\xc0\x7e" + key_id[-1:] + x(req["output"]["token_request"]),
-        "request_state": x(req["output"]["token_context"]) + x(req["output"]["token_request"]) + key_id,
+        "request_state": b"\x01\x04\xc0\x7e" + x(req["output"]["token_context"]) + x(req["output"]["token_request"]) + key_id,
         "finalize_seed": x(fin["args"]["rng_seed"]),
-        "state": x(fin["args"]["token_context"]) + x(fin["args"]["token_request"]) + key_id,
+        "state": b"\x01\x04\xc0\x7e" + x(fin["args"]["token_context"]) + x(fin["args"]["token_request"]) + key_id,
         "response": x(fin["args"]["token_response"]),
         "token": b"\xc0\x7e" + key_id + x(fin["output"]["token"]),
     }
     if (len(fields["token_key"]), len(fields["request"]), len(fields["state"]), len(fields["response"]),
-            len(fields["token"])) != (163, 36, 129, 483, 132):
+            len(fields["token"])) != (163, 36, 133, 483, 132):
         sys.exit(f"gen_kat.py: {path}: unexpected ATHM sizes")
     out = emit("athm", fields)
     value = 'PrivateToken token="' + base64.urlsafe_b64encode(fields["token"]).decode() + '"'

@@ -446,7 +446,7 @@
 /**
  * Type 0xC07E client state kept between request and finalize (secret).
  */
-#define PAT_ATHM_STATE_LEN 129
+#define PAT_ATHM_STATE_LEN 133
 
 /**
  * Type 0xC07E `Authorization` value with its terminating NUL.
@@ -1447,11 +1447,14 @@ int32_t pat_athm_request(const uint8_t *deployment_id,
  * that `pat_athm_request` wrote for the same deployment and key
  * (`-PAT_E_KEY_ID_MISMATCH` for another key), re-randomizes it with fresh
  * randomness from `rng` and writes the Token (`PAT_ATHM_TOKEN_LEN` bytes)
- * to `token`; returns its length. A response or state of another length is
- * `-PAT_E_TRUNCATED` or `-PAT_E_TRAILING_BYTES`; a state whose scalars or
- * point do not decode (a zeroed one among them) `-PAT_E_INVALID_SCALAR` or
- * `-PAT_E_INVALID_ELEMENT`; a short `token` buffer `-PAT_E_BUFFER_TOO_SMALL`;
- * a failing `rng` `-PAT_E_RNG`.
+ * to `token`; returns its length. A response of another length is
+ * `-PAT_E_TRUNCATED` or `-PAT_E_TRAILING_BYTES`; a state that does not
+ * import `-PAT_E_INVALID_LENGTH` (field state) for another length,
+ * `-PAT_E_UNKNOWN_STATE_VERSION` for another version or a zeroed, spent
+ * state, `-PAT_E_INVALID_VALUE` (field state) for another shape,
+ * `-PAT_E_WRONG_TOKEN_TYPE` for another type, `-PAT_E_INVALID_SCALAR` or
+ * `-PAT_E_INVALID_ELEMENT` for secrets that do not decode; a short `token`
+ * buffer `-PAT_E_BUFFER_TOO_SMALL`; a failing `rng` `-PAT_E_RNG`.
  *
  * On success the state buffer is zeroed: one request, one token. On
  * failure the state is left unchanged, ready for the genuine response, and

@@ -168,7 +168,7 @@ pub const PAT_ATHM_RESPONSE_LEN: usize = 483;
 /// Type 0xC07E Token.
 pub const PAT_ATHM_TOKEN_LEN: usize = 132;
 /// Type 0xC07E client state kept between request and finalize (secret).
-pub const PAT_ATHM_STATE_LEN: usize = 129;
+pub const PAT_ATHM_STATE_LEN: usize = 133;
 /// Type 0xC07E `Authorization` value with its terminating NUL.
 pub const PAT_ATHM_AUTHORIZATION_SIZE: usize = 198;
 

@@ -139,13 +139,17 @@ fn the_reference_vectors_byte_for_byte() {
     assert_eq!(rc, PAT_ATHM_REQUEST_LEN as i32);
     assert_eq!(req[..3], [0xC0, 0x7E, key_id[31]]);
     assert_eq!(req[3..], field(&v, "output", "token_request"));
+    // pat's state format: version 1, shape 4, the type, r ‖ tc, T, key id.
     let context = field(&v, "output", "token_context");
-    assert_eq!(state[..context.len()], context);
-    assert_eq!(state[context.len() + 33..], key_id);
+    assert_eq!(state[..4], [1, 4, 0xC0, 0x7E]);
+    assert_eq!(state[4..4 + context.len()], context);
+    assert_eq!(state[4 + context.len()..4 + context.len() + 33], field(&v, "output", "token_request"));
+    assert_eq!(state[4 + context.len() + 33..], key_id);
 
     // finalize_token: from the file's context, request and response.
     let v = procedure("finalize_token");
-    let mut state = field(&v, "args", "token_context");
+    let mut state = vec![1, 4, 0xC0, 0x7E];
+    state.extend(field(&v, "args", "token_context"));
     state.extend(field(&v, "args", "token_request"));
     state.extend(key_id);
     assert_eq!(state.len(), PAT_ATHM_STATE_LEN);
@@ -336,13 +340,13 @@ fn bad_inputs_are_refused_with_typed_errors() {
     );
     assert_eq!(
         finalize(deployment, &key, &mut state[..PAT_ATHM_STATE_LEN - 1], &response_bytes, &mut rng, &mut token),
-        Error::Truncated.code()
+        Error::InvalidLength(Field::State).code()
     );
     let mut long_state = state.clone();
     long_state.push(0);
     assert_eq!(
         finalize(deployment, &key, &mut long_state, &response_bytes, &mut rng, &mut token),
-        Error::TrailingBytes.code()
+        Error::InvalidLength(Field::State).code()
     );
     assert_eq!(state, kept, "every refusal keeps the state");
     assert_eq!(
@@ -354,7 +358,7 @@ fn bad_inputs_are_refused_with_typed_errors() {
     let mut again = vec![0u8; PAT_ATHM_TOKEN_LEN];
     assert_eq!(
         finalize(deployment, &key, &mut state, &response_bytes, &mut rng, &mut again),
-        Error::InvalidElement.code()
+        Error::UnknownStateVersion(0).code()
     );
     // A token that does not parse: no Authorization value.
     let mut bad = token.clone();

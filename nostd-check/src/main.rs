@@ -476,8 +476,12 @@ fn athm_case(case: &AthmCase) -> Result<(), Error> {
             // proof checked, the state imported, the response decoded, the
             // finalize and the token encoded.
             let token_key = athm_token_key(public_key, proof);
+            // The stored state: pat's format (version 1, shape 4, the type)
+            // and r ‖ tc ‖ T ‖ key id.
             let mut stored = [0u8; pat::tokens::athm::RequestState::LEN];
-            let (ctx_out, rest) = stored.split_at_mut(TokenContext::LEN);
+            let (header, rest) = stored.split_at_mut(4);
+            header.copy_from_slice(&[1, 4, 0xC0, 0x7E]);
+            let (ctx_out, rest) = rest.split_at_mut(TokenContext::LEN);
             let (req_out, id_out) = rest.split_at_mut(TokenRequest::LEN);
             ctx_out.copy_from_slice(context);
             req_out.copy_from_slice(request);

@@ -57,9 +57,11 @@ const KEY_PROOF: [&str; 2] = [
     "730e5a2085e04f847e3c1af4355c59fe",
 ];
 
-/// The client's state after the reference's `token_request`: r ‖ tc ‖ T ‖
-/// key id (129 bytes, [`RequestState::export`]'s layout).
-const STATE: [&str; 3] = [
+/// The client's state after the reference's `token_request`: pat's header
+/// (version 1, shape 4, type 0xC07E), r ‖ tc ‖ T ‖ key id (133 bytes,
+/// [`RequestState::export`]'s layout).
+const STATE: [&str; 4] = [
+    "0104c07e",
     "f6a12ca8ffc30a66ca140ccc7276336115819361186d3f535dd99f8eaaca8fce7f82dd63f4f75c33da444b72372be3aa",
     "43c0027a076bf9675eb7932695d127a4030a1b41e492728f4f59d368761e1ff568536ad2987fd5be6017c5043ed25b67",
     "ea027defbe3a76d47f76e8e1296ddbadf8faeb91852a5964d7986ad974441dfc1c",
@@ -81,7 +83,7 @@ const RESPONSE: [&str; 11] = [
 ];
 
 /// Offsets in a [`RequestState`] export: T, then the key id.
-const STATE_T: usize = 64;
+const STATE_T: usize = 4 + 64;
 const STATE_KEY_ID: usize = STATE_T + AthmRequest::LEN;
 /// Offsets in a [`Token`]: the key id, t, P, Q.
 const TOKEN_KEY_ID: usize = 2;
@@ -344,7 +346,7 @@ fn doubled(data: &[u8]) -> Token {
 }
 
 /// An exported [`RequestState`] (first byte: bit 0 set also finalizes it).
-/// Import refuses with a length, scalar or point error; what imports is
+/// Import refuses with a length, version, shape, type, scalar or point error; what imports is
 /// exactly [`RequestState::LEN`] bytes and exports to them. Finalizing the
 /// vectors' response with it: another key id is `KeyIdMismatch`; another T,
 /// `Verification` (the proof names T); the vectors' T gives a token, which
@@ -357,7 +359,15 @@ pub fn type_c07e_state(data: &[u8]) {
         Ok(s) => s,
         Err(e) => {
             assert!(
-                matches!(e, Error::Truncated | Error::TrailingBytes | Error::InvalidScalar | Error::InvalidElement),
+                matches!(
+                    e,
+                    Error::InvalidLength(Field::State)
+                        | Error::UnknownStateVersion(_)
+                        | Error::InvalidValue(Field::State)
+                        | Error::WrongTokenType { .. }
+                        | Error::InvalidScalar
+                        | Error::InvalidElement
+                ),
                 "unexpected error {e:?}"
             );
             return;

@@ -5,12 +5,15 @@
 //! 0xDA7A and 0xDA7B, the type 0x0003 `ClientState`, the amortized and the generic
 //! `BatchState`) has an `export` that returns a fixed-size encoding in an
 //! [`ExportedState`], and an `import` that takes the bytes and the client
-//! (or clients) the state was made with. The encoding is this crate's own;
-//! no specification defines one.
+//! (or clients) the state was made with. The ATHM (0xC07E) `RequestState`
+//! uses the same format (its `export` returns the bytes in a `Zeroizing`
+//! array, and its `import` needs no client: its finalize checks the key
+//! id). The encoding is this crate's own; no specification defines one.
 //!
 //! ```text
 //! state      = version (0x01) ‖ shape ‖ body
 //! shape      = 0x01 one token | 0x02 amortized batch | 0x03 generic batch
+//!              | 0x04 ATHM
 //!
 //! one token  = token_input[98] ‖ secrets                              length in all
 //!   0x0001   secrets = blind[48] ‖ blinded_element[49]                197
@@ -25,6 +28,8 @@
 //! amortized  = token_type[2] ‖ token_key_id[32] ‖ count[2] ‖ entry × N
 //!   entry    = nonce[32] ‖ challenge_digest[32] ‖ blind ‖ blinded_element
 //!                                          (161 or 128 bytes; unused: zeros)
+//! athm       = token_type[2] (0xC07E) ‖ r[32] ‖ tc[32] ‖ T[33]
+//!              ‖ token_key_id[32]                                     133 in all
 //! generic    = count[2] ‖ slot × N
 //!   slot     = token_input[98] ‖ secrets ‖ (0x0002 only: blinded_msg[256])
 //!              ‖ zeros                                   (610 bytes each)
@@ -153,6 +158,8 @@ pub(crate) enum Shape {
     Amortized = 2,
     /// A generic batch.
     Generic = 3,
+    /// One ATHM (type 0xC07E) request's state.
+    Athm = 4,
 }
 
 /// An exported client state: the fixed-size encoding `A` (a `[u8; LEN]`),

@@ -1306,8 +1306,11 @@ await checks.check('ATHM: truncated, trailing and other-type input, wrong-length
     // Another key's response to the same T (its truncated key id set to the stranger's).
     const foreign = concat(bytes.subarray(0, 2), [stranger.keyId[31]], bytes.subarray(3));
     throwsPat(() => request.finalize(stranger.issue(foreign, 1)), 'Verification');
-    throwsPat(() => client.finalizeExported(state.subarray(1), response), 'Truncated');
-    throwsPat(() => client.finalizeExported(concat(state, [0]), response), 'TrailingBytes');
+    throwsPat(() => client.finalizeExported(state.subarray(1), response), 'InvalidLength');
+    throwsPat(() => client.finalizeExported(concat(state, [0]), response), 'InvalidLength');
+    throwsPat(() => client.finalizeExported(new Uint8Array(state.length), response), 'UnknownStateVersion');
+    throwsPat(() => client.finalizeExported(concat([state[0], 1], state.subarray(2)), response), 'InvalidValue');
+    throwsPat(() => client.finalizeExported(concat(state.subarray(0, 2), [0xda, 0x7b], state.subarray(4)), response), 'WrongTokenType');
     throwsPat(() => new athm.Client(stranger.tokenKey, ATHM_DEPLOYMENT).finalizeExported(state, response), 'KeyIdMismatch');
     assert.ok(state.some((b) => b !== 0), 'a refused state is left as it was');
     // None of that spent the request.

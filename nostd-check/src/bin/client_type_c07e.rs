@@ -23,9 +23,12 @@ fn run() -> Result<(), pat::Error> {
     key_proof.copy_from_slice(proof);
     let client = Client::from_token_key(params, &token_key)?;
     let (_state, _request) = client.request(&mut TestRng::new(7))?;
-    // The vectors' request as a stored state: r ‖ tc ‖ T ‖ key id.
+    // The vectors' request as a stored state: pat's header (version 1,
+    // shape 4, the type), r ‖ tc ‖ T ‖ key id.
     let mut stored = [0u8; RequestState::LEN];
-    let (ctx, rest) = stored.split_at_mut(TokenContext::LEN);
+    let (header, rest) = stored.split_at_mut(4);
+    header.copy_from_slice(&[1, 4, 0xC0, 0x7E]);
+    let (ctx, rest) = rest.split_at_mut(TokenContext::LEN);
     let (req, key_id) = rest.split_at_mut(AthmRequest::LEN);
     ctx.copy_from_slice(context);
     req.copy_from_slice(request);

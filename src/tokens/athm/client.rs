@@ -5,12 +5,13 @@ use core::fmt;
 use rand_core::TryCryptoRng;
 use zeroize::Zeroizing;
 
-use super::{TOKEN_KEY_LEN, Token, TokenRequest};
+use super::{TOKEN_KEY_LEN, TOKEN_TYPE, Token, TokenRequest};
 use crate::crypto::athm::{
     Params, PublicKey, PublicKeyProof, TokenContext, TokenRequest as AthmRequest, TokenResponse, VerifiedPublicKey,
     finalize_token, token_request,
 };
 use crate::error::{Error, Field, Result};
+use crate::tokens::state::{self, Shape};
 use crate::tokens::truncated_key_id;
 use crate::wire::token_type::KEY_ID_LEN;
 
@@ -86,13 +87,19 @@ impl fmt::Debug for RequestState {
 impl zeroize::ZeroizeOnDrop for RequestState {}
 
 impl RequestState {
-    /// Length of the export: r ‖ tc ‖ T ‖ key id.
-    pub const LEN: usize = TokenContext::LEN + AthmRequest::LEN + KEY_ID_LEN;
+    /// Length of the export: the header of [`crate::tokens::state`]
+    /// (version, shape 0x04), the token type, r ‖ tc ‖ T and the key id.
+    pub const LEN: usize = state::HEADER_LEN + 2 + TokenContext::LEN + AthmRequest::LEN + KEY_ID_LEN;
 
-    /// The export, wiped when dropped.
+    /// The export (the format of [`crate::tokens::state`]), wiped when
+    /// dropped.
     pub fn export(&self) -> Zeroizing<[u8; Self::LEN]> {
         let mut out = Zeroizing::new([0u8; Self::LEN]);
-        let (context, rest) = out.split_at_mut(TokenContext::LEN);
+        let (header, rest) = out.split_at_mut(state::HEADER_LEN);
+        header.copy_from_slice(&[state::VERSION, Shape::Athm as u8]);
+        let (token_type, rest) = rest.split_at_mut(2);
+        token_type.copy_from_slice(&TOKEN_TYPE.to_be_bytes());
+        let (context, rest) = rest.split_at_mut(TokenContext::LEN);
         let (request, key_id) = rest.split_at_mut(AthmRequest::LEN);
         context.copy_from_slice(&*self.context.to_bytes());
         request.copy_from_slice(&self.request.to_bytes());
@@ -100,20 +107,22 @@ impl RequestState {
         out
     }
 
-    /// Imports an [`export`](Self::export): exactly [`LEN`](Self::LEN)
-    /// bytes, scalars below the order, T a valid point.
+    /// Imports an [`export`](Self::export), strictly as every state of
+    /// [`crate::tokens::state`]: exactly [`LEN`](Self::LEN) bytes
+    /// ([`Error::InvalidLength`]`(`[`Field::State`]`)`), version 1
+    /// ([`Error::UnknownStateVersion`], also for a zeroed state), shape 0x04
+    /// ([`Error::InvalidValue`]`(`[`Field::State`]`)`), type 0xC07E
+    /// ([`Error::WrongTokenType`]), scalars below the order, T a valid point.
     pub fn import(bytes: &[u8]) -> Result<Self> {
-        match bytes.len() {
-            n if n < Self::LEN => return Err(Error::Truncated),
-            n if n > Self::LEN => return Err(Error::TrailingBytes),
-            _ => {}
-        }
-        let (context, rest) = bytes.split_at(TokenContext::LEN);
-        let (request, key_id) = rest.split_at(AthmRequest::LEN);
-        Ok(Self {
-            context: TokenContext::from_bytes(context)?,
-            request: AthmRequest::from_bytes(request)?,
-            key_id: key_id.try_into().map_err(|_| Error::Truncated)?,
+        state::import(bytes, Self::LEN, Shape::Athm, |r| {
+            let found = r.u16()?;
+            if found != TOKEN_TYPE {
+                return Err(Error::WrongTokenType { expected: TOKEN_TYPE, found });
+            }
+            let context = TokenContext::from_bytes(r.take(TokenContext::LEN)?)?;
+            let request = AthmRequest::from_bytes(r.take(AthmRequest::LEN)?)?;
+            let key_id = *r.array::<KEY_ID_LEN>()?;
+            Ok(Self { context, request, key_id })
         })
     }
 }

@@ -432,12 +432,12 @@ fn athm_roles(role: Role) {
         resp.encode(&mut resp_bytes).unwrap();
         public(&resp_bytes);
         let resp = TokenResponse::<N>::from_bytes(&resp_bytes).unwrap();
-        // The state exported (r ‖ tc ‖ T ‖ key id) and imported again, its
-        // r ‖ tc marked secret in the exported bytes: the import parses
-        // them without branching on them.
+        // The state exported (a 4-byte public header, then r ‖ tc ‖ T ‖ key
+        // id) and imported again, its r ‖ tc marked secret in the exported
+        // bytes: the import parses them without branching on them.
         let mut exported = state.export();
         if role.client() {
-            poison(&exported[..TokenContext::LEN]);
+            poison(&exported[4..4 + TokenContext::LEN]);
         }
         let imported = c07e::RequestState::import(&exported[..]).unwrap();
         exported.fill(0);

@@ -104,6 +104,14 @@ static int read_value(reader *r, json_field *f) {
     skip_space(r);
     f->items = 0;
     f->number = false;
+    f->null = false;
+    if (strncmp(r->p, "null", 4) == 0) {
+        r->p += 4;
+        f->value = "";
+        f->value_len = 0;
+        f->null = true;
+        return 0;
+    }
     if (*r->p >= '0' && *r->p <= '9') {
         /* An unsigned integer (ACT's appendix has a few): its digits, not
          * NUL-terminated (the next byte is the parser's); json_u64 reads it. */
@@ -341,6 +349,96 @@ int json_read_cases(char *text, json_case *cases, char *err, size_t err_cap) {
     return n;
 }
 
+int json_read_batches(char *text, json_case *cases, char *err, size_t err_cap) {
+    reader r = {text, err, err_cap};
+    int n = 0;
+    if (expect(&r, '[') != 0) {
+        return -1;
+    }
+    for (;;) {
+        if (n == JSON_MAX_CASES) {
+            return fail(&r, "too many cases");
+        }
+        json_case *head = &cases[n++];
+        head->name = "batch";
+        head->count = 0;
+        bool issuance = false;
+        if (expect(&r, '{') != 0) {
+            return -1;
+        }
+        for (;;) {
+            const char *name;
+            size_t name_len;
+            if (read_string(&r, &name, &name_len) != 0 || expect(&r, ':') != 0) {
+                return -1;
+            }
+            if (strcmp(name, "issuance") == 0) {
+                if (issuance) {
+                    return fail(&r, "issuance twice");
+                }
+                issuance = true;
+                if (expect(&r, '[') != 0) {
+                    return -1;
+                }
+                for (;;) {
+                    if (n == JSON_MAX_CASES) {
+                        return fail(&r, "too many entries");
+                    }
+                    json_case *entry = &cases[n++];
+                    entry->name = "entry";
+                    if (read_flat(&r, entry) != 0) {
+                        return -1;
+                    }
+                    skip_space(&r);
+                    if (*r.p == ',') {
+                        r.p++;
+                        continue;
+                    }
+                    if (expect(&r, ']') != 0) {
+                        return -1;
+                    }
+                    break;
+                }
+            } else {
+                if (head->count == JSON_MAX_FIELDS) {
+                    return fail(&r, "too many members");
+                }
+                json_field *f = &head->fields[head->count++];
+                f->name = name;
+                if (read_value(&r, f) != 0) {
+                    return -1;
+                }
+            }
+            skip_space(&r);
+            if (*r.p == ',') {
+                r.p++;
+                continue;
+            }
+            if (expect(&r, '}') != 0) {
+                return -1;
+            }
+            break;
+        }
+        if (!issuance) {
+            return fail(&r, "a batch without issuance");
+        }
+        skip_space(&r);
+        if (*r.p == ',') {
+            r.p++;
+            continue;
+        }
+        if (expect(&r, ']') != 0) {
+            return -1;
+        }
+        break;
+    }
+    skip_space(&r);
+    if (*r.p != '\0') {
+        return fail(&r, "trailing bytes");
+    }
+    return n;
+}
+
 const json_field *json_get(const json_case *c, const char *name) {
     for (size_t i = 0; i < c->count; i++) {
         if (strcmp(c->fields[i].name, name) == 0) {
@@ -373,7 +471,7 @@ static int nibble(char h) {
 
 uint8_t *json_hex(const json_case *c, const char *name, size_t *len) {
     const json_field *f = json_get(c, name);
-    if (f == NULL || f->number || f->value_len % 2 != 0) {
+    if (f == NULL || f->number || f->null || f->value_len % 2 != 0) {
         return NULL;
     }
     size_t n = f->value_len / 2;

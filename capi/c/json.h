@@ -30,6 +30,9 @@ typedef struct {
     /* An unsigned integer: `value` holds its digits, NOT NUL-terminated
      * (json_u64 reads them). */
     bool number;
+    /* `null` (the privacypass crate's files write an absent salt so):
+     * `value` is "", and json_hex gives NULL. */
+    bool null;
 } json_field;
 
 typedef struct {
@@ -58,6 +61,14 @@ int json_read_groups(char *text, const char *suite, json_case *cases, char *err,
  * together, none in both). Returns the number of procedures, or -1 with a
  * message in `err`. */
 int json_read_procedures(char *text, json_case *cases, char *err, size_t err_cap);
+
+/* Parses `text` (modified in place) of the shape of the generic batch
+ * files: [ { "issuance": [ { flat }, ... ], "<field>": "<string>", ... },
+ * ... ], into at most JSON_MAX_CASES cases: per batch, one case named
+ * "batch" with its string members, then one named "entry" per issuance
+ * item. Returns the number of cases written, or -1 with a message in
+ * `err`. */
+int json_read_batches(char *text, json_case *cases, char *err, size_t err_cap);
 
 /* The unsigned integer member `name` (at most 19 digits, no leading zero)
  * into *out: 0, or -1 if it is missing or not such a number. */

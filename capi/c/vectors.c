@@ -2,8 +2,9 @@
  * The C API from C: pat-go's vectors of token types 0x0001, 0x0002 and
  * 0x0005, privacypass-ts's of 0xDA7A, pat's own of 0xDA7B (checked by
  * tools/poprf_da7b.py), the ARC draft's (0xE5AC), the ATHM reference's
- * (0xC07E), ACT's appendix run (0xE5AD) and pat-go's amortized batches of
- * 0x0001 and 0x0005 byte for byte, and the behaviour of the API around them (headers, directory,
+ * (0xC07E), ACT's appendix run (0xE5AD), pat-go's amortized batches of
+ * 0x0001 and 0x0005, and the generic batches of pat-go and the privacypass
+ * crate byte for byte, and the behaviour of the API around them (headers, directory,
  * status codes, the callback, refused calls).
  *
  *   pat-capi-test FILE...
@@ -732,6 +733,116 @@ static bool run_act_case(const json_case *c, const char *where) {
     return failed == before;
 }
 
+/* A generic batch file (pat-go's batched files, the privacypass crate's
+ * generic one): per batch, the request from the entries' nonces, salts and
+ * blinds byte for byte, then its finalize giving each entry's token. */
+static const json_field *either(const json_case *c, const char *a, const char *b) {
+    const json_field *f = json_get(c, a);
+    return f != NULL ? f : json_get(c, b);
+}
+
+static uint8_t *either_hex(const json_case *c, const char *a, const char *b, size_t *len) {
+    return json_get(c, a) != NULL ? json_hex(c, a, len) : json_hex(c, b, len);
+}
+
+static bool run_generic_batch(const json_case *head, const json_case *entries, size_t count, const char *where) {
+    int before = failed;
+    size_t req_len = 0, resp_len = 0;
+    uint8_t *req = json_hex(head, "token_request", &req_len), *resp = json_hex(head, "token_response", &resp_len);
+    uint8_t *keys[PAT_BATCH_MAX] = {0}, *challenges[PAT_BATCH_MAX] = {0}, *tokens[PAT_BATCH_MAX] = {0};
+    size_t token_lens[PAT_BATCH_MAX] = {0};
+    pat_batch_entry list[PAT_BATCH_MAX];
+    /* nonce + salt + blind of type 0x0002, the longest, per entry */
+    static uint8_t randomness[PAT_BATCH_MAX * (PAT_NONCE_LEN + PAT_TYPE2_SALT_LEN + PAT_TYPE2_BLIND_LEN)];
+    size_t used = 0, total = 0;
+    bool shapes = req != NULL && resp != NULL && count >= 1 && count <= PAT_BATCH_MAX &&
+                  req_len <= PAT_GENERIC_BATCH_REQUEST_MAX_LEN;
+    for (size_t i = 0; shapes && i < count; i++) {
+        const json_case *e = &entries[i];
+        const json_field *salt = json_get(e, "salt");
+        bool has_salt = salt != NULL && !salt->null;
+        size_t key_len = 0, ch_len = 0, n_len = 0, b_len = 0, s_len = 0;
+        keys[i] = either_hex(e, "pkS", "pk_s", &key_len);
+        challenges[i] = json_hex(e, "token_challenge", &ch_len);
+        tokens[i] = json_hex(e, "token", &token_lens[i]);
+        uint8_t *nonce = json_hex(e, "nonce", &n_len), *blind = json_hex(e, "blind", &b_len);
+        uint8_t *salt_bytes = has_salt ? json_hex(e, "salt", &s_len) : NULL;
+        shapes = keys[i] && challenges[i] && tokens[i] && nonce && blind && either(e, "type", "token_type") &&
+                 (!has_salt || salt_bytes) && n_len == PAT_NONCE_LEN && s_len <= PAT_TYPE2_SALT_LEN &&
+                 b_len <= PAT_TYPE2_BLIND_LEN && token_lens[i] <= PAT_TYPE2_TOKEN_LEN;
+        if (shapes) {
+            memcpy(randomness + used, nonce, n_len);
+            used += n_len;
+            if (has_salt) {
+                memcpy(randomness + used, salt_bytes, s_len);
+                used += s_len;
+            }
+            memcpy(randomness + used, blind, b_len);
+            used += b_len;
+            total += token_lens[i];
+            list[i] = (pat_batch_entry){challenges[i], ch_len, keys[i], key_len};
+        }
+        free(nonce); free(blind); free(salt_bytes);
+    }
+    CHECK(shapes, "%s: a batch needs token_request, token_response and 1 to %d entries, each with a key, a "
+                  "challenge, a nonce, a blind and a token", where, PAT_BATCH_MAX);
+    if (shapes) {
+        static uint8_t request[PAT_GENERIC_BATCH_REQUEST_MAX_LEN + GUARD], state[PAT_GENERIC_BATCH_STATE_LEN + GUARD];
+        static uint8_t out[PAT_GENERIC_BATCH_TOKENS_MAX_LEN + GUARD];
+        size_t lens[PAT_BATCH_MAX];
+        memset(request + req_len, 0xA5, GUARD);
+        memset(state + PAT_GENERIC_BATCH_STATE_LEN, 0xA5, GUARD);
+        memset(out + PAT_GENERIC_BATCH_TOKENS_MAX_LEN, 0xA5, GUARD);
+        int32_t rc = pat_generic_batch_request_with(list, count, randomness, used, request, req_len, state,
+                                                    PAT_GENERIC_BATCH_STATE_LEN);
+        CHECK(rc == (int32_t)req_len && memcmp(request, req, req_len) == 0, "%s: token_request differs (%d)", where,
+              rc);
+        rc = pat_generic_batch_finalize(list, count, state, PAT_GENERIC_BATCH_STATE_LEN, resp, resp_len, out,
+                                        PAT_GENERIC_BATCH_TOKENS_MAX_LEN, lens);
+        CHECK(rc == (int32_t)total, "%s: finalize returned %d, not %zu", where, rc, total);
+        size_t at = 0;
+        for (size_t i = 0; rc == (int32_t)total && i < count; i++) {
+            CHECK(lens[i] == token_lens[i] && memcmp(out + at, tokens[i], token_lens[i]) == 0,
+                  "%s: entry %zu's token differs", where, i);
+            at += token_lens[i];
+        }
+        CHECK(all_zero(state, PAT_GENERIC_BATCH_STATE_LEN), "%s: the state is not wiped after finalize", where);
+        CHECK(guard_intact(request + req_len) && guard_intact(state + PAT_GENERIC_BATCH_STATE_LEN) &&
+                  guard_intact(out + PAT_GENERIC_BATCH_TOKENS_MAX_LEN),
+              "%s: a write past an output's capacity", where);
+    }
+    for (size_t i = 0; i < PAT_BATCH_MAX; i++) {
+        free(keys[i]); free(challenges[i]); free(tokens[i]);
+    }
+    free(req); free(resp);
+    return failed == before;
+}
+
+static bool run_generic_file(const char *path, char *text) {
+    static json_case cases[JSON_MAX_CASES];
+    char err[128];
+    int n = json_read_batches(text, cases, err, sizeof err);
+    if (n <= 0) {
+        printf("%s: %s\n", path, n == 0 ? "no cases" : err);
+        return false;
+    }
+    int ok = 0, bad = 0, batch = 0;
+    for (int i = 0; i < n;) {
+        int first = i + 1, count = 0;
+        while (first + count < n && strcmp(cases[first + count].name, "entry") == 0) count++;
+        char where[512];
+        snprintf(where, sizeof where, "%s batch %d", path, batch++);
+        if (run_generic_batch(&cases[i], &cases[first], (size_t)count, where)) {
+            ok++;
+        } else {
+            bad++;
+        }
+        i = first + count;
+    }
+    printf("%s: %d passed, %d failed\n", path, ok, bad);
+    return bad == 0;
+}
+
 static bool run_file(const char *path) {
     char *text = read_file(path);
     if (text == NULL) {
@@ -742,6 +853,12 @@ static bool run_file(const char *path) {
     while (*first == ' ' || *first == '\n' || *first == '\r' || *first == '\t') first++;
     if (*first == '{') {
         bool ok = run_arc_file(path, text);
+        free(text);
+        return ok;
+    }
+    /* The generic batch files: each batch's entries under "issuance". */
+    if (strstr(text, "\"issuance\"") != NULL) {
+        bool ok = run_generic_file(path, text);
         free(text);
         return ok;
     }

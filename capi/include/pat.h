@@ -94,6 +94,18 @@
 /** `Content-Type` of the issuer's ARC CredentialResponse. */
 #define PAT_MEDIA_TYPE_CREDENTIAL_RESPONSE "application/private-credential-response"
 
+/** `Content-Type` of an AmortizedBatchTokenRequest (types 0x0001, 0x0005) POSTed to the issuer. */
+#define PAT_MEDIA_TYPE_AMORTIZED_REQUEST "application/private-token-amortized-batch-request"
+
+/** `Content-Type` of the issuer's AmortizedBatchTokenResponse. */
+#define PAT_MEDIA_TYPE_AMORTIZED_RESPONSE "application/private-token-amortized-batch-response"
+
+/** `Content-Type` of a GenericBatchTokenRequest (types 0x0001, 0x0002, 0x0005 mixed) POSTed to the issuer. */
+#define PAT_MEDIA_TYPE_GENERIC_BATCH_REQUEST "application/private-token-generic-batch-request"
+
+/** `Content-Type` of the issuer's GenericBatchTokenResponse. */
+#define PAT_MEDIA_TYPE_GENERIC_BATCH_RESPONSE "application/private-token-generic-batch-response"
+
 /**
  * Token nonce (RFC 9577 §2.2).
  */
@@ -268,7 +280,8 @@
 #define PAT_TYPE5_BLIND_LEN 32
 
 /**
- * The most tokens in one amortized batch of types 0x0001 and 0x0005.
+ * The most tokens in one batch: amortized (types 0x0001 and 0x0005) or
+ * generic (entries of types 0x0001, 0x0002 and 0x0005).
  */
 #define PAT_BATCH_MAX 8
 
@@ -281,6 +294,28 @@
  * Type 0x0005 amortized batch state (secret), whatever the count.
  */
 #define PAT_TYPE5_BATCH_STATE_LEN 1062
+
+/**
+ * The longest GenericBatchTokenRequest of `PAT_BATCH_MAX` entries (all of
+ * type 0x0002).
+ */
+#define PAT_GENERIC_BATCH_REQUEST_MAX_LEN 2074
+
+/**
+ * The longest GenericBatchTokenResponse of `PAT_BATCH_MAX` entries.
+ */
+#define PAT_GENERIC_BATCH_RESPONSE_MAX_LEN 2074
+
+/**
+ * Generic batch state (secret), whatever the count and types.
+ */
+#define PAT_GENERIC_BATCH_STATE_LEN 4884
+
+/**
+ * Room for the tokens of `PAT_BATCH_MAX` entries of type 0x0002, the
+ * longest.
+ */
+#define PAT_GENERIC_BATCH_TOKENS_MAX_LEN 2832
 
 /**
  * Type 0x0003 client's long-term ECDSA P-384 secret (big-endian scalar).
@@ -922,6 +957,30 @@ typedef int32_t (*pat_rng_fn)(void *ctx,
                               size_t len);
 
 /**
+ * One entry of a generic batch: the encoded TokenChallenge (of type
+ * 0x0001, 0x0002 or 0x0005) and the token key of the issuer to ask, as for
+ * that type's single request.
+ */
+typedef struct pat_batch_entry {
+    /**
+     * The encoded TokenChallenge; its token type is the entry's.
+     */
+    const uint8_t *challenge;
+    /**
+     * The challenge's length.
+     */
+    size_t challenge_len;
+    /**
+     * The issuer's token key for the challenge's type.
+     */
+    const uint8_t *token_key;
+    /**
+     * The token key's length.
+     */
+    size_t token_key_len;
+} pat_batch_entry;
+
+/**
  * One `PrivateToken` challenge of a `WWW-Authenticate` value, decoded.
  * Filled by `pat_www_authenticate_challenge`, whose pointers point into
  * the caller's `buf` (valid while `buf` is, until the next call with the
@@ -1479,6 +1538,81 @@ int32_t pat_athm_finalize(const uint8_t *deployment_id,
                           size_t token_cap);
 
 /**
+ * Generic batch (draft-ietf-privacypass-batched-tokens §6.1): one request
+ * for each of the `count` entries (1 to `PAT_BATCH_MAX`), each for its
+ * challenge to the issuer of its token key, with a fresh nonce and blind
+ * (and for type 0x0002 salt) from `rng`, in one GenericBatchTokenRequest.
+ * Entries may mix the types 0x0001, 0x0002 and 0x0005 and repeat a key.
+ *
+ * Writes the request (at most `PAT_GENERIC_BATCH_REQUEST_MAX_LEN` bytes;
+ * its exact length is the sum of the entries' `PAT_TYPEn_REQUEST_LEN` and
+ * a 1- or 2-byte length, and `request_cap` must hold it) to `request` and
+ * the batch's state (`PAT_GENERIC_BATCH_STATE_LEN` bytes, secret: every
+ * blind) to `state`; returns the request's length.
+ *
+ * Errors: `-PAT_E_INVALID_LENGTH` (field batch) for `count` 0,
+ * `-PAT_E_CAPACITY_EXCEEDED` above `PAT_BATCH_MAX` (refused before any
+ * buffer is read or written), `-PAT_E_UNKNOWN_TOKEN_TYPE` for a challenge
+ * of another type, and each entry's challenge and key refused as by its
+ * type's single request. On any error both outputs are zeroed, as the
+ * header's contract says.
+ *
+ * Next: POST the request's bytes to the issuer's `issuer-request-uri` with
+ * `Content-Type: PAT_MEDIA_TYPE_GENERIC_BATCH_REQUEST` and `Accept:
+ * PAT_MEDIA_TYPE_GENERIC_BATCH_RESPONSE`; then `pat_generic_batch_finalize`.
+ *
+ * # Safety
+ * `entries` points to `count` readable `pat_batch_entry`s (NULL only with
+ * `count` 0), and each entry's two pairs are inputs; every other pointer
+ * points to its length's (or capacity's) writable bytes for the whole
+ * call; NULL only with length 0.
+ */
+int32_t pat_generic_batch_request(const struct pat_batch_entry *entries,
+                                  size_t count,
+                                  pat_rng_fn rng,
+                                  void *rng_ctx,
+                                  uint8_t *request,
+                                  size_t request_cap,
+                                  uint8_t *state,
+                                  size_t state_cap);
+
+/**
+ * Generic batch (§6.3): finalizes each present entry of the issuer's
+ * `response` (a GenericBatchTokenResponse with one entry per request,
+ * `-PAT_E_INVALID_LENGTH` otherwise; a present entry of another type is
+ * `-PAT_E_WRONG_TOKEN_TYPE`, a proof or signature that fails
+ * `-PAT_E_VERIFICATION`) against the `state` that
+ * `pat_generic_batch_request` wrote, given the same `entries` (each bound
+ * to its client by type and token key id: a key that is not the entry's is
+ * `-PAT_E_KEY_ID_MISMATCH`, another count `-PAT_E_INVALID_LENGTH`).
+ *
+ * Writes the tokens of the present entries, in request order, one after
+ * the other to `tokens` (`tokens_cap` must hold every entry's token, the
+ * sum of their `PAT_TYPEn_TOKEN_LEN`, at most
+ * `PAT_GENERIC_BATCH_TOKENS_MAX_LEN`), and for each entry its token's
+ * length, 0 for an entry the issuer left absent, to `token_lens` (room for
+ * `count` values); returns the tokens' total length.
+ *
+ * All or nothing: on success the state buffer is zeroed; on failure it is
+ * left unchanged, ready for the genuine response, and `tokens` and
+ * `token_lens` are zeroed. Next: one `pat_authorization` per token, each
+ * redeemed once.
+ *
+ * # Safety
+ * As `pat_generic_batch_request`; `state` is read and written, and
+ * `token_lens` points to `count` writable `size_t`s.
+ */
+int32_t pat_generic_batch_finalize(const struct pat_batch_entry *entries,
+                                   size_t count,
+                                   uint8_t *state,
+                                   size_t state_len,
+                                   const uint8_t *response,
+                                   size_t response_len,
+                                   uint8_t *tokens,
+                                   size_t tokens_cap,
+                                   size_t *token_lens);
+
+/**
  * Chooses the token key a client uses from an issuer directory document
  * (`json`, `json_len` bytes; RFC 9578 §4) at time `now` (UNIX seconds):
  * among the keys of `token_type` whose `not-before` has passed, the one
@@ -1808,6 +1942,29 @@ int32_t pat_arc_run_with(const uint8_t *seed,
                          size_t count,
                          uint8_t *out,
                          size_t out_cap);
+#endif
+
+#if defined(PAT_HAZMAT)
+/**
+ * HAZMAT, known-answer tests only: `pat_generic_batch_request` with each
+ * entry's nonce, blind and salt taken from `randomness` instead of `rng`:
+ * in entry order, `PAT_NONCE_LEN` bytes of nonce then `PAT_TYPE1_BLIND_LEN`
+ * (0x0001) or `PAT_TYPE5_BLIND_LEN` (0x0005) bytes of blind, or for
+ * 0x0002 the nonce, `PAT_TYPE2_SALT_LEN` bytes of salt and
+ * `PAT_TYPE2_BLIND_LEN` bytes of blind. Randomness of another total length
+ * is `-PAT_E_INVALID_LENGTH` (field message).
+ *
+ * # Safety
+ * As `pat_generic_batch_request`.
+ */
+int32_t pat_generic_batch_request_with(const struct pat_batch_entry *entries,
+                                       size_t count,
+                                       const uint8_t *randomness,
+                                       size_t randomness_len,
+                                       uint8_t *request,
+                                       size_t request_cap,
+                                       uint8_t *state,
+                                       size_t state_cap);
 #endif
 
 /**

@@ -89,7 +89,22 @@ pub(crate) unsafe fn call_into<T: Copy, const N: usize, const M: usize>(
     object: Option<Object<T>>,
     body: impl FnOnce([&[u8]; N], &mut [&mut [u8]; M]) -> Result<(usize, T), Fail>,
 ) -> i32 {
-    let mut regions = Regions::new();
+    // SAFETY: the caller's contract for these buffers, forwarded.
+    unsafe { run(Regions::<12>::new(), inputs, outputs, object, body) }
+}
+
+/// [`call_into`] with `regions` holding buffers recorded before (a generic
+/// batch's entries), checked with the call's own.
+///
+/// # Safety
+/// As [`call_into`]; the buffers already in `regions` are lent as well.
+pub(crate) unsafe fn run<T: Copy, const N: usize, const M: usize, const C: usize>(
+    mut regions: Regions<C>,
+    inputs: [(*const u8, usize); N],
+    outputs: [Out; M],
+    object: Option<Object<T>>,
+    body: impl FnOnce([&[u8]; N], &mut [&mut [u8]; M]) -> Result<(usize, T), Fail>,
+) -> i32 {
     for (ptr, len) in inputs {
         regions.input(ptr, len);
     }

@@ -87,12 +87,12 @@ impl Region {
 /// fault (NULL, out of range, misaligned); [`Regions::check`] then reports
 /// the first fault, or an output that overlaps any other buffer, and
 /// [`Regions::apart`] tells a refused call which outputs it may still clear.
-pub(crate) struct Regions {
-    list: heapless::Vec<Region, 12>,
+pub(crate) struct Regions<const C: usize> {
+    list: heapless::Vec<Region, C>,
     fault: Option<Fail>,
 }
 
-impl Regions {
+impl<const C: usize> Regions<C> {
     pub(crate) const fn new() -> Self {
         Self { list: heapless::Vec::new(), fault: None }
     }
@@ -119,6 +119,18 @@ impl Regions {
     /// An input buffer; NULL is allowed with length 0.
     pub(crate) fn input(&mut self, ptr: *const u8, len: usize) {
         self.add(ptr.addr(), ptr.is_null(), len, false);
+    }
+
+    /// An input array of `count` structs `T` (a generic batch's entries):
+    /// not NULL unless empty, aligned for `T`, within the address space.
+    pub(crate) fn input_array<T>(&mut self, ptr: *const T, count: usize) {
+        if !ptr.is_null() && !ptr.is_aligned() {
+            self.fail(Fail::Misaligned);
+        }
+        match count.checked_mul(size_of::<T>()) {
+            Some(len) => self.add(ptr.addr(), ptr.is_null(), len, false),
+            None => self.fail(Fail::AddressRange),
+        }
     }
 
     /// An output buffer; NULL is allowed with capacity 0.
@@ -222,6 +234,23 @@ pub(crate) unsafe fn read<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
     // SAFETY: non-NULL, `len` bytes that do not wrap and fit `isize`
     // (Regions::input); readable and unaliased by writes per the contract.
     unsafe { core::slice::from_raw_parts(ptr, len) }
+}
+
+/// The input array `[ptr, ptr + count)` of structs as a slice.
+///
+/// # Safety
+/// `ptr` was accepted by [`Regions::input_array`] with `count` (not NULL
+/// unless empty, aligned, in range), and the caller of the exported
+/// function guarantees `count` initialized `T`s there, not written for the
+/// lifetime `'a`, which must not outlive that call.
+pub(crate) unsafe fn read_array<'a, T>(ptr: *const T, count: usize) -> &'a [T] {
+    if count == 0 || ptr.is_null() {
+        return &[];
+    }
+    // SAFETY: non-NULL, aligned, `count` values that do not wrap and fit
+    // `isize` (Regions::input_array); initialized, readable and unaliased by
+    // writes per the contract.
+    unsafe { core::slice::from_raw_parts(ptr, count) }
 }
 
 /// The output buffer `[ptr, ptr + len)` as a mutable slice.

@@ -723,3 +723,36 @@ pub unsafe extern "C" fn pat_arc_run_with(
         )
     }
 }
+
+/// HAZMAT, known-answer tests only: `pat_generic_batch_request` with each
+/// entry's nonce, blind and salt taken from `randomness` instead of `rng`:
+/// in entry order, `PAT_NONCE_LEN` bytes of nonce then `PAT_TYPE1_BLIND_LEN`
+/// (0x0001) or `PAT_TYPE5_BLIND_LEN` (0x0005) bytes of blind, or for
+/// 0x0002 the nonce, `PAT_TYPE2_SALT_LEN` bytes of salt and
+/// `PAT_TYPE2_BLIND_LEN` bytes of blind. Randomness of another total length
+/// is `-PAT_E_INVALID_LENGTH` (field message).
+///
+/// # Safety
+/// As `pat_generic_batch_request`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pat_generic_batch_request_with(
+    entries: *const crate::batched::pat_batch_entry,
+    count: usize,
+    randomness: *const u8,
+    randomness_len: usize,
+    request: *mut u8,
+    request_cap: usize,
+    state: *mut u8,
+    state_cap: usize,
+) -> i32 {
+    // SAFETY: the caller's contract, forwarded.
+    unsafe {
+        crate::batched::call_entries(
+            entries,
+            count,
+            [(randomness, randomness_len)],
+            [Out::wiped(request, request_cap), Out::wiped(state, state_cap)],
+            |list, [randomness], outs| crate::batched::request_with(list, randomness, outs),
+        )
+    }
+}

@@ -35,6 +35,12 @@ pub const PAT_MEDIA_TYPE_CREDENTIAL_RESPONSE: &str = "application/private-creden
 pub const PAT_MEDIA_TYPE_AMORTIZED_REQUEST: &str = "application/private-token-amortized-batch-request";
 /// `Content-Type` of the issuer's AmortizedBatchTokenResponse (§5.2).
 pub const PAT_MEDIA_TYPE_AMORTIZED_RESPONSE: &str = "application/private-token-amortized-batch-response";
+/// `Content-Type` of a GenericBatchTokenRequest (types 0x0001, 0x0002 and
+/// 0x0005, mixed) POSTed to the issuer's `issuer-request-uri`
+/// (draft-ietf-privacypass-batched-tokens §6.1).
+pub const PAT_MEDIA_TYPE_GENERIC_BATCH_REQUEST: &str = "application/private-token-generic-batch-request";
+/// `Content-Type` of the issuer's GenericBatchTokenResponse (§6.2).
+pub const PAT_MEDIA_TYPE_GENERIC_BATCH_RESPONSE: &str = "application/private-token-generic-batch-response";
 
 const fn same(a: &[u8], b: &[u8]) -> bool {
     match (a, b) {

@@ -1,7 +1,8 @@
 //! A C API for the client roles of `pat`: token types 0x0001 (VOPRF
 //! P-384), 0x0002 (blind RSA), 0x0003 (rate-limited blind RSA), 0x0005
 //! (VOPRF ristretto255), 0xDA7A (public metadata), 0xDA7B (public
-//! metadata on POPRF P-384), 0xE5AC (ARC), 0xE5AD (ACT) and 0xC07E (ATHM), the
+//! metadata on POPRF P-384), 0xE5AC (ARC), 0xE5AD (ACT) and 0xC07E (ATHM),
+//! amortized and generic batches, the
 //! `WWW-Authenticate` challenge, the `Authorization` value, the issuer
 //! directory's key choice and the power-on self-test.
 //!
@@ -36,6 +37,7 @@ pub mod act;
 pub mod amortized;
 pub mod arc;
 pub mod athm;
+pub mod batched;
 mod call;
 pub mod directory;
 mod ffi;

@@ -4,7 +4,7 @@
 
 use pat::crypto::blind_rsa;
 use pat::crypto::key_blinding::ecdsa_p384 as ecdsa;
-use pat::tokens::{act, amortized, arc, athm, metadata, poprf, private, public, rate_limited};
+use pat::tokens::{act, amortized, arc, athm, batched, metadata, poprf, private, public, rate_limited};
 use pat::wire::auth;
 use pat::wire::challenge::PRACTICAL_CHALLENGE_LEN;
 use pat::wire::token_type::{
@@ -89,12 +89,23 @@ pub const PAT_TYPE5_AUTHORIZATION_SIZE: usize = 238;
 /// Type 0x0005 VOPRF blind (hazmat known-answer entry points only).
 pub const PAT_TYPE5_BLIND_LEN: usize = 32;
 
-/// The most tokens in one amortized batch of types 0x0001 and 0x0005.
+/// The most tokens in one batch: amortized (types 0x0001 and 0x0005) or
+/// generic (entries of types 0x0001, 0x0002 and 0x0005).
 pub const PAT_BATCH_MAX: usize = 8;
 /// Type 0x0001 amortized batch state (secret), whatever the count.
 pub const PAT_TYPE1_BATCH_STATE_LEN: usize = 1326;
 /// Type 0x0005 amortized batch state (secret), whatever the count.
 pub const PAT_TYPE5_BATCH_STATE_LEN: usize = 1062;
+/// The longest GenericBatchTokenRequest of `PAT_BATCH_MAX` entries (all of
+/// type 0x0002).
+pub const PAT_GENERIC_BATCH_REQUEST_MAX_LEN: usize = 2074;
+/// The longest GenericBatchTokenResponse of `PAT_BATCH_MAX` entries.
+pub const PAT_GENERIC_BATCH_RESPONSE_MAX_LEN: usize = 2074;
+/// Generic batch state (secret), whatever the count and types.
+pub const PAT_GENERIC_BATCH_STATE_LEN: usize = 4884;
+/// Room for the tokens of `PAT_BATCH_MAX` entries of type 0x0002, the
+/// longest.
+pub const PAT_GENERIC_BATCH_TOKENS_MAX_LEN: usize = 2832;
 
 /// Type 0x0003 client's long-term ECDSA P-384 secret (big-endian scalar).
 pub const PAT_TYPE3_CLIENT_SECRET_LEN: usize = 48;
@@ -226,6 +237,11 @@ const _: () = {
     assert!(PAT_BATCH_MAX == crate::amortized::CAPACITY);
     assert!(PAT_TYPE1_BATCH_STATE_LEN == amortized::BatchState::<PrivateP384, PAT_BATCH_MAX>::STATE_LEN);
     assert!(PAT_TYPE5_BATCH_STATE_LEN == amortized::BatchState::<PrivateRistretto255, PAT_BATCH_MAX>::STATE_LEN);
+    assert!(PAT_GENERIC_BATCH_REQUEST_MAX_LEN == batched::request_max_len(PAT_BATCH_MAX));
+    assert!(PAT_GENERIC_BATCH_RESPONSE_MAX_LEN == batched::response_max_len(PAT_BATCH_MAX));
+    assert!(PAT_GENERIC_BATCH_STATE_LEN == batched::BatchState::<PAT_BATCH_MAX>::STATE_LEN);
+    assert!(PAT_GENERIC_BATCH_STATE_LEN == crate::batched::STATE_LEN);
+    assert!(PAT_GENERIC_BATCH_TOKENS_MAX_LEN == PAT_BATCH_MAX * PublicRsa2048::TOKEN_LEN);
 
     assert!(PAT_TYPE3_CLIENT_SECRET_LEN == ecdsa::SCALAR_LEN && PAT_TYPE3_CLIENT_KEY_LEN == ecdsa::PUBLIC_KEY_LEN);
     assert!(PAT_TYPE3_ENCAP_KEY_LEN == pat::crypto::rate_limited::encap::ENCAP_KEY_LEN);

@@ -36,6 +36,10 @@ fn string_defines_match_the_crate() {
         ("PAT_ISSUER_DIRECTORY_PATH", pat_capi::http::PAT_ISSUER_DIRECTORY_PATH),
         ("PAT_MEDIA_TYPE_CREDENTIAL_REQUEST", pat_capi::http::PAT_MEDIA_TYPE_CREDENTIAL_REQUEST),
         ("PAT_MEDIA_TYPE_CREDENTIAL_RESPONSE", pat_capi::http::PAT_MEDIA_TYPE_CREDENTIAL_RESPONSE),
+        ("PAT_MEDIA_TYPE_AMORTIZED_REQUEST", pat_capi::http::PAT_MEDIA_TYPE_AMORTIZED_REQUEST),
+        ("PAT_MEDIA_TYPE_AMORTIZED_RESPONSE", pat_capi::http::PAT_MEDIA_TYPE_AMORTIZED_RESPONSE),
+        ("PAT_MEDIA_TYPE_GENERIC_BATCH_REQUEST", pat_capi::http::PAT_MEDIA_TYPE_GENERIC_BATCH_REQUEST),
+        ("PAT_MEDIA_TYPE_GENERIC_BATCH_RESPONSE", pat_capi::http::PAT_MEDIA_TYPE_GENERIC_BATCH_RESPONSE),
     ] {
         let line = format!("#define {name} \"{value}\"\n");
         assert_eq!(header.matches(&line).count(), 1, "{line}");

@@ -236,7 +236,7 @@ pub const fn varint_len(v: u64) -> Result<usize> {
 
 /// The length of `body` bytes behind their shortest varint length prefix,
 /// saturating at `usize::MAX` (for the `const fn` size bounds).
-pub(crate) const fn varint_prefixed_len(body: usize) -> usize {
+pub const fn varint_prefixed_len(body: usize) -> usize {
     let prefix = match varint_len(body as u64) {
         Ok(len) => len,
         Err(_) => 8,

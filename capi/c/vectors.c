@@ -4,7 +4,8 @@
  * tools/poprf_da7b.py), the ARC draft's (0xE5AC), the ATHM reference's
  * (0xC07E), ACT's appendix run (0xE5AD), pat-go's amortized batches of
  * 0x0001 and 0x0005, and the generic batches of pat-go and the privacypass
- * crate byte for byte, and the behaviour of the API around them (headers, directory,
+ * crate byte for byte (and the type-2 and 0xDA7A tokens verified as an origin
+ * verifies them), and the behaviour of the API around them (headers, directory,
  * status codes, the callback, refused calls).
  *
  *   pat-capi-test FILE...
@@ -248,6 +249,22 @@ static bool run_case_extended(const extended_kind *k, const vector *v, const cha
     rc = pat_authorization_with_extensions(v->token, v->token_len, v->extensions, v->extensions_len, auth,
                                            (size_t)auth_size);
     CHECK(rc == auth_size - 1 && strcmp(auth, expected) == 0, "%s: Authorization value differs (%d)", where, rc);
+    if (k->type == 0xDA7A) {
+        /* The origin's side: the Authorization value read back, the token
+         * verified with its extensions, and with other ones refused. */
+        uint8_t read_token[PAT_TYPEDA7A_TOKEN_LEN], read_ext[MAX_EXT];
+        int32_t tn = pat_authorization_token(auth, (size_t)rc, read_token, sizeof read_token);
+        int32_t en = pat_authorization_extensions(auth, (size_t)rc, read_ext, sizeof read_ext);
+        CHECK(tn == (int32_t)v->token_len && memcmp(read_token, v->token, v->token_len) == 0 &&
+                  en == (int32_t)v->extensions_len && memcmp(read_ext, v->extensions, v->extensions_len) == 0,
+              "%s: the Authorization value read back differs (%d, %d)", where, tn, en);
+        rc = pat_typeda7a_verify(v->pk, v->pk_len, v->challenge, v->challenge_len, v->token, v->token_len,
+                                 v->extensions, v->extensions_len);
+        CHECK(rc == 0, "%s: the origin refused the token (%d)", where, rc);
+        rc = pat_typeda7a_verify(v->pk, v->pk_len, v->challenge, v->challenge_len, v->token, v->token_len,
+                                 same_as_other ? empty : other, same_as_other ? sizeof empty : sizeof other);
+        CHECK(rc == -PAT_E_VERIFICATION, "%s: the origin took other extensions (%d)", where, rc);
+    }
     CHECK(guard_intact(request + request_len) && guard_intact(state + k->state_len) &&
               guard_intact(token + k->token_len) && guard_intact((uint8_t *)auth + auth_size),
           "%s: a write past an output's capacity", where);
@@ -370,6 +387,19 @@ static bool run_case(const vector *v, const char *where) {
     strcat(expected_auth, "\"");
     CHECK(rc == (int32_t)k->authorization_size - 1 && strcmp(auth, expected_auth) == 0,
           "%s: Authorization value differs (%d)", where, rc);
+    if (type == 2) {
+        /* The origin's side: the token read back from the value verifies
+         * with the issuer's key and the challenge; a flipped bit does not. */
+        uint8_t read_token[PAT_TYPE2_TOKEN_LEN];
+        int32_t tn = pat_authorization_token(auth, (size_t)rc, read_token, sizeof read_token);
+        CHECK(tn == (int32_t)v->token_len && memcmp(read_token, v->token, v->token_len) == 0,
+              "%s: the token read back differs (%d)", where, tn);
+        rc = pat_type2_verify(v->pk, v->pk_len, v->challenge, v->challenge_len, read_token, sizeof read_token);
+        CHECK(rc == 0, "%s: the origin refused the token (%d)", where, rc);
+        read_token[sizeof read_token - 1] ^= 1;
+        rc = pat_type2_verify(v->pk, v->pk_len, v->challenge, v->challenge_len, read_token, sizeof read_token);
+        CHECK(rc == -PAT_E_VERIFICATION, "%s: the origin took a forged token (%d)", where, rc);
+    }
     CHECK(guard_intact(request + k->request_len) && guard_intact(state + k->state_len) &&
               guard_intact(token + k->token_len) && guard_intact((uint8_t *)auth + k->authorization_size),
           "%s: a write past an output's capacity", where);
@@ -953,6 +983,42 @@ static void api_checks(void) {
     if (key == NULL || challenge == NULL || vtoken == NULL) {
         CHECK(false, "fields of %s", path);
         return;
+    }
+
+    /* The origin writes a challenge (checked against bytes laid out here)
+     * and its WWW-Authenticate value, which the client's reader reads back. */
+    {
+        static const uint8_t ctx[32] = {1, 2, 3};
+        uint8_t expected[128], written[128];
+        size_t n = 0;
+        expected[n++] = 0x00; expected[n++] = 0x05; expected[n++] = 0x00; expected[n++] = 14;
+        memcpy(expected + n, "issuer.example", 14); n += 14;
+        expected[n++] = 32;
+        memcpy(expected + n, ctx, 32); n += 32;
+        expected[n++] = 0x00; expected[n++] = 14;
+        memcpy(expected + n, "origin.example", 14); n += 14;
+        int32_t wn = pat_token_challenge_write(5, (const uint8_t *)"issuer.example", 14, ctx, 32,
+                                               (const uint8_t *)"origin.example", 14, written, sizeof written);
+        CHECK(wn == (int32_t)n && memcmp(written, expected, n) == 0, "pat_token_challenge_write: %d", wn);
+        uint8_t refused[128];
+        CHECK(pat_token_challenge_write(5, (const uint8_t *)"issuer.example", 14, ctx, 31, NULL, 0, refused,
+                                        sizeof refused) ==
+                      -(PAT_E_INVALID_LENGTH + 256 * PAT_FIELD_REDEMPTION_CONTEXT) &&
+                  all_zero(refused, sizeof refused),
+              "a 31-byte redemption context");
+        int32_t size = pat_www_authenticate_size(n, key_len, true, 60);
+        char header[512];
+        int32_t hn = size > 0 && (size_t)size <= sizeof header
+                         ? pat_www_authenticate(written, n, key, key_len, true, 60, header, (size_t)size)
+                         : -1;
+        CHECK(hn == size - 1 && header[hn] == '\0', "pat_www_authenticate: %d of %d", hn, size);
+        uint8_t buf[PAT_CHALLENGE_BUFFER_SIZE];
+        pat_challenge c;
+        int32_t cn = hn > 0 ? pat_www_authenticate_challenge(header, (size_t)hn, 0, buf, sizeof buf, &c) : -1;
+        CHECK(cn == (int32_t)n && c.challenge_len == n && memcmp(c.challenge, expected, n) == 0 &&
+                  c.token_key_len == key_len && memcmp(c.token_key, key, key_len) == 0 && c.has_max_age &&
+                  c.max_age == 60 && c.token_type == 5,
+              "the client reads the origin's challenge back: %d", cn);
     }
 
     /* Random requests: the right length, a non-empty secret state, and two

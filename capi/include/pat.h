@@ -3,7 +3,9 @@
  * draft-ietf-privacypass-rate-limit-tokens and
  * draft-ietf-privacypass-public-metadata-issuance,
  * draft-ietf-privacypass-arc-protocol), client roles of token types 0x0001,
- * 0x0002, 0x0003, 0x0005, 0xDA7A and 0xE5AC (ARC).
+ * 0x0002, 0x0003, 0x0005, 0xDA7A, 0xDA7B, 0xC07E (ATHM), 0xE5AC (ARC) and
+ * 0xE5AD (ACT), amortized and generic batches, and the origin's side of the
+ * publicly verifiable types 0x0002, 0x0003 and 0xDA7A.
  *
  * No allocation and no global state: the caller lends every buffer, sized
  * by the #defines below, and a randomness callback. Every function returns
@@ -2195,6 +2197,175 @@ int32_t pat_self_test_type5(void);
  */
 void pat_wipe(uint8_t *buf,
               size_t len);
+
+/**
+ * The size of the buffer `pat_www_authenticate` needs (with its NUL) for a
+ * TokenChallenge of `challenge_len` bytes, a token key of `token_key_len`
+ * bytes and `max-age` when `has_max_age`; `-PAT_E_VALUE_TOO_LARGE` when it
+ * does not fit an `int32_t`.
+ */
+int32_t pat_www_authenticate_size(size_t challenge_len,
+                                  size_t token_key_len,
+                                  bool has_max_age,
+                                  uint32_t max_age);
+
+/**
+ * Writes an encoded TokenChallenge (RFC 9577 §2.1.1) for `token_type`:
+ * `issuer_name` (1 to 65,535 printable ASCII bytes), `redemption_context`
+ * (0 or 32 bytes; 32 fresh random bytes bind the token to this one
+ * challenge) and `origin_info` (0 to 65,535 bytes, a comma-separated list
+ * of names), into `out` (2 + 2 + `issuer_name_len` + 1 +
+ * `redemption_context_len` + 2 + `origin_info_len` bytes). Returns its
+ * length, or a negative code: a field out of bounds
+ * (`-PAT_E_INVALID_LENGTH`, the detail names it) or not allowed
+ * (`-PAT_E_INVALID_VALUE`), types 0xE5AC and 0xE5AD, whose challenges
+ * carry a credential context (kind `PAT_E_INVALID_VALUE`, field token
+ * type), or `-PAT_E_BUFFER_TOO_SMALL`.
+ *
+ * Next: `pat_www_authenticate` with the issuer's token key, in a 401
+ * answer; keep the challenge to verify the token that comes back.
+ *
+ * # Safety
+ * Each pointer points to its length's readable bytes (`out`: `out_cap`
+ * writable bytes, overlapping none of them); NULL only with length 0.
+ */
+int32_t pat_token_challenge_write(uint16_t token_type,
+                                  const uint8_t *issuer_name,
+                                  size_t issuer_name_len,
+                                  const uint8_t *redemption_context,
+                                  size_t redemption_context_len,
+                                  const uint8_t *origin_info,
+                                  size_t origin_info_len,
+                                  uint8_t *out,
+                                  size_t out_cap);
+
+/**
+ * Writes the `WWW-Authenticate` field value of a 401 answer (RFC 9577
+ * §2.1): `PrivateToken challenge="…", token-key="…"`, and `, max-age="…"`
+ * when `has_max_age`, NUL-terminated, into `out`
+ * (`pat_www_authenticate_size(...)` bytes). `challenge` is an encoded
+ * TokenChallenge (strictly parsed) and `token_key` the issuer's key for
+ * its type (for 0x0002, 0x0003 and 0xDA7A an RSA SubjectPublicKeyInfo).
+ * Returns the length without the NUL, or a negative code: a challenge
+ * that does not parse, an empty key (`-PAT_E_INVALID_LENGTH`, field token
+ * key), or `-PAT_E_BUFFER_TOO_SMALL`.
+ *
+ * Next: answer the request 401 with this header; a client that has a
+ * token for it retries with `Authorization` (`pat_authorization_token`).
+ *
+ * # Safety
+ * `challenge` and `token_key` point to their lengths' readable bytes,
+ * `out` to `out_cap` writable bytes overlapping neither.
+ */
+int32_t pat_www_authenticate(const uint8_t *challenge,
+                             size_t challenge_len,
+                             const uint8_t *token_key,
+                             size_t token_key_len,
+                             bool has_max_age,
+                             uint32_t max_age,
+                             char *out,
+                             size_t out_cap);
+
+/**
+ * Reads the token of an `Authorization` field value (RFC 9577 §2.2:
+ * `PrivateToken token="…"`, optionally with `extensions="…"`): decodes its
+ * base64url into `token` (`token_cap` bytes; the type's
+ * `PAT_TYPEn_TOKEN_LEN` is enough for a token of type n) and returns the
+ * token's length, or a negative code: another scheme, a second
+ * credential or a broken syntax (`-PAT_E_MALFORMED_HEADER`), no `token`
+ * (`-PAT_E_MISSING_PARAMETER`), `token` or `extensions` twice
+ * (`-PAT_E_DUPLICATE_PARAMETER`), bad base64url
+ * (`-PAT_E_INVALID_BASE64`), `-PAT_E_BUFFER_TOO_SMALL`.
+ *
+ * Next: the token (and for type 0xDA7A the extensions,
+ * `pat_authorization_extensions`) to `pat_typeN_verify` with the challenge
+ * this origin sent.
+ *
+ * # Safety
+ * `value` points to `value_len` readable bytes, `token` to `token_cap`
+ * writable bytes outside them.
+ */
+int32_t pat_authorization_token(const char *value,
+                                size_t value_len,
+                                uint8_t *token,
+                                size_t token_cap);
+
+/**
+ * Reads the `extensions` of an `Authorization` field value
+ * (draft-ietf-privacypass-auth-scheme-extensions §3): decodes it into
+ * `extensions` (`extensions_cap` bytes) and checks that it is one
+ * Extensions list; returns its length, 0 when the value has no
+ * `extensions` parameter, or a negative code as `pat_authorization_token`,
+ * and an Extensions list that does not parse.
+ *
+ * # Safety
+ * As `pat_authorization_token`.
+ */
+int32_t pat_authorization_extensions(const char *value,
+                                     size_t value_len,
+                                     uint8_t *extensions,
+                                     size_t extensions_cap);
+
+/**
+ * Type 0x0002 (RFC 9578 §6.4): verifies `token` (an encoded Token,
+ * `PAT_TYPE2_TOKEN_LEN` bytes) against the `challenge` this origin sent
+ * (an encoded TokenChallenge) and the issuer's `token_key` (its RSA-2048
+ * SubjectPublicKeyInfo). Returns 0 when the signature verifies, or a
+ * negative code: a token or challenge that does not parse, a token of
+ * another type (`-PAT_E_WRONG_TOKEN_TYPE`), for another challenge
+ * (`-PAT_E_CHALLENGE_MISMATCH`) or key (`-PAT_E_KEY_ID_MISMATCH`), a key
+ * that does not parse, or a signature that fails (`-PAT_E_VERIFICATION`).
+ *
+ * Next: refuse the token if its nonce was accepted before (replay), else
+ * remember the nonce and serve the request. Answer a refusal 401 with a
+ * fresh challenge.
+ *
+ * # Safety
+ * Each pointer points to its length's readable bytes; NULL only with
+ * length 0.
+ */
+int32_t pat_type2_verify(const uint8_t *token_key,
+                         size_t token_key_len,
+                         const uint8_t *challenge,
+                         size_t challenge_len,
+                         const uint8_t *token,
+                         size_t token_len);
+
+/**
+ * Type 0x0003 (rate-limited, pat-go's wire choices): as `pat_type2_verify`,
+ * for a token of type 0x0003 (`PAT_TYPE3_TOKEN_LEN` bytes) signed by the
+ * issuer of `token_key`.
+ *
+ * # Safety
+ * As `pat_type2_verify`.
+ */
+int32_t pat_type3_verify(const uint8_t *token_key,
+                         size_t token_key_len,
+                         const uint8_t *challenge,
+                         size_t challenge_len,
+                         const uint8_t *token,
+                         size_t token_len);
+
+/**
+ * Type 0xDA7A (public metadata): as `pat_type2_verify`, for a token of
+ * type 0xDA7A (`PAT_TYPEDA7A_TOKEN_LEN` bytes) issued with `extensions`
+ * (the encoded Extensions list that came with it,
+ * `pat_authorization_extensions`), verified under the key the issuer
+ * derived for them: other extensions than the issued ones are
+ * `-PAT_E_VERIFICATION`. Whether the extensions are acceptable is the
+ * origin's policy, to check before or after.
+ *
+ * # Safety
+ * As `pat_type2_verify`.
+ */
+int32_t pat_typeda7a_verify(const uint8_t *token_key,
+                            size_t token_key_len,
+                            const uint8_t *challenge,
+                            size_t challenge_len,
+                            const uint8_t *token,
+                            size_t token_len,
+                            const uint8_t *extensions,
+                            size_t extensions_len);
 
 /**
  * The length of a type-0xDA7B TokenRequest carrying `extensions_len`

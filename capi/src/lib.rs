@@ -2,7 +2,10 @@
 //! P-384), 0x0002 (blind RSA), 0x0003 (rate-limited blind RSA), 0x0005
 //! (VOPRF ristretto255), 0xDA7A (public metadata), 0xDA7B (public
 //! metadata on POPRF P-384), 0xE5AC (ARC), 0xE5AD (ACT) and 0xC07E (ATHM),
-//! amortized and generic batches, the
+//! amortized and generic batches, the origin's side of the publicly
+//! verifiable types (0x0002, 0x0003, 0xDA7A: the challenge, its
+//! `WWW-Authenticate` value, the `Authorization` value read back, the
+//! token verified), the
 //! `WWW-Authenticate` challenge, the `Authorization` value, the issuer
 //! directory's key choice and the power-on self-test.
 //!
@@ -46,6 +49,7 @@ pub mod hazmat;
 pub mod http;
 pub mod metadata;
 pub mod misc;
+pub mod origin;
 pub mod poprf;
 pub mod private;
 pub mod public;

@@ -831,6 +831,30 @@ fn type3_client_through_attester_and_issuer() {
     let n = unsafe { pat_authorization(encoded.as_ptr(), encoded.len(), auth.as_mut_ptr().cast(), auth.len()) };
     assert_eq!(n as usize, PAT_TYPE3_AUTHORIZATION_SIZE - 1);
 
+    // The origin's side through C: the token verifies with the issuer's key
+    // and the challenge, and nothing else does.
+    let verify = |f: unsafe extern "C" fn(*const u8, usize, *const u8, usize, *const u8, usize) -> i32,
+                  key: &[u8],
+                  challenge: &[u8],
+                  token: &[u8]| unsafe {
+        f(key.as_ptr(), key.len(), challenge.as_ptr(), challenge.len(), token.as_ptr(), token.len())
+    };
+    use pat_capi::origin::{pat_type2_verify, pat_type3_verify};
+    assert_eq!(verify(pat_type3_verify, &token_key, &challenge, &encoded), 0);
+    let mut forged = encoded;
+    forged[PAT_TYPE3_TOKEN_LEN - 1] ^= 1;
+    assert_eq!(verify(pat_type3_verify, &token_key, &challenge, &forged), Error::Verification.code());
+    assert_eq!(verify(pat_type3_verify, &token_key, &challenge_bytes(2), &encoded), Error::ChallengeMismatch.code());
+    assert_eq!(verify(pat_type3_verify, &other_key, &challenge, &encoded), Error::KeyIdMismatch.code());
+    assert_eq!(
+        verify(pat_type2_verify, &token_key, &challenge, &encoded),
+        Error::WrongTokenType { expected: 2, found: 3 }.code()
+    );
+    assert_eq!(
+        verify(pat_type3_verify, &token_key, &challenge, &encoded[..PAT_TYPE3_TOKEN_LEN - 1]),
+        Error::Truncated.code()
+    );
+
     // Refusals: a name ending in a zero byte, a bad secret, a short blind buffer, a type-1 challenge.
     assert_eq!(run(b"origin\0", 7).0, Error::InvalidValue(Field::OriginName).code());
     let mut rng = pat_testkit::TestRng::new(8);

@@ -7,7 +7,8 @@ declares them. Every case is its own object, so a firmware that names only
 Also emits the `Authorization` value of each type's case 0, built here from
 the vector token with Python's base64 (padded base64url, RFC 9577 §2.2),
 the ARC draft's vectors, the ATHM reference's client procedures, ACT's
-appendix run, the first amortized batch of types 0x0001 and 0x0005, and one
+appendix run, the first amortized batch of types 0x0001 and 0x0005, a
+generic batch of types 0x0001 and 0x0002 (pat-go's), and one
 case of each type with public metadata (0xDA7A: privacypass-ts's; 0xDA7B:
 pat's own, tests/vectors/pat/).
 
@@ -96,6 +97,39 @@ def amortized_data(path, prefix):
     }
     out = emit(prefix, fields, "batch_kat")
     out.append(f"const size_t {prefix}_count = {len(case['tokens'])};\n")
+    return out
+
+
+def generic_data(path, index, prefix="generic"):
+    """A generic batch of pat-go's (case `index` of its batched file, one
+    mixing types) as `const struct generic_kat {prefix}_kat`: the entries'
+    randomness in the order pat_generic_batch_request_with takes it (per
+    entry nonce, then salt for type 0x0002, then blind), the request, the
+    response and the tokens one after the other; and the entries' challenges,
+    keys and token lengths as arrays of `{prefix}_count`."""
+    with open(path) as f:
+        case = json.load(f)[index]
+    x = bytes.fromhex
+    entries = case["issuance"]
+    types = {int(e["type"], 16) for e in entries}
+    if len(types) < 2 or len(entries) > 8:
+        sys.exit(f"gen_kat.py: {path} case {index}: not a mixed batch of at most 8 entries")
+    randomness = b"".join(x(e["nonce"]) + (x(e["salt"]) if e.get("salt") else b"") + x(e["blind"])
+                          for e in entries)
+    out = []
+    for i, e in enumerate(entries):
+        out.append(c_array(f"{prefix}_challenge{i}", x(e["token_challenge"])))
+        out.append(c_array(f"{prefix}_key{i}", x(e["pkS"])))
+    fields = {"randomness": randomness, "request": x(case["token_request"]),
+              "response": x(case["token_response"]), "tokens": b"".join(x(e["token"]) for e in entries)}
+    out += emit(prefix, fields, "generic_kat")
+    out.append(f"const size_t {prefix}_count = {len(entries)};\n")
+    out.append(f"const struct bytes {prefix}_challenges[] = {{" + ", ".join(
+        f"{{{prefix}_challenge{i}, sizeof {prefix}_challenge{i}}}" for i in range(len(entries))) + "};\n")
+    out.append(f"const struct bytes {prefix}_keys[] = {{" + ", ".join(
+        f"{{{prefix}_key{i}, sizeof {prefix}_key{i}}}" for i in range(len(entries))) + "};\n")
+    out.append(f"const size_t {prefix}_token_lens[] = {{" + ", ".join(
+        str(len(x(e["token"]))) for e in entries) + "};\n")
     return out
 
 
@@ -253,6 +287,7 @@ def main():
     body += act_data(f"{vector_dir}/../../act/draft-schlesinger-cfrg-act-01.json")
     body += amortized_data(f"{vector_dir}/amortized/type1-issuance-test-vectors.json", "batch1")
     body += amortized_data(f"{vector_dir}/amortized/type5-issuance-test-vectors.json", "batch5")
+    body += generic_data(f"{vector_dir}/batched/batched-issuance-test-vectors.json", 4)
     body += extended_data(f"{vector_dir}/../../privacypass-ts/pub_verif_with_metadata_v3.json", "da7a", True)
     body += extended_data(f"{vector_dir}/../../pat/type-da7b-issuance-test-vectors.json", "da7b", False)
     body.append("const struct kat_case *const kat_cases[KAT_CASE_COUNT] = {\n    "
@@ -270,6 +305,11 @@ def main():
     for prefix in ("batch1", "batch5"):
         header.append(f"extern const struct batch_kat {prefix}_kat;")
         header.append(f"extern const size_t {prefix}_count;")
+    header.append("extern const struct generic_kat generic_kat;")
+    header.append("extern const size_t generic_count;")
+    header.append("extern const struct bytes generic_challenges[];")
+    header.append("extern const struct bytes generic_keys[];")
+    header.append("extern const size_t generic_token_lens[];")
     header.append("extern const char athm_authorization[];")
     for prefix in ("da7a", "da7b"):
         header.append(f"extern const struct ext_kat {prefix}_kat;")

@@ -37,6 +37,13 @@ struct batch_kat {
     struct bytes pk, challenge, nonces, blinds, request, response, tokens;
 };
 
+/* A generic batch of pat-go's (gen_kat.py's generic_data): the entries'
+ * randomness, the request, the response, and the tokens one after the
+ * other; the entries themselves are in generic_challenges and generic_keys. */
+struct generic_kat {
+    struct bytes randomness, request, response, tokens;
+};
+
 /* ACT (type 0xE5AD, L = 8): the appendix run and the client calls' inputs
  * and outputs (gen_kat.py's act_data); act_numbers holds c, s, t and the
  * balance left. */

@@ -1129,6 +1129,9 @@ int32_t pat_act_request(const uint8_t *domain_separator,
  * and `credential` is zeroed. Next: keep the credential (its balance:
  * `pat_act_credits`) for `pat_act_spend`.
  *
+ * A wiped (spent) request state is `-PAT_E_UNKNOWN_STATE_VERSION` (detail 0),
+ * as every other family's spent state.
+ *
  * # Safety
  * As `pat_act_request`; `state` is read and written.
  */
@@ -1162,6 +1165,9 @@ int32_t pat_act_finalize(const uint8_t *domain_separator,
  * (`PAT_ACT_REFUND_LEN` bytes; -01 does not say how it travels) for
  * `pat_act_refund`.
  *
+ * A wiped (spent) credential is `-PAT_E_UNKNOWN_STATE_VERSION` (detail 0),
+ * as every other family's spent state.
+ *
  * # Safety
  * As `pat_act_request`; `credential` is read and written.
  */
@@ -1193,6 +1199,9 @@ int32_t pat_act_spend(const uint8_t *domain_separator,
  * and `credential` is zeroed. Next: `pat_act_spend` with the new
  * credential.
  *
+ * A wiped (spent) refund state is `-PAT_E_UNKNOWN_STATE_VERSION` (detail 0),
+ * as every other family's spent state.
+ *
  * # Safety
  * As `pat_act_request`; `refund_state` is read and written.
  */
@@ -1215,6 +1224,9 @@ int32_t pat_act_refund(const uint8_t *domain_separator,
  * bytes) under balances of `bits` bits, into `*out`; returns 0, or a
  * negative code with `*out` set to 0 (`-PAT_E_VALUE_TOO_LARGE` for a
  * balance above `UINT64_MAX`).
+ *
+ * A wiped (spent) credential is `-PAT_E_UNKNOWN_STATE_VERSION` (detail 0),
+ * as every other family's spent state.
  *
  * # Safety
  * `credential` points to `credential_len` readable bytes, `out` to a

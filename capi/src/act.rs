@@ -57,6 +57,19 @@ fn client<const L: usize>(domain_separator: &[u8], token_key: &[u8]) -> Result<C
     Ok(apart(|| Client::<L>::from_token_key(Params::from_domain_separator(domain_separator), token_key))?)
 }
 
+/// `bytes`, unless they are a state, credential or refund state this API
+/// wiped: every one it writes starts with a CBOR header, never 0, and a
+/// spent one is all zeros. A wiped one is `UnknownStateVersion(0)`, as
+/// every other family's spent state (whose version byte is 0). The first
+/// byte is the encoding's header, the same for every value: reading it
+/// tells nothing secret.
+fn unspent(bytes: &[u8]) -> Result<&[u8], Fail> {
+    match bytes.first() {
+        Some(0) => Err(Fail::from(Error::UnknownStateVersion(0))),
+        _ => Ok(bytes),
+    }
+}
+
 /// A credential request: the request into `outs[0]`, the state into `outs[1]`.
 fn request(
     [domain_separator, token_key, challenge]: [&[u8]; 3],
@@ -86,7 +99,7 @@ fn finalize<const L: usize>(
     // The inputs decoded, the finalize and the credential in one frame of
     // their own, under which the client alone stays.
     apart(|| -> Result<(), Fail> {
-        let state = RequestState::from_bytes(state_buf)?;
+        let state = RequestState::from_bytes(unspent(state_buf)?)?;
         let response = TokenResponse::decode(response)?;
         credential_out.copy_from_slice(&client.finalize(&state, &response)?.to_cbor()[..]);
         Ok(())
@@ -108,6 +121,7 @@ fn spend<const L: usize>(
     let [credential_buf, token_out, refund_state_out] = outs;
     let token_out = prefix(token_out, Token::<L>::LEN)?;
     let refund_state_out = prefix(refund_state_out, PreRefund::CBOR_LEN)?;
+    unspent(credential_buf)?;
     let credential = apart(|| CreditToken::from_cbor(credential_buf))?;
     let (token, pre_refund) = apart(|| client.spend(&credential, &challenge, u128::from(cost), rng))?;
     let n = token.encode(token_out)?;
@@ -129,7 +143,7 @@ fn refund_credential<const L: usize>(
     // The inputs decoded, the refund and the credential in one frame of
     // their own, under which the client alone stays.
     apart(|| -> Result<(), Fail> {
-        let state = PreRefund::from_cbor(state_buf)?;
+        let state = PreRefund::from_cbor(unspent(state_buf)?)?;
         let token = Token::<L>::decode(token)?;
         let refund = Refund::from_cbor(refund)?;
         credential_out.copy_from_slice(&client.refund(&state, &token, &refund)?.to_cbor()[..]);
@@ -141,7 +155,7 @@ fn refund_credential<const L: usize>(
 
 /// The credits of a credential under L.
 fn credits<const L: usize>(credential: &[u8]) -> Result<u64, Fail> {
-    let credits = CreditToken::from_cbor(credential)?.credits::<L>()?;
+    let credits = CreditToken::from_cbor(unspent(credential)?)?.credits::<L>()?;
     Ok(u64::try_from(credits).map_err(|_| Error::ValueTooLarge)?)
 }
 
@@ -242,6 +256,9 @@ pub unsafe extern "C" fn pat_act_request(
 /// and `credential` is zeroed. Next: keep the credential (its balance:
 /// `pat_act_credits`) for `pat_act_spend`.
 ///
+/// A wiped (spent) request state is `-PAT_E_UNKNOWN_STATE_VERSION` (detail 0),
+/// as every other family's spent state.
+///
 /// # Safety
 /// As `pat_act_request`; `state` is read and written.
 #[unsafe(no_mangle)]
@@ -284,6 +301,9 @@ pub unsafe extern "C" fn pat_act_finalize(
 /// bytes) to the origin, which answers with a refund
 /// (`PAT_ACT_REFUND_LEN` bytes; -01 does not say how it travels) for
 /// `pat_act_refund`.
+///
+/// A wiped (spent) credential is `-PAT_E_UNKNOWN_STATE_VERSION` (detail 0),
+/// as every other family's spent state.
 ///
 /// # Safety
 /// As `pat_act_request`; `credential` is read and written.
@@ -333,6 +353,9 @@ pub unsafe extern "C" fn pat_act_spend(
 /// and `credential` is zeroed. Next: `pat_act_spend` with the new
 /// credential.
 ///
+/// A wiped (spent) refund state is `-PAT_E_UNKNOWN_STATE_VERSION` (detail 0),
+/// as every other family's spent state.
+///
 /// # Safety
 /// As `pat_act_request`; `refund_state` is read and written.
 #[unsafe(no_mangle)]
@@ -370,6 +393,9 @@ pub unsafe extern "C" fn pat_act_refund(
 /// bytes) under balances of `bits` bits, into `*out`; returns 0, or a
 /// negative code with `*out` set to 0 (`-PAT_E_VALUE_TOO_LARGE` for a
 /// balance above `UINT64_MAX`).
+///
+/// A wiped (spent) credential is `-PAT_E_UNKNOWN_STATE_VERSION` (detail 0),
+/// as every other family's spent state.
 ///
 /// # Safety
 /// `credential` points to `credential_len` readable bytes, `out` to a

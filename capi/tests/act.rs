@@ -333,6 +333,10 @@ fn bad_calls_are_refused_with_typed_errors() {
     );
     assert_eq!(state, kept);
     assert_eq!(act.finalize(&mut state, &response_bytes, &mut credential), PAT_ACT_CREDENTIAL_LEN as i32);
+    // The wiped request state is refused as every family's spent state is.
+    let mut again = vec![0xAAu8; PAT_ACT_CREDENTIAL_LEN];
+    assert_eq!(act.finalize(&mut state, &response_bytes, &mut again), Error::UnknownStateVersion(0).code());
+    assert!(zeroed(&again));
 
     // Spends refused: over the balance, for another origin; the credential kept.
     let token_len = pat_act_token_len(L) as usize;
@@ -364,6 +368,17 @@ fn bad_calls_are_refused_with_typed_errors() {
         Error::Truncated.code()
     );
     assert_eq!(credential, kept, "every refused spend keeps the credential");
+    // A wiped credential spends nothing and has no balance.
+    let mut wiped = vec![0u8; PAT_ACT_CREDENTIAL_LEN];
+    assert_eq!(
+        act.spend(&mut wiped, &challenge, 5, &mut rng, &mut token, &mut refund_state),
+        Error::UnknownStateVersion(0).code()
+    );
+    let mut out = u64::MAX;
+    assert_eq!(
+        unsafe { pat_act_credits(wiped.as_ptr(), wiped.len(), L, &mut out) },
+        Error::UnknownStateVersion(0).code()
+    );
 
     // A spend, then refused refunds that keep the refund state.
     assert_eq!(act.spend(&mut credential, &challenge, 20, &mut rng, &mut token, &mut refund_state), token_len as i32);
@@ -383,9 +398,9 @@ fn bad_calls_are_refused_with_typed_errors() {
     assert_eq!(refund_state, kept);
     assert_eq!(act.refund(&mut refund_state, &token, &refund, &mut next), PAT_ACT_CREDENTIAL_LEN as i32);
     assert_eq!(act.credits(&next), 34);
-    // The wiped refund state is refused.
+    // The wiped refund state is refused as every family's spent state is.
     let mut again = vec![0u8; PAT_ACT_CREDENTIAL_LEN];
-    assert_eq!(act.refund(&mut refund_state, &token, &refund, &mut again), Error::InvalidValue(Field::Message).code());
+    assert_eq!(act.refund(&mut refund_state, &token, &refund, &mut again), Error::UnknownStateVersion(0).code());
 
     // ACT tokens take no extensions; a token of no served length is refused.
     let ext = [0u8, 0];

@@ -50,9 +50,9 @@ pub(crate) fn write_request(
 
 /// A fresh request: the request into `outs[0]`, the exported state into
 /// `outs[1]`.
-fn request(
+pub(crate) fn request<R: pat::rand_core::TryCryptoRng<Error: 'static> + ?Sized>(
     [deployment_id, token_key]: [&[u8]; 2],
-    rng: &mut CallbackRng,
+    rng: &mut R,
     outs: &mut [&mut [u8]; 2],
 ) -> Result<usize, Fail> {
     let client = client(deployment_id, token_key)?;

@@ -424,13 +424,9 @@ fn poprf_request_with(
     let blind = zeroize::Zeroizing::new(
         <<P384Sha384 as Suite>::ScalarBytes>::from_slice(blind).ok_or(Error::InvalidLength(Field::Message))?,
     );
-    let [request_out, state_out] = outs;
-    let request_len = crate::sizes::PAT_TYPEDA7B_REQUEST_FIXED_LEN.saturating_add(extensions.as_bytes().len());
-    let request_out = prefix(request_out, request_len)?;
-    let state_out = prefix(state_out, pat::tokens::poprf::RequestState::STATE_LEN)?;
-    let (request, state) =
-        apart(|| pat::hazmat::tokens::poprf::request_with(&client, &challenge, extensions, nonce, &blind))?;
-    apart(|| crate::poprf::write_request(&request, &state, request_out, state_out))
+    crate::poprf::request_into(&client, &challenge, extensions, outs, |c, ch, ext| {
+        pat::hazmat::tokens::poprf::request_with(c, ch, ext, nonce, &blind)
+    })
 }
 
 /// HAZMAT, known-answer tests only: `pat_typeda7b_request` with the given
@@ -503,10 +499,7 @@ pub unsafe extern "C" fn pat_athm_request_with(
             [(deployment_id, deployment_id_len), (token_key, token_key_len), (seed, seed_len)],
             [Out::wiped(request, request_cap), Out::wiped(state, state_cap)],
             |[deployment_id, token_key, seed], outs| {
-                let mut rng = athm_rng(seed)?;
-                let client = crate::athm::client(deployment_id, token_key)?;
-                let (state, request) = apart(|| client.request(&mut rng))?;
-                crate::athm::write_request(&state, &request, outs)
+                crate::athm::request([deployment_id, token_key], &mut athm_rng(seed)?, outs)
             },
         )
     }

@@ -29,10 +29,23 @@ fn request(
     let client = apart(|| Client::from_token_key(token_key))?;
     let challenge = TokenChallenge::decode(challenge)?;
     let extensions = Extensions::decode(extensions)?;
+    request_into(&client, &challenge, extensions, outs, |c, ch, ext| c.request(ch, ext, rng))
+}
+
+/// The request `make` builds (fresh, or for known answers deterministic)
+/// for the parsed inputs, checked against and written into `outs`: the
+/// request into `outs[0]`, the exported state into `outs[1]`.
+pub(crate) fn request_into<'e>(
+    client: &Client,
+    challenge: &TokenChallenge<'_>,
+    extensions: Extensions<'e>,
+    outs: &mut [&mut [u8]; 2],
+    make: impl FnOnce(&Client, &TokenChallenge<'_>, Extensions<'e>) -> pat::Result<(TokenRequest<'e>, RequestState)>,
+) -> Result<usize, Fail> {
     let [request_out, state_out] = outs;
     let request_out = prefix(request_out, request_len(extensions.as_bytes().len()))?;
     let state_out = prefix(state_out, RequestState::STATE_LEN)?;
-    let (request, state) = apart(|| client.request(&challenge, extensions, rng))?;
+    let (request, state) = apart(|| make(client, challenge, extensions))?;
     apart(|| write_request(&request, &state, request_out, state_out))
 }
 

@@ -27,17 +27,10 @@ use pat_capi::http::{pat_authorization, pat_authorization_with_extensions};
 use pat_capi::sizes::*;
 use serde_json::Value;
 
+mod common;
+use common::{hex, test_rng};
+
 const DS: &[u8] = b"ACT-v1:pat:capi-test:test:2026-12-05";
-
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
-
-unsafe extern "C" fn test_rng(ctx: *mut c_void, buf: *mut u8, len: usize) -> i32 {
-    let rng = unsafe { &mut *ctx.cast::<pat_testkit::TestRng>() };
-    rng.fill(unsafe { std::slice::from_raw_parts_mut(buf, len) });
-    0
-}
 
 fn rng_ptr(rng: &mut pat_testkit::TestRng) -> *mut c_void {
     (rng as *mut pat_testkit::TestRng).cast()

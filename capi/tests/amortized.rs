@@ -30,9 +30,8 @@ use pat_capi::hazmat::{pat_type1_request_batch_with, pat_type5_request_batch_wit
 use pat_capi::sizes::*;
 use serde_json::Value;
 
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
+mod common;
+use common::{hex, test_rng};
 
 fn load(file: &str) -> Vec<Value> {
     let path = format!("{}/../tests/vectors/pat-go/tokens/amortized/{file}", env!("CARGO_MANIFEST_DIR"));
@@ -45,12 +44,6 @@ fn field(v: &Value, key: &str) -> Vec<u8> {
 
 fn list(v: &Value, key: &str) -> Vec<Vec<u8>> {
     v[key].as_array().unwrap().iter().map(|x| hex(x.as_str().unwrap())).collect()
-}
-
-unsafe extern "C" fn test_rng(ctx: *mut c_void, buf: *mut u8, len: usize) -> i32 {
-    let rng = unsafe { &mut *ctx.cast::<pat_testkit::TestRng>() };
-    rng.fill(unsafe { std::slice::from_raw_parts_mut(buf, len) });
-    0
 }
 
 type WithFn = unsafe extern "C" fn(

@@ -32,9 +32,8 @@ use pat_capi::sizes::*;
 use pat_capi::status::*;
 use serde_json::Value;
 
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
+mod common;
+use common::{hex, test_rng};
 
 fn load(path: &str) -> Vec<Value> {
     let full = format!("{}/../tests/vectors/pat-go/tokens/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -46,14 +45,7 @@ fn field(v: &Value, key: &str) -> Vec<u8> {
     hex(v[key].as_str().unwrap())
 }
 
-// ---- the randomness callbacks ----------------------------------------------
-
-/// Fills from the test generator whose state `ctx` points to.
-unsafe extern "C" fn test_rng(ctx: *mut c_void, buf: *mut u8, len: usize) -> i32 {
-    let rng = unsafe { &mut *ctx.cast::<pat_testkit::TestRng>() };
-    rng.fill(unsafe { std::slice::from_raw_parts_mut(buf, len) });
-    0
-}
+// ---- the randomness callbacks (test_rng: tests/common) --------------------
 
 /// Fails with the code `ctx` points to.
 unsafe extern "C" fn failing_rng(ctx: *mut c_void, _buf: *mut u8, _len: usize) -> i32 {

@@ -18,8 +18,6 @@
     clippy::multiple_unsafe_ops_per_block
 )]
 
-use core::ffi::c_void;
-
 use pat::crypto::arc::ServerPrivateKey;
 use pat::tokens::arc::{ArcChallenge, ArcToken, Issuer, TokenRequest};
 use pat::wire::codec::{Decode, Encode};
@@ -35,11 +33,8 @@ use pat_capi::http::{
 use pat_capi::sizes::*;
 use pat_testkit::TestRng;
 
-unsafe extern "C" fn test_rng(ctx: *mut c_void, buf: *mut u8, len: usize) -> i32 {
-    let rng = unsafe { &mut *ctx.cast::<TestRng>() };
-    rng.fill(unsafe { std::slice::from_raw_parts_mut(buf, len) });
-    0
-}
+mod common;
+use common::test_rng;
 
 fn encode(c: &ArcChallenge<'_>) -> Vec<u8> {
     let mut out = vec![0u8; c.encoded_len()];

@@ -29,11 +29,10 @@ use pat_capi::http::{pat_authorization, pat_authorization_with_extensions};
 use pat_capi::sizes::*;
 use serde_json::Value;
 
-const DEPLOYMENT: &[u8] = b"test_vector_deployment_id";
+mod common;
+use common::{hex, test_rng};
 
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
+const DEPLOYMENT: &[u8] = b"test_vector_deployment_id";
 
 /// The vector file's procedure `name`.
 fn procedure(name: &str) -> Value {
@@ -44,12 +43,6 @@ fn procedure(name: &str) -> Value {
 
 fn field(v: &Value, group: &str, key: &str) -> Vec<u8> {
     hex(v[group][key].as_str().unwrap())
-}
-
-unsafe extern "C" fn test_rng(ctx: *mut c_void, buf: *mut u8, len: usize) -> i32 {
-    let rng = unsafe { &mut *ctx.cast::<pat_testkit::TestRng>() };
-    rng.fill(unsafe { std::slice::from_raw_parts_mut(buf, len) });
-    0
 }
 
 fn request(deployment: &[u8], key: &[u8], rng: &mut pat_testkit::TestRng, req: &mut [u8], state: &mut [u8]) -> i32 {

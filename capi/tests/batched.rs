@@ -18,7 +18,6 @@
     clippy::multiple_unsafe_ops_per_block
 )]
 
-use core::ffi::c_void;
 use std::ptr;
 
 use pat::crypto::blind_rsa::SecretKey;
@@ -34,9 +33,8 @@ use pat_capi::sizes::*;
 use pat_capi::status::*;
 use serde_json::Value;
 
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
+mod common;
+use common::{hex, test_rng};
 
 fn load(path: &str) -> Vec<Value> {
     let path = format!("{}/../tests/vectors/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -46,12 +44,6 @@ fn load(path: &str) -> Vec<Value> {
 /// A hex field, under either of the two spellings the files use.
 fn field(v: &Value, keys: &[&str]) -> Vec<u8> {
     keys.iter().find_map(|k| v[*k].as_str()).map(hex).unwrap_or_else(|| panic!("no {keys:?} in {v}"))
-}
-
-unsafe extern "C" fn test_rng(ctx: *mut c_void, buf: *mut u8, len: usize) -> i32 {
-    let rng = unsafe { &mut *ctx.cast::<pat_testkit::TestRng>() };
-    rng.fill(unsafe { std::slice::from_raw_parts_mut(buf, len) });
-    0
 }
 
 fn entries(list: &[(Vec<u8>, Vec<u8>)]) -> Vec<pat_batch_entry> {

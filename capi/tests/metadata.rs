@@ -14,8 +14,6 @@
     clippy::multiple_unsafe_ops_per_block
 )]
 
-use core::ffi::c_void;
-
 use pat::crypto::blind_rsa::SecretKey;
 use pat::tokens::metadata::{Issuer, Origin, TokenRequest};
 use pat::tokens::public::PublicToken;
@@ -30,9 +28,8 @@ use pat_capi::metadata::{
 use pat_capi::sizes::*;
 use serde_json::Value;
 
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
+mod common;
+use common::{hex, test_rng};
 
 fn vector() -> Value {
     let path =
@@ -43,12 +40,6 @@ fn vector() -> Value {
 
 fn field(v: &Value, key: &str) -> Vec<u8> {
     hex(v[key].as_str().unwrap())
-}
-
-unsafe extern "C" fn test_rng(ctx: *mut c_void, buf: *mut u8, len: usize) -> i32 {
-    let rng = unsafe { &mut *ctx.cast::<pat_testkit::TestRng>() };
-    rng.fill(unsafe { std::slice::from_raw_parts_mut(buf, len) });
-    0
 }
 
 fn finalize(key: &[u8], state: &mut [u8], extensions: &[u8], response: &[u8], token: &mut [u8]) -> i32 {

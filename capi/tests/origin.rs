@@ -19,7 +19,6 @@
     clippy::multiple_unsafe_ops_per_block
 )]
 
-use core::ffi::c_void;
 use std::ptr;
 
 use pat::crypto::blind_rsa::SecretKey;
@@ -34,9 +33,8 @@ use pat_capi::public::{pat_type2_finalize, pat_type2_request};
 use pat_capi::sizes::*;
 use serde_json::Value;
 
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
+mod common;
+use common::{hex, test_rng};
 
 fn load(path: &str) -> Vec<Value> {
     let path = format!("{}/../tests/vectors/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -45,12 +43,6 @@ fn load(path: &str) -> Vec<Value> {
 
 fn field(v: &Value, key: &str) -> Vec<u8> {
     hex(v[key].as_str().unwrap())
-}
-
-unsafe extern "C" fn test_rng(ctx: *mut c_void, buf: *mut u8, len: usize) -> i32 {
-    let rng = unsafe { &mut *ctx.cast::<pat_testkit::TestRng>() };
-    rng.fill(unsafe { std::slice::from_raw_parts_mut(buf, len) });
-    0
 }
 
 fn verify2(key: &[u8], challenge: &[u8], token: &[u8]) -> i32 {

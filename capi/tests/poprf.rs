@@ -17,8 +17,6 @@
     clippy::multiple_unsafe_ops_per_block
 )]
 
-use core::ffi::c_void;
-
 use pat::tokens::poprf::{Issuer, Token, TokenRequest};
 use pat::wire::codec::{Decode, Encode};
 use pat::wire::extensions::Extensions;
@@ -31,9 +29,8 @@ use pat_capi::poprf::{
 use pat_capi::sizes::*;
 use serde_json::Value;
 
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
-}
+mod common;
+use common::{hex, test_rng};
 
 fn vectors() -> Vec<Value> {
     let path = format!("{}/../tests/vectors/pat/type-da7b-issuance-test-vectors.json", env!("CARGO_MANIFEST_DIR"));
@@ -43,12 +40,6 @@ fn vectors() -> Vec<Value> {
 
 fn field(v: &Value, key: &str) -> Vec<u8> {
     hex(v[key].as_str().unwrap())
-}
-
-unsafe extern "C" fn test_rng(ctx: *mut c_void, buf: *mut u8, len: usize) -> i32 {
-    let rng = unsafe { &mut *ctx.cast::<pat_testkit::TestRng>() };
-    rng.fill(unsafe { std::slice::from_raw_parts_mut(buf, len) });
-    0
 }
 
 fn request_with(

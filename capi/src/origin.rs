@@ -216,6 +216,27 @@ fn rsa_key(token_key: &[u8]) -> Result<PublicKey, Fail> {
     Ok(apart(|| PublicKey::from_spki(token_key))?)
 }
 
+/// The body of the RSA types' checks (0x0002 and 0x0003, whose tokens share
+/// one layout): the key, the challenge and the token parsed, then `verify`.
+///
+/// # Safety
+/// As `pat_type2_verify`, for the three `(pointer, length)` inputs.
+unsafe fn verify_rsa(
+    inputs: [(*const u8, usize); 3],
+    verify: impl FnOnce(PublicKey, &public::PublicToken, &TokenChallenge<'_>) -> pat::Result<()>,
+) -> i32 {
+    // SAFETY: the caller's contract for these buffers.
+    unsafe {
+        call(inputs, [], |[token_key, challenge, token], []| {
+            let token = public::PublicToken::decode(token)?;
+            let challenge = TokenChallenge::decode(challenge)?;
+            let key = rsa_key(token_key)?;
+            apart(|| verify(key, &token, &challenge))?;
+            Ok(0)
+        })
+    }
+}
+
 /// Type 0x0002 (RFC 9578 §6.4): verifies `token` (an encoded Token,
 /// `PAT_TYPE2_TOKEN_LEN` bytes) against the `challenge` this origin sent
 /// (an encoded TokenChallenge) and the issuer's `token_key` (its RSA-2048
@@ -241,18 +262,11 @@ pub unsafe extern "C" fn pat_type2_verify(
     token: *const u8,
     token_len: usize,
 ) -> i32 {
-    // SAFETY: the caller's contract for these buffers.
+    // SAFETY: the caller's contract, forwarded.
     unsafe {
-        call(
+        verify_rsa(
             [(token_key, token_key_len), (challenge, challenge_len), (token, token_len)],
-            [],
-            |[token_key, challenge, token], []| {
-                let token = public::PublicToken::decode(token)?;
-                let challenge = TokenChallenge::decode(challenge)?;
-                let origin = public::Origin::new(rsa_key(token_key)?);
-                apart(|| origin.verify(&token, &challenge))?;
-                Ok(0)
-            },
+            |key, token, challenge| public::Origin::new(key).verify(token, challenge),
         )
     }
 }
@@ -272,18 +286,11 @@ pub unsafe extern "C" fn pat_type3_verify(
     token: *const u8,
     token_len: usize,
 ) -> i32 {
-    // SAFETY: the caller's contract for these buffers.
+    // SAFETY: the caller's contract, forwarded.
     unsafe {
-        call(
+        verify_rsa(
             [(token_key, token_key_len), (challenge, challenge_len), (token, token_len)],
-            [],
-            |[token_key, challenge, token], []| {
-                let token = rate_limited::RateLimitedToken::decode(token)?;
-                let challenge = TokenChallenge::decode(challenge)?;
-                let origin = rate_limited::Origin::new(rsa_key(token_key)?);
-                apart(|| origin.verify(&token, &challenge))?;
-                Ok(0)
-            },
+            |key, token, challenge| rate_limited::Origin::new(key).verify(token, challenge),
         )
     }
 }

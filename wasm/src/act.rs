@@ -477,7 +477,12 @@ impl ActIssuer {
 
     /// An issuer with the secret key's CBOR (`{1: x, 2: W}`, the draft's
     /// encoding), for the deployment's domain separator and balances of
-    /// `bits` bits.
+    /// `bits` bits. Refuses bytes cut short (`Truncated`) or followed by
+    /// more (`TrailingBytes`), another CBOR shape (`InvalidValue` for
+    /// another item or key, `InvalidLength` for another count or string
+    /// length), an x that is not a canonical scalar (`InvalidScalar`), a W
+    /// that is not a valid element (`InvalidElement`) or not x·G
+    /// (`InvalidKey`), and a bit length not served (`InvalidLength`).
     #[wasm_bindgen(js_name = fromSecretKey)]
     pub fn from_secret_key(bytes: Vec<u8>, domain_separator: &[u8], bits: u32) -> Result<ActIssuer, JsValue> {
         let bytes = Zeroizing::new(bytes);
@@ -503,10 +508,11 @@ impl ActIssuer {
         self.inner.bits()
     }
 
-    /// The encoded TokenResponse granting `credits` (0 < credits < 2^L) to
-    /// an encoded TokenRequest for the encoded challenge, its proof's
-    /// randomness from `crypto.getRandomValues`; `KeyIdMismatch` for a
-    /// request for another key, `Verification` if its proof fails.
+    /// The encoded TokenResponse granting `credits` (0 < credits < 2^L:
+    /// `InvalidScalar` for 0, `ValueTooLarge` from 2^L) to an encoded
+    /// TokenRequest for the encoded challenge, its proof's randomness from
+    /// `crypto.getRandomValues`; `KeyIdMismatch` for a request for another
+    /// key, `Verification` if its proof fails.
     pub fn issue(&self, request: &[u8], credits: u128, challenge: &[u8]) -> Result<Vec<u8>, JsValue> {
         with_web_crypto(|rng| issue(&self.inner, request, credits, challenge, rng))
     }
@@ -516,8 +522,8 @@ impl ActIssuer {
     /// spend is not yet a redeemed one: refuse a nullifier seen before and
     /// record it before the refund leaves, or a credential spends again and
     /// again. Throws `ChallengeMismatch`, `KeyIdMismatch`,
-    /// `InvalidValue` (a charge other than `cost`), `Verification` or a
-    /// parse error.
+    /// `InvalidValue` (a charge other than `cost`), `Verification`,
+    /// `ValueTooLarge` (a `refund_amount` above `cost`) or a parse error.
     pub fn verify(
         &self,
         token: &[u8],
@@ -558,6 +564,9 @@ mod tests {
         let mut long = bytes.clone();
         long.push(0);
         assert_eq!(issue(&issuer, &long, 100, &challenge, &mut rng), Err(Error::TrailingBytes));
+        // No credential of 0 credits (a zero scalar), none of 2^L or more.
+        assert_eq!(issue(&issuer, &bytes, 0, &challenge, &mut rng), Err(Error::InvalidScalar));
+        assert_eq!(issue(&issuer, &bytes, 1 << 16, &challenge, &mut rng), Err(Error::ValueTooLarge));
         let response = issue(&issuer, &bytes, 100, &challenge, &mut rng).unwrap();
         // The state exported and imported finalizes the same.
         let again = RequestState::from_bytes(&state.to_bytes()[..]).unwrap();
@@ -575,14 +584,22 @@ mod tests {
         let other = build_with(TOKEN_TYPE, b"issuer.example", &[5; 32], b"origin.example", None).unwrap();
         assert_eq!(verify(&issuer, &token, &other, 30, 5, &mut rng).err(), Some(Error::ChallengeMismatch));
         assert_eq!(verify(&issuer, &token, &challenge, 31, 5, &mut rng).err(), Some(Error::InvalidValue(Field::Token)));
+        // A refund above the cost.
+        assert_eq!(verify(&issuer, &token, &challenge, 30, 31, &mut rng).err(), Some(Error::ValueTooLarge));
         let verified = verify(&issuer, &token, &challenge, 30, 5, &mut rng).unwrap();
         assert_eq!(verified.nullifier, credential.nullifier());
         let pre = PreRefund::from_cbor(&pre.to_cbor()[..]).unwrap();
         let next = refund(&client, &pre, &token, &verified.refund.to_cbor()).unwrap();
         assert_eq!(credits_of(&next).unwrap(), 75);
+        // The refund's CBOR is {1: A, 2: e, ...}, each a 32-byte string after
+        // 3 bytes of key and head: byte 10 lies in the element A, byte 40 in
+        // the scalar e (a low byte, so it stays canonical).
         let mut forged = verified.refund.to_cbor();
         forged[10] ^= 1;
-        assert!(refund(&client, &pre, &token, &forged).is_err());
+        assert_eq!(refund(&client, &pre, &token, &forged).err(), Some(Error::InvalidElement));
+        let mut forged = verified.refund.to_cbor();
+        forged[40] ^= 1;
+        assert_eq!(refund(&client, &pre, &token, &forged).err(), Some(Error::Verification));
 
         // A spend for another request context; a challenge of another type.
         assert_eq!(spend(&client, &next, &other, 1, &mut rng).err(), Some(Error::ChallengeMismatch));
@@ -593,7 +610,7 @@ mod tests {
         );
         // A token of another L, a bit length not served.
         let wide = AnyIssuer::new(DS, PrivateKey::generate(&mut rng).unwrap(), 32).unwrap();
-        assert!(verify(&wide, &token, &challenge, 30, 5, &mut rng).is_err());
+        assert_eq!(verify(&wide, &token, &challenge, 30, 5, &mut rng).err(), Some(Error::Truncated));
         assert_eq!(AnyClient::new(DS, &issuer.token_key(), 12).err(), Some(Error::InvalidLength(Field::Message)));
         assert_eq!(check_token(&token[..token.len() - 1]), Err(Error::InvalidLength(Field::Token)));
     }

@@ -270,7 +270,10 @@ impl AthmIssuer {
 
     /// An issuer with the 160-byte private key x ‖ y ‖ z ‖ r_x ‖ r_y, in
     /// the deployment named `deployment_id`; the key's proof is made afresh
-    /// with `crypto.getRandomValues`.
+    /// with `crypto.getRandomValues`. Fewer bytes are `Truncated`, more
+    /// `TrailingBytes`; a scalar not below the order is `InvalidScalar`, a
+    /// zero y or z, or x and r_x both zero, `InvalidKey`; a deployment id
+    /// over 255 bytes is `InvalidLength`.
     #[wasm_bindgen(js_name = fromSecretKey)]
     pub fn from_secret_key(bytes: Vec<u8>, deployment_id: &[u8]) -> Result<AthmIssuer, JsValue> {
         let bytes = Zeroizing::new(bytes);
@@ -340,8 +343,8 @@ mod tests {
 
         // The state exported and imported finalizes the same way.
         let again = RequestState::import(&state.export()[..]).unwrap();
-        assert!(RequestState::import(&state.export()[1..]).is_err());
-        assert!(finalize(&client, &state, &response[1..], &mut rng).is_err());
+        assert_eq!(RequestState::import(&state.export()[1..]).err(), Some(Error::InvalidLength(Field::State)));
+        assert_eq!(finalize(&client, &state, &response[1..], &mut rng), Err(Error::Truncated));
         let token = finalize(&client, &again, &response, &mut rng).unwrap();
         assert_eq!(token.len(), TOKEN_LEN);
         check_token(&token).unwrap();

@@ -28,12 +28,20 @@ export interface PatError extends Error {
     cause?: unknown;
 }
 
-/** The codes a client, issuer or origin can meet (the library's variants; others may follow). */
+/**
+ * The codes a client, issuer or origin can meet: the library's variants
+ * this package can produce (others may follow), and the package's own
+ * ("NoTokenRequest", "NotInitialized", "InitPending", "Freed"). The
+ * library's variants of parts the package does not include (replay
+ * stores, key sets, rate-limited tokens, 0xDA7A issuers, the self-test)
+ * are not listed.
+ */
 export type PatErrorCode =
     | 'Truncated'
     | 'TrailingBytes'
     | 'BufferTooSmall'
     | 'InvalidLength'
+    | 'NonMinimalVarint'
     | 'InvalidValue'
     | 'UnknownTokenType'
     | 'WrongTokenType'
@@ -48,11 +56,13 @@ export type PatErrorCode =
     | 'InvalidScalar'
     | 'InvalidKey'
     | 'Verification'
+    | 'DeriveKeyPair'
     | 'KeyIdMismatch'
     | 'ChallengeMismatch'
     | 'Rng'
     | 'CapacityExceeded'
     | 'StateSpent'
+    | 'UnknownStateVersion'
     | 'NoTokenRequest'
     | 'NotInitialized'
     | 'ExtensionsMismatch'
@@ -317,10 +327,18 @@ export declare namespace privateVerif {
             issuerPublicKey: Uint8Array,
             count: number,
         ): BatchTokenRequest;
-        /** The batch's tokens from the issuer's response; "Verification" if the batched proof fails. */
-        finalizeBatch(response: Uint8Array): Token[];
+        /**
+         * The batch's tokens from the issuer's response (its bytes, or
+         * anything with `serialize()`); "Verification" if the batched proof
+         * fails, "NoTokenRequest" before any batch.
+         */
+        finalizeBatch(response: CanSerialize | Uint8Array): Token[];
         /** The tokens of a batch from its exported state (zeroed on success), the issuer's key and its response. */
-        finalizeBatchExported(state: Uint8Array, issuerPublicKey: Uint8Array, response: Uint8Array): Token[];
+        finalizeBatchExported(
+            state: Uint8Array,
+            issuerPublicKey: Uint8Array,
+            response: CanSerialize | Uint8Array,
+        ): Token[];
     }
 
     /** An amortized batch request in flight (its state is secret). */
@@ -333,8 +351,8 @@ export declare namespace privateVerif {
         serialize(): Bytes;
         /** The state as bytes (secret), for Client.finalizeBatchExported; "StateSpent" after finalize. */
         exportState(): Bytes;
-        /** The tokens from the issuer's response; "StateSpent" after a success. */
-        finalize(response: Uint8Array): Token[];
+        /** The tokens from the issuer's response (bytes or anything with `serialize()`); "StateSpent" after a success. */
+        finalize(response: CanSerialize | Uint8Array): Token[];
         free(): void;
     }
 
@@ -645,6 +663,15 @@ export declare namespace arc {
  * and `bits`, the bit length of its balances. The credential and the states
  * are secret: each exports as bytes, and `free()` wipes the module's copy
  * ("Freed" after).
+ *
+ * Credits, costs and refund amounts are non-negative integers: a number
+ * that is a safe integer (at most 2^53 − 1) or a BigInt below 2^128.
+ * Anything else (a fraction, NaN, a number from 2^53 on, a string, a
+ * negative value, a BigInt from 2^128 on) is a RangeError before the
+ * module sees it; a value the bit length cannot hold, 2^bits or more, is
+ * the module's "ValueTooLarge". A `bits` other than one of `BITS` is a
+ * RangeError too ("InvalidLength" from the module's classes, as from the
+ * C API).
  */
 export declare namespace act {
     const TOKEN_TYPE: 0xe5ad;
@@ -655,7 +682,7 @@ export declare namespace act {
     /** A credential (secret): credits to spend, once. */
     class Credential {
         private constructor();
-        /** The balance (a number; a BigInt only above 2^53); "StateSpent" once spent. */
+        /** The balance (a number up to 2^53 − 1, a BigInt from 2^53 on); "StateSpent" once spent. */
         readonly credits: number | bigint;
         /** The credential as bytes (secret: its CBOR); "StateSpent" once spent. */
         export(): Bytes;
@@ -732,13 +759,24 @@ export declare namespace act {
     class Issuer {
         private constructor();
         static generate(domainSeparator: string | Uint8Array, bits: Bits): Issuer;
-        /** The secret key's CBOR ({1: x, 2: W}; "InvalidLength", "InvalidScalar", ...). */
+        /**
+         * The secret key's CBOR ({1: x, 2: W}): "Truncated" if cut short,
+         * "TrailingBytes" if followed by more, "InvalidValue" or
+         * "InvalidLength" for another CBOR shape (another item or key;
+         * another count or string length), "InvalidScalar" for an x that is
+         * not canonical, "InvalidElement" for a W that is not a valid
+         * element, "InvalidKey" for a W that is not x·G.
+         */
         static fromSecretKey(bytes: Uint8Array, domainSeparator: string | Uint8Array, bits: Bits): Issuer;
         /** The 32-byte ristretto255 public key to publish. */
         readonly tokenKey: Bytes;
         readonly keyId: Bytes;
         readonly bits: Bits;
-        /** The TokenResponse's bytes granting `credits` (0 < credits < 2^bits) ("KeyIdMismatch", "Verification", parse errors). */
+        /**
+         * The TokenResponse's bytes granting `credits`, 0 < credits < 2^bits
+         * ("InvalidScalar" for 0, "ValueTooLarge" from 2^bits on;
+         * "KeyIdMismatch", "Verification", parse errors).
+         */
         issue(
             request: CanSerialize | Uint8Array,
             credits: number | bigint,
@@ -748,8 +786,8 @@ export declare namespace act {
          * Checks a spend at `cost` and signs the refund of `refundAmount`
          * (default 0, at most `cost`). Verified is not redeemed: refuse a
          * nullifier seen before. Throws "ChallengeMismatch",
-         * "KeyIdMismatch", "InvalidValue" (another charge), "Verification"
-         * or a parse error.
+         * "KeyIdMismatch", "InvalidValue" (another charge), "Verification",
+         * "ValueTooLarge" (a `refundAmount` above `cost`) or a parse error.
          */
         verify(
             token: CanSerialize | Uint8Array,
@@ -871,7 +909,13 @@ export declare namespace athm {
     class Issuer {
         private constructor();
         static generate(deploymentId: string | Uint8Array): Issuer;
-        /** The 160-byte private key x ‖ y ‖ z ‖ r_x ‖ r_y ("InvalidLength", "InvalidScalar"); its proof is made afresh. */
+        /**
+         * The 160-byte private key x ‖ y ‖ z ‖ r_x ‖ r_y; its proof is made
+         * afresh. Fewer bytes are "Truncated", more "TrailingBytes"; a
+         * scalar not below the order is "InvalidScalar"; a zero y or z, or
+         * x and r_x both zero, "InvalidKey"; a deployment id over 255 bytes
+         * "InvalidLength".
+         */
         static fromSecretKey(bytes: Uint8Array, deploymentId: string | Uint8Array): Issuer;
         /** The public key and its proof, 163 bytes, to publish. */
         readonly tokenKey: Bytes;

@@ -593,20 +593,9 @@ const internal = Symbol('pat-wasm internal');
 // Each privateVerif client's amortized batch in flight (one at a time).
 const pendingBatch = new WeakMap();
 
-/**
- * Tokens written one after the other (all of one type, whose length the
- * first one's type tells), as Token objects.
- */
-function splitTokens(bytes) {
-    const out = [];
-    for (let at = 0; at < bytes.length; ) {
-        const tokenType = (bytes[at] << 8) | bytes[at + 1];
-        const entry = Object.values(TOKEN_TYPES).find((t) => t.value === tokenType);
-        const len = 2 + 32 + 32 + 32 + entry.Nk;
-        out.push(Token.deserialize(bytes.subarray(at, at + len)));
-        at += len;
-    }
-    return out;
+/** The module's array of encoded tokens (one Uint8Array each), as Token objects. */
+function tokenObjects(array) {
+    return Array.from(array, (t) => Token.deserialize(t));
 }
 
 function finishRequest(client, tokRes) {
@@ -701,9 +690,9 @@ function makePrivateVerif() {
             return this.#raw;
         }
 
-        /** The tokens from the issuer's response (bytes); see Client.finalizeBatch. */
+        /** The tokens from the issuer's response (bytes, or anything with serialize()); see Client.finalizeBatch. */
         finalize(response) {
-            return splitTokens(this.#live().finalize(bytesArg(response, "response")));
+            return tokenObjects(this.#live().finalize(responseBytes(response)));
         }
     }
 
@@ -779,8 +768,9 @@ function makePrivateVerif() {
 
         /**
          * The batch's tokens, in request order, from the issuer's
-         * AmortizedBatchTokenResponse (bytes); the batched proof is checked
-         * ("Verification", the batch still usable); "StateSpent" after a success.
+         * AmortizedBatchTokenResponse (bytes, or anything with serialize());
+         * the batched proof is checked ("Verification", the batch still
+         * usable); "StateSpent" after a success.
          */
         finalizeBatch(response) {
             const batch = pendingBatch.get(this);
@@ -792,9 +782,9 @@ function makePrivateVerif() {
         finalizeBatchExported(state, issuerPublicKey, response) {
             const client = new (suite(this.#tokenType).raw())(bytesArg(issuerPublicKey, 'issuerPublicKey'));
             try {
-                const tokens = client.finalizeBatchExported(bytesArg(state, 'state'), bytesArg(response, 'response'));
+                const tokens = client.finalizeBatchExported(bytesArg(state, 'state'), responseBytes(response));
                 state.fill(0);
-                return splitTokens(tokens);
+                return tokenObjects(tokens);
             } finally {
                 client.free();
             }

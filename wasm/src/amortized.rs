@@ -19,7 +19,7 @@ use pat::rand_core::TryCryptoRng;
 use pat::tokens::amortized::{AmortizedTokenRequest, AmortizedTokenResponse, BatchState, response_len};
 use pat::tokens::private::{Client, Issuer, PrivateTokenType};
 use pat::wire::token_type::{PrivateP384, PrivateRistretto255};
-use pat::{Decode, Encode, TokenChallenge};
+use pat::{Decode, TokenChallenge};
 use wasm_bindgen::prelude::*;
 use zeroize::Zeroizing;
 
@@ -49,19 +49,20 @@ pub fn request<T: PrivateTokenType, R: TryCryptoRng<Error: 'static> + ?Sized>(
     Ok((encode(&state.request())?, state))
 }
 
-/// The batch's tokens, in request order, one after the other, from the
-/// issuer's encoded response.
+/// The batch's tokens, each encoded, in request order, from the issuer's
+/// encoded response.
 pub fn finalize<T: PrivateTokenType>(
     client: &Client<T>,
     state: &mut BatchState<T, BATCH_MAX>,
     response: &[u8],
-) -> pat::Result<Vec<u8>> {
+) -> pat::Result<Vec<Vec<u8>>> {
     let tokens = client.finalize_batch(state, &AmortizedTokenResponse::<T>::decode(response)?)?;
-    let mut out = vec![0u8; tokens.len().saturating_mul(T::TOKEN_LEN)];
-    for (token, slot) in tokens.iter().zip(out.chunks_exact_mut(T::TOKEN_LEN)) {
-        token.encode(slot)?;
-    }
-    Ok(out)
+    tokens.iter().map(encode).collect()
+}
+
+/// The tokens as a JavaScript array of `Uint8Array`s, in order.
+fn to_array(tokens: &[Vec<u8>]) -> js_sys::Array {
+    crate::tokens_array(tokens.iter().map(|t| Some(t.as_slice())))
 }
 
 /// The issuer's encoded response to an encoded amortized request.
@@ -91,14 +92,15 @@ macro_rules! amortized {
                 Ok($batch { client: self.inner, state, bytes })
             }
 
-            /// The batch's tokens (one after the other) from a state
-            /// exported by `exportState` and the issuer's encoded response.
-            /// The state must be for this client's key (`KeyIdMismatch`).
+            /// The batch's tokens (an array of `Uint8Array`s, in request
+            /// order) from a state exported by `exportState` and the
+            /// issuer's encoded response. The state must be for this
+            /// client's key (`KeyIdMismatch`).
             #[wasm_bindgen(js_name = finalizeBatchExported)]
-            pub fn finalize_batch_exported(&self, state: Vec<u8>, response: &[u8]) -> Result<Vec<u8>, JsValue> {
+            pub fn finalize_batch_exported(&self, state: Vec<u8>, response: &[u8]) -> Result<js_sys::Array, JsValue> {
                 let state = Zeroizing::new(state);
                 let mut state = BatchState::<$ty, BATCH_MAX>::import(&self.inner, &state).map_err(js)?;
-                finalize(&self.inner, &mut state, response).map_err(js)
+                finalize(&self.inner, &mut state, response).map(|t| to_array(&t)).map_err(js)
             }
 
             /// The length of an exported batch state of this type.
@@ -154,13 +156,13 @@ macro_rules! amortized {
                 Ok(js_sys::Uint8Array::from(&state.as_bytes()[..]))
             }
 
-            /// The batch's tokens, in request order, one after the other,
-            /// from the issuer's encoded response (the batched proof
+            /// The batch's tokens (an array of `Uint8Array`s, in request
+            /// order) from the issuer's encoded response (the batched proof
             /// checked: `Verification`). A failed finalize leaves the state
             /// as it was; a successful one wipes it, and finalizing again is
             /// `StateSpent`.
-            pub fn finalize(&mut self, response: &[u8]) -> Result<Vec<u8>, JsValue> {
-                finalize(&self.client, &mut self.state, response).map_err(js)
+            pub fn finalize(&mut self, response: &[u8]) -> Result<js_sys::Array, JsValue> {
+                finalize(&self.client, &mut self.state, response).map(|t| to_array(&t)).map_err(js)
             }
         }
     };
@@ -199,8 +201,9 @@ mod tests {
         assert_eq!(finalize(&client, &mut state, &response[..response.len() - 1]).err(), Some(Error::Truncated));
         let tokens = finalize(&client, &mut state, &response).unwrap();
         assert_eq!(finalize(&client, &mut again, &response).unwrap(), tokens);
-        assert_eq!(tokens.len(), 3 * T::TOKEN_LEN);
-        for token in tokens.chunks_exact(T::TOKEN_LEN) {
+        assert_eq!(tokens.len(), 3);
+        for token in &tokens {
+            assert_eq!(token.len(), T::TOKEN_LEN);
             crate::private::verify(&issuer, token, &challenge).unwrap();
         }
         assert_eq!(finalize(&client, &mut state, &response), Err(Error::StateSpent));

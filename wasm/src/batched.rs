@@ -189,7 +189,7 @@ pub fn finalize(clients: &Clients, state: &[u8], response: &[u8]) -> pat::Result
 /// The tokens as a JavaScript array: a `Uint8Array` per issued entry,
 /// `undefined` per absent one.
 fn to_array(tokens: &[Option<Vec<u8>>]) -> js_sys::Array {
-    tokens.iter().map(|t| t.as_deref().map_or(JsValue::UNDEFINED, |t| js_sys::Uint8Array::from(t).into())).collect()
+    crate::tokens_array(tokens.iter().map(Option::as_deref))
 }
 
 /// The bytes of each `Uint8Array`.
@@ -344,6 +344,7 @@ mod tests {
         assert_eq!(request(&many, &mut rng).err(), Some(Error::CapacityExceeded));
         let c7 = challenge(0xDA7A, b"issuer.example", &[], b"").unwrap();
         assert_eq!(request(&[(&c7[..], k1.as_ref())], &mut rng).err(), Some(Error::UnknownTokenType(0xDA7A)));
-        assert!(request(&[(&c5[..], k1.as_ref())], &mut rng).is_err());
+        // A type-5 challenge with a type-1 key (49 bytes, not ristretto255's 32).
+        assert_eq!(request(&[(&c5[..], k1.as_ref())], &mut rng).err(), Some(Error::InvalidLength(Field::Key)));
     }
 }

@@ -55,10 +55,20 @@ pub mod rng;
 #[cfg(test)]
 mod testing;
 
+use wasm_bindgen::JsValue;
+
 /// Encodes a message into a fresh vector of exactly its length.
 fn encode(msg: &impl pat::Encode) -> pat::Result<Vec<u8>> {
     let mut out = vec![0u8; msg.encoded_len()];
     let n = msg.encode(&mut out)?;
     out.truncate(n);
     Ok(out)
+}
+
+/// Encoded tokens as a JavaScript array, in order: a `Uint8Array` per
+/// token, `undefined` where an entry has none (a generic batch's absent
+/// entry). The batches return their tokens this way, so that JavaScript
+/// never has to cut a run of concatenated tokens apart.
+fn tokens_array<'t>(tokens: impl IntoIterator<Item = Option<&'t [u8]>>) -> js_sys::Array {
+    tokens.into_iter().map(|t| t.map_or(JsValue::UNDEFINED, |t| js_sys::Uint8Array::from(t).into())).collect()
 }

@@ -28,28 +28,46 @@ const AMORTIZED_1 = 'amortized-1';
 const AMORTIZED_5 = 'amortized-5';
 const GENERIC = 'generic';
 
-/** The files (under tests/vectors/), their token type (or batch kind) and how many cases each holds. */
+// What the files with more than one value per case must have checked in
+// all (see VECTOR_FILES).
+// ARC: the fields of its six groups, less the internal scalars and the two
+// contexts (inputs of the run): ServerKey 7, CredentialRequest 6,
+// CredentialResponse 7, Credential 4, each presentation 8.
+const ARC_COMPARED = 7 + 6 + 7 + 4 + 8 + 8;
+// ACT: the 14 fields of ACT_FIELDS from the run, and 4 through the shipped
+// classes (pk_cbor, credit_token_cbor, refund_token_cbor and the balances).
+const ACT_COMPARED = 14 + 4;
+// ATHM: what each procedure's case compares (see runAthmCase).
+const ATHM_COMPARED = 1 + 4 + 2 + 1 + 1 + 1;
+
+/**
+ * The files (under tests/vectors/), their token type (or batch kind), how
+ * many cases each holds, and, for the files whose cases hold more than one
+ * value each, how many of those the run must check in all: fields compared
+ * for ARC, ACT and ATHM, tokens for the batches (null: one token per case).
+ * A file passes only with both counts exact.
+ */
 export const VECTOR_FILES = [
-    ['pat-go/tokens/private/type1-issuance-test-vectors.json', 1, 5],
-    ['pat-go/tokens/private/type1-issuance-test-vectors.rust.json', 1, 5],
-    ['pat-go/tokens/private/type5-issuance-test-vectors.json', 5, 5],
-    ['pat-go/tokens/private/type5-issuance-test-vectors.rust.json', 5, 5],
-    ['pat-go/tokens/type2/type2-issuance-test-vectors.json', 2, 5],
-    ['pat-go/tokens/type2/type2-issuance-test-vectors.rust.json', 2, 5],
-    ['privacypass-ts/pub_verif_with_metadata_v3.json', 0xda7a, 1],
-    ['pat/type-da7b-issuance-test-vectors.json', 0xda7b, 5],
-    ['arc/draft-ietf-privacypass-arc-crypto-01.json', 0xe5ac, 6],
-    ['act/draft-schlesinger-cfrg-act-01.json', 0xe5ad, 1],
-    ['athm/test_vectors.json', 0xc07e, 6],
-    ['pat-go/tokens/amortized/type1-issuance-test-vectors.json', AMORTIZED_1, 5],
-    ['pat-go/tokens/amortized/type1-issuance-test-vectors.rust.json', AMORTIZED_1, 5],
-    ['privacypass-rs/amortized_p384_rs.json', AMORTIZED_1, 5],
-    ['pat-go/tokens/amortized/type5-issuance-test-vectors.json', AMORTIZED_5, 5],
-    ['pat-go/tokens/amortized/type5-issuance-test-vectors.rust.json', AMORTIZED_5, 5],
-    ['privacypass-rs/amortized_ristretto255_rs.json', AMORTIZED_5, 5],
-    ['pat-go/tokens/batched/batched-issuance-test-vectors.json', GENERIC, 5],
-    ['pat-go/tokens/batched/batched-issuance-test-vectors.rust.json', GENERIC, 2],
-    ['privacypass-rs/generic_rs.json', GENERIC, 3],
+    ['pat-go/tokens/private/type1-issuance-test-vectors.json', 1, 5, null],
+    ['pat-go/tokens/private/type1-issuance-test-vectors.rust.json', 1, 5, null],
+    ['pat-go/tokens/private/type5-issuance-test-vectors.json', 5, 5, null],
+    ['pat-go/tokens/private/type5-issuance-test-vectors.rust.json', 5, 5, null],
+    ['pat-go/tokens/type2/type2-issuance-test-vectors.json', 2, 5, null],
+    ['pat-go/tokens/type2/type2-issuance-test-vectors.rust.json', 2, 5, null],
+    ['privacypass-ts/pub_verif_with_metadata_v3.json', 0xda7a, 1, null],
+    ['pat/type-da7b-issuance-test-vectors.json', 0xda7b, 5, null],
+    ['arc/draft-ietf-privacypass-arc-crypto-01.json', 0xe5ac, 6, ARC_COMPARED],
+    ['act/draft-schlesinger-cfrg-act-01.json', 0xe5ad, 1, ACT_COMPARED],
+    ['athm/test_vectors.json', 0xc07e, 6, ATHM_COMPARED],
+    ['pat-go/tokens/amortized/type1-issuance-test-vectors.json', AMORTIZED_1, 5, 15],
+    ['pat-go/tokens/amortized/type1-issuance-test-vectors.rust.json', AMORTIZED_1, 5, 25],
+    ['privacypass-rs/amortized_p384_rs.json', AMORTIZED_1, 5, 25],
+    ['pat-go/tokens/amortized/type5-issuance-test-vectors.json', AMORTIZED_5, 5, 15],
+    ['pat-go/tokens/amortized/type5-issuance-test-vectors.rust.json', AMORTIZED_5, 5, 25],
+    ['privacypass-rs/amortized_ristretto255_rs.json', AMORTIZED_5, 5, 25],
+    ['pat-go/tokens/batched/batched-issuance-test-vectors.json', GENERIC, 5, 8],
+    ['pat-go/tokens/batched/batched-issuance-test-vectors.rust.json', GENERIC, 2, 4],
+    ['privacypass-rs/generic_rs.json', GENERIC, 3, 8],
 ];
 
 // ---- ARC (draft-ietf-privacypass-arc-crypto-01) ------------------------------
@@ -290,16 +308,54 @@ function runActCase(pkg, raw, v) {
 // `hazmatAthmIssue`, `hazmatAthmFinalize`). Compared byte for byte: the
 // key (public key, proof, key id; the private key through
 // `athm.Issuer.fromSecretKey`, which must give the same public key), the
-// request, the response hiding 3, the token, and the value read back.
-// generatorH and the token context are in no output of the package: H is
-// in every public key (C_x = x·G + r_x·H) and the context in the token
-// finalized from it, so both are checked through those.
+// request, the token context (in the request's exported state), the
+// response hiding 3, the token, and the value read back; each procedure's
+// inputs must be the outputs of the procedures before it. Every field of
+// the file is read or named in ATHM_UNREAD (the generators, in no output
+// of the package: H is in every public key, C_x = x·G + r_x·H).
+
+/**
+ * Each procedure's fields, `args` and `output`, each one read by its case
+ * or listed in ATHM_UNREAD: a file with a field missing or one not named
+ * here is refused.
+ */
+const ATHM_FIELDS = {
+    params: { args: [], output: ['deployment_id', 'generator_g', 'generator_h', 'n_buckets'] },
+    key_gen: { args: ['rng_seed'], output: ['key_id', 'private_key', 'public_key', 'public_key_proof'] },
+    token_request: { args: ['public_key', 'public_key_proof', 'rng_seed'], output: ['token_context', 'token_request'] },
+    token_response: {
+        args: ['hidden_metadata', 'private_key', 'public_key', 'rng_seed', 'token_request'],
+        output: ['token_response'],
+    },
+    finalize_token: {
+        args: ['public_key', 'rng_seed', 'token_context', 'token_request', 'token_response'],
+        output: ['token'],
+    },
+    verify_token: { args: ['private_key', 'token'], output: ['hidden_metadata'] },
+};
+/**
+ * The fields no case reads: the generators are in no output of the
+ * package; H is in every public key (C_x = x·G + r_x·H), so key_gen's
+ * public_key checks it, and G is P-256's base point.
+ */
+const ATHM_UNREAD = ['params.output.generator_g', 'params.output.generator_h'];
 
 /** The ATHM file's procedures as cases, run by `runAthmCase` in file order against one shared run. */
 function athmCases(json) {
-    const names = json.map((c) => c.procedure);
-    const expected = ['params', 'key_gen', 'token_request', 'token_response', 'finalize_token', 'verify_token'];
+    if (!Array.isArray(json)) throw new Error('the ATHM file is not a list of procedures');
+    const names = json.map((c) => c?.procedure);
+    const expected = Object.keys(ATHM_FIELDS);
     if (names.join() !== expected.join()) throw new Error(`procedures ${names}: expected ${expected}`);
+    for (const c of json) {
+        const known = ATHM_FIELDS[c.procedure];
+        const keys = Object.keys(c).sort().join();
+        if (keys !== 'args,output,procedure') throw new Error(`${c.procedure}: fields ${keys}, expected args, output, procedure`);
+        for (const part of ['args', 'output']) {
+            const got = Object.keys(c[part] ?? {}).sort().join();
+            const want = [...known[part]].sort().join();
+            if (got !== want) throw new Error(`${c.procedure}.${part}: fields ${got}, expected ${want}`);
+        }
+    }
     const run = {};
     return json.map((c) => ({ ...c, run }));
 }
@@ -318,6 +374,8 @@ function runAthmCase(pkg, raw, c) {
             equal(hex(run.issuer.tokenKey), output.public_key + output.public_key_proof, 'public_key ‖ public_key_proof');
             equal(hex(run.issuer.keyId), output.key_id, 'key_id');
             run.privateKey = output.private_key;
+            run.publicKey = output.public_key;
+            run.proof = output.public_key_proof;
             const imported = pkg.athm.Issuer.fromSecretKey(fromHex(output.private_key), run.deployment);
             try {
                 equal(hex(imported.tokenKey.slice(0, 99)), output.public_key, 'public_key from private_key');
@@ -327,22 +385,35 @@ function runAthmCase(pkg, raw, c) {
             return 4;
         }
         case 'token_request': {
+            equal(args.public_key, run.publicKey, 'the key_gen public_key');
+            equal(args.public_key_proof, run.proof, 'the key_gen public_key_proof');
             run.client = new raw.AthmClient(run.deployment, fromHex(args.public_key + args.public_key_proof));
             run.request = raw.hazmatAthmRequest(run.client, seed());
             const bytes = run.request.bytes;
             equal(hex(bytes.slice(0, 3)), `c07e${hex(run.issuer.keyId.slice(31))}`, 'type and truncated key id');
             equal(hex(bytes.slice(3)), output.token_request, 'token_request');
+            // The exported state: version 1, shape 4, type 0xC07E, then the
+            // token context r ‖ tc, T and the key id (the library's layout).
+            const state = run.request.exportState();
+            equal(state.length, 133, 'the state length');
+            equal(hex(state.slice(0, 4)), '0104c07e', 'the state header and type');
+            equal(hex(state.slice(4, 68)), output.token_context, 'token_context from the exported state');
             run.tokenRequest = output.token_request;
-            return 1;
+            run.tokenContext = output.token_context;
+            return 2;
         }
         case 'token_response': {
-            equal(args.private_key, run.privateKey, 'the key_gen key');
+            equal(args.private_key, run.privateKey, 'the key_gen private_key');
+            equal(args.public_key, run.publicKey, 'the key_gen public_key');
             equal(args.token_request, run.tokenRequest, 'the token_request');
             const response = raw.hazmatAthmIssue(run.issuer, run.request.bytes, Number(args.hidden_metadata), seed());
             equal(hex(response), output.token_response, 'token_response');
             return 1;
         }
         case 'finalize_token': {
+            equal(args.public_key, run.publicKey, 'the key_gen public_key');
+            equal(args.token_context, run.tokenContext, 'the token_request token_context');
+            equal(args.token_request, run.tokenRequest, 'the token_request');
             const token = raw.hazmatAthmFinalize(run.request, fromHex(args.token_response), seed());
             equal(hex(token.slice(0, 34)), `c07e${hex(run.issuer.keyId)}`, 'type and key id');
             equal(hex(token.slice(34)), output.token, 'token');
@@ -353,6 +424,7 @@ function runAthmCase(pkg, raw, c) {
             return 1;
         }
         case 'verify_token': {
+            equal(args.private_key, run.privateKey, 'the key_gen private_key');
             equal(hex(run.token.slice(34)), args.token, 'the finalize_token token');
             const verified = run.issuer.verify(run.token);
             try {
@@ -386,15 +458,51 @@ function field(v, names) {
     throw new Error(`${names.join(' / ')}: missing from the case`);
 }
 
-/** Tokens written one after the other, each `len` bytes, in hex. */
-function tokenList(bytes, len) {
-    const out = [];
-    for (let at = 0; at < bytes.length; at += len) out.push(hex(bytes.slice(at, at + len)));
-    return out;
+/**
+ * Refuses an object with a field not in `known` (each item a name, or a
+ * list of one field's spellings, of which the object may hold one).
+ */
+function onlyFields(v, known, what) {
+    const names = known.flat();
+    for (const name of Object.keys(v ?? {})) {
+        if (!names.includes(name)) throw new Error(`${what}.${name}: a field this test does not know`);
+    }
+    for (const spellings of known.filter(Array.isArray)) {
+        if (spellings.filter((n) => n in v).length > 1) throw new Error(`${what}: both ${spellings.join(' and ')}`);
+    }
 }
+
+// The issuer's secret key of each case (skS in pat-go's files, sk_s in the
+// privacypass crate's) is known and not read: the package imports no
+// secret key of types 1, 2 or 5. The key is checked through its public
+// half: the client is made from pkS, and the tokens, whose proofs or
+// signatures finalize verifies under it, must be the file's.
+const AMORTIZED_FIELDS = [
+    'token_challenge',
+    'nonces',
+    'blinds',
+    'token_request',
+    'token_response',
+    'tokens',
+    ['pkS', 'pk_s'],
+    ['skS', 'sk_s'],
+];
+const GENERIC_FIELDS = ['issuance', 'token_request', 'token_response'];
+const GENERIC_ENTRY_FIELDS = [
+    ['type', 'token_type'],
+    'token_challenge',
+    'nonce',
+    'blind',
+    'salt',
+    'token',
+    ['pkS', 'pk_s'],
+    ['skS', 'sk_s'],
+];
 
 /** One amortized case of type `type`; returns the number of tokens checked. */
 function runAmortizedCase(pkg, raw, type, v) {
+    onlyFields(v, AMORTIZED_FIELDS, 'case');
+    field(v, ['skS', 'sk_s']);
     const [Client, request, len] =
         type === 1
             ? [raw.P384Client, raw.hazmatRequestBatchP384, 2 + 96 + 48]
@@ -407,16 +515,21 @@ function runAmortizedCase(pkg, raw, type, v) {
     const response = fromHex(v.token_response);
     const client = new Client(pk);
     const batch = request(client, fromHex(v.token_challenge), fromHex(nonces.join('')), fromHex(blinds.join('')));
+    // The module's finalize gives one Uint8Array per token.
+    const hexList = (array) =>
+        Array.from(array, (t) => {
+            equal(t.length, len, 'token length');
+            return hex(t);
+        }).join(',');
     try {
         equal(hex(batch.bytes), v.token_request, 'token_request');
         equal(batch.count, nonces.length, 'count');
         const state = batch.exportState();
-        const made = tokenList(batch.finalize(response), len);
-        equal(made.join(','), tokens.join(','), 'tokens');
+        equal(hexList(batch.finalize(response)), tokens.join(','), 'tokens');
         throwsCode(() => batch.finalize(response), 'StateSpent');
         const fresh = new Client(pk);
         try {
-            equal(tokenList(fresh.finalizeBatchExported(state, response), len).join(','), tokens.join(','), 'tokens from the exported state');
+            equal(hexList(fresh.finalizeBatchExported(state, response)), tokens.join(','), 'tokens from the exported state');
         } finally {
             fresh.free();
         }
@@ -435,9 +548,14 @@ function runAmortizedCase(pkg, raw, type, v) {
 
 /** One generic case; returns the number of tokens checked. */
 function runGenericCase(pkg, raw, v) {
-    const entries = field(v, ['issuance']).map((e) => {
+    onlyFields(v, GENERIC_FIELDS, 'case');
+    const entries = field(v, ['issuance']).map((e, i) => {
+        onlyFields(e, GENERIC_ENTRY_FIELDS, `issuance[${i}]`);
+        field(e, ['skS', 'sk_s']);
         const type = parseInt(field(e, ['type', 'token_type']), 16);
         if (![1, 2, 5].includes(type)) throw new Error(`an entry of type ${type}`);
+        // A salt only where the type has one (absent or null elsewhere).
+        if (type !== 2 && e.salt !== undefined && e.salt !== null) throw new Error(`issuance[${i}]: a salt on type ${type}`);
         return {
             type,
             challenge: fromHex(e.token_challenge),
@@ -603,7 +721,7 @@ export async function runFiles(pkg, raw, load, log) {
     let failures = 0;
     let total = 0;
     let expected = 0;
-    for (const [file, type, count] of VECTOR_FILES) {
+    for (const [file, type, count, values] of VECTOR_FILES) {
         expected += count;
         const json = await load(file);
         let passed = 0;
@@ -661,11 +779,19 @@ export async function runFiles(pkg, raw, load, log) {
             log(`${file}: ${fields.compared} fields compared (the run's, and the file's bytes through the shipped classes)`);
         }
         if (type === 0xc07e) {
-            log(`${file}: ${fields.compared} fields compared; generator_g, generator_h and token_context checked through the outputs that hold them`);
+            log(`${file}: ${fields.compared} fields compared; not read: ${ATHM_UNREAD.join(', ')} (H is in the public key)`);
         }
-        if (fields.tokens !== undefined) log(`${file}: ${fields.tokens} tokens in its batches`);
+        if (fields.tokens !== undefined) log(`${file}: ${fields.tokens} tokens in its batches; the issuers' secret keys not read`);
         log(`${file}: ${passed} passed, ${failed} failed`);
-        if (failed > 0 || passed + failed !== count) failures += 1;
+        // Every case run, and every value of the file checked.
+        const checked = fields.tokens ?? (values === null ? null : fields.compared);
+        let short = passed + failed !== count;
+        if (short) log(`FAIL ${file}: ${passed + failed} cases run, ${count} expected`);
+        if (checked !== values) {
+            log(`FAIL ${file}: ${checked} values checked, ${values} expected`);
+            short = true;
+        }
+        if (failed > 0 || short) failures += 1;
         total += passed;
     }
     log(`vectors: ${total} cases passed in ${VECTOR_FILES.length} files, ${failures} files with failures`);

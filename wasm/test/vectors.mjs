@@ -7,7 +7,9 @@
 // vector-cases.mjs, which the browser page (browser/vectors-page.js) runs too.
 //
 // Prints `FILE: N passed, M failed` per file and exits non-zero if any case
-// failed, or a file had no cases, or not every case of a file was run.
+// failed, or a file had no cases, or not every case of a file was run, or
+// a file's run checked another number of values (fields or tokens) than
+// VECTOR_FILES says, or a case has a field the runner does not know.
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

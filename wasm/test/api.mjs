@@ -55,7 +55,47 @@ const ctx = () => crypto.getRandomValues(new Uint8Array(32));
 
 // ---- the package ------------------------------------------------------------
 
-await checks.check('the shipped package exports no hazmat function; the hazmat build does', async () => {
+// What the hazmat build exports beyond the shipped one: its deterministic
+// functions, and the two classes two of them return (the runs of ARC and
+// ACT, whose fields the vectors compare).
+const HAZMAT_FUNCTIONS = [
+    'hazmatActRun',
+    'hazmatArcRun',
+    'hazmatAthmFinalize',
+    'hazmatAthmIssue',
+    'hazmatAthmIssuer',
+    'hazmatAthmRequest',
+    'hazmatEvaluatePoprf',
+    'hazmatGenericBatch',
+    'hazmatRequestBatchP384',
+    'hazmatRequestBatchRistretto255',
+    'hazmatRequestBlindRsa',
+    'hazmatRequestMetadata',
+    'hazmatRequestP384',
+    'hazmatRequestPoprf',
+    'hazmatRequestRistretto255',
+];
+const HAZMAT_CLASSES = {
+    ActRun: [
+        'charge',
+        'context',
+        'credential',
+        'nullifier',
+        'preIssuance',
+        'preRefund',
+        'publicKey',
+        'refund',
+        'refundCredential',
+        'refundNullifier',
+        'request',
+        'response',
+        'secretKey',
+        'spendProof',
+    ],
+    ArcRun: ['credential', 'nonces', 'presentations', 'publicKey', 'request', 'requestState', 'response', 'secretKey'],
+};
+
+await checks.check('the shipped package exports no hazmat function; the hazmat build exactly its 15 functions and 2 classes more', async () => {
     const names = (dir) => {
         const module = new WebAssembly.Module(readFileSync(path.join(dir, 'pat_wasm_bg.wasm')));
         return WebAssembly.Module.exports(module).map((e) => e.name);
@@ -63,10 +103,50 @@ await checks.check('the shipped package exports no hazmat function; the hazmat b
     const shipped = names(shippedDir);
     const hazmat = names(hazmatDir);
     assert.ok(shipped.length > 10, 'the module has exports');
-    assert.deepEqual(shipped.filter((n) => /hazmat/i.test(n)), []);
-    assert.equal(hazmat.filter((n) => /hazmat/i.test(n)).length, 15);
+    assert.equal(HAZMAT_FUNCTIONS.length, 15);
+    // The hazmat module: the shipped one's exports, and these.
+    assert.deepEqual(shipped.filter((n) => !hazmat.includes(n)), []);
+    const classExports = Object.entries(HAZMAT_CLASSES).flatMap(([name, fields]) => {
+        const c = name.toLowerCase();
+        return [`__wbg_${c}_free`, ...fields.flatMap((f) => [`__wbg_get_${c}_${f}`, `__wbg_set_${c}_${f}`])];
+    });
+    assert.deepEqual(hazmat.filter((n) => !shipped.includes(n)).sort(), [...HAZMAT_FUNCTIONS, ...classExports].sort());
+    // The glue of each: the same difference, by name.
     const glue = await importFrom(shippedDir, 'pat_wasm.js');
-    assert.deepEqual(Object.keys(glue).filter((n) => /hazmat/i.test(n)), []);
+    const hazmatGlue = await importFrom(hazmatDir, 'pat_wasm.js');
+    assert.deepEqual(Object.keys(glue).filter((n) => !(n in hazmatGlue)), []);
+    assert.deepEqual(
+        Object.keys(hazmatGlue).filter((n) => !(n in glue)).sort(),
+        [...HAZMAT_FUNCTIONS, ...Object.keys(HAZMAT_CLASSES)].sort(),
+    );
+});
+
+await checks.check("PatErrorCode (api.d.ts): every code the library's error can take in this package, and the package's own", () => {
+    const rust = readFileSync(path.join(root, 'src/error/mod.rs'), 'utf8');
+    const body = rust.slice(rust.indexOf('pub enum Error {'), rust.indexOf('\n}\n', rust.indexOf('pub enum Error {')));
+    const variants = [...body.matchAll(/^ {4}([A-Z][A-Za-z0-9]*)\b/gm)].map((m) => m[1]);
+    assert.ok(variants.length > 30, `${variants.length} variants read from src/error/mod.rs`);
+    const dts = readFileSync(path.join(root, 'wasm/js/api.d.ts'), 'utf8');
+    const union = dts.slice(dts.indexOf('export type PatErrorCode ='), dts.indexOf('(string & {});'));
+    const codes = [...union.matchAll(/\| '([A-Za-z0-9]+)'/g)].map((m) => m[1]);
+    // The library's variants of parts this package does not include.
+    const unreachable = [
+        'KeyIdCollision', // key sets (deploy::keyset, the batched issuer)
+        'Replayed', // replay stores and redeem
+        'ReplayStoreFull',
+        'ReplayWindowExpired',
+        'NotSafePrime', // the 0xDA7A issuer
+        'RequestKeyMismatch', // rate-limited tokens (type 3)
+        'UnknownOrigin',
+        'RateLimited',
+        'OriginIdConflict',
+        'SelfTest', // the power-on self-test
+    ];
+    const own = ['NoTokenRequest', 'NotInitialized', 'InitPending', 'Freed'];
+    for (const name of unreachable) assert.ok(variants.includes(name), `${name} is a variant of the library`);
+    assert.deepEqual(codes.filter((c) => !variants.includes(c)).sort(), [...own].sort());
+    assert.deepEqual(variants.filter((v) => !codes.includes(v)).sort(), [...unreachable].sort());
+    assert.equal(new Set(codes).size, codes.length, 'a code listed twice');
 });
 
 await checks.check('exports: privacypass-ts names and the token types', () => {
@@ -838,11 +918,18 @@ await checks.check('amortized: 5-token batches of types 1 and 5 from privateVeri
         const bytes = batch.serialize();
         assert.equal(bytes.length, 3 + varint(5 * Ne).length + 5 * Ne);
         const state = batch.exportState();
-        // The library's fixed length whatever the count (16 slots).
-        const stateLength = type === 1 ? glue.P384Client.batchStateLength() : glue.Ristretto255Client.batchStateLength();
+        // The library's fixed length whatever the count: version, shape,
+        // type (2), key id (32), count (2), then 16 slots of nonce (32),
+        // challenge digest (32), blind and blinded element (P-384: 48 and
+        // 49; ristretto255: 32 and 32).
+        const stateLength = type === 1 ? 2 + 2 + 32 + 2 + 16 * (32 + 32 + 48 + 49) : 2 + 2 + 32 + 2 + 16 * (32 + 32 + 32 + 32);
+        assert.equal(stateLength, type === 1 ? 2614 : 2086);
         assert.equal(state.length, stateLength);
+        const RawClient = type === 1 ? glue.P384Client : glue.Ristretto255Client;
+        assert.equal(RawClient.batchStateLength(), stateLength);
         const response = issuer.issueBatch(batch);
-        const tokens = client.finalizeBatch(response);
+        // The response as bytes, or as anything with serialize().
+        const tokens = client.finalizeBatch({ serialize: () => response });
         assert.equal(tokens.length, 5);
         const nonces = new Set();
         for (const token of tokens) {
@@ -918,11 +1005,29 @@ await checks.check('amortized: counts, truncated and trailing bytes, other types
     throwsPat(() => other(state.subarray(1), issuer.tokenKey, response), 'InvalidLength');
     throwsPat(() => other(concat(state, [0]), issuer.tokenKey, response), 'InvalidLength');
     throwsPat(() => other(state, stranger.tokenKey, response), 'KeyIdMismatch');
+    // The header: version 1, shape 2 (an amortized batch). Another version,
+    // or a zeroed state, is "UnknownStateVersion"; another shape (one
+    // token's, a generic batch's, ATHM's) "InvalidValue".
+    assert.deepEqual([state[0], state[1]], [1, 2]);
+    const edited = (at, value) => {
+        const copy = state.slice();
+        copy[at] = value;
+        return copy;
+    };
+    for (const version of [0, 2, 0xff]) {
+        throwsPat(() => other(edited(0, version), issuer.tokenKey, response), 'UnknownStateVersion');
+    }
+    throwsPat(() => other(new Uint8Array(state.length), issuer.tokenKey, response), 'UnknownStateVersion');
+    for (const shape of [0, 1, 3, 4]) {
+        throwsPat(() => other(edited(1, shape), issuer.tokenKey, response), 'InvalidValue');
+    }
     const five = privateVerif.Issuer.generate(5);
     throwsPat(() => new privateVerif.Client(5).finalizeBatchExported(state, five.tokenKey, response), 'InvalidLength');
     assert.ok(state.some((b) => b !== 0), 'a refused state is left as it was');
-    // None of that spent the batch.
-    assert.equal(batch.finalize(response).length, 3);
+    // None of that spent the batch; the exported state finalizes from an
+    // object with serialize() too.
+    assert.equal(other(state, issuer.tokenKey, { serialize: () => response }).length, 3);
+    assert.equal(batch.finalize({ serialize: () => response }).length, 3);
     batch.free();
     throwsPat(() => batch.exportState(), 'Freed');
     for (const o of [issuer, stranger, five]) o.free();
@@ -1004,7 +1109,12 @@ await checks.check('generic: types 1, 5, 2 and an absent entry; counts, framing,
     const client = new genericBatched.Client();
     const batch = client.createTokenRequest(entries);
     const state = batch.exportState();
-    assert.equal(state.length, glue.GenericBatchRequest.stateLength());
+    // Version, shape, count (2), then 16 slots of 610 bytes: the largest
+    // entry, type 2's token input (98), blind inverse (256) and blinded
+    // message (256).
+    assert.equal(state.length, 2 + 2 + 16 * (98 + 256 + 256));
+    assert.equal(state.length, 9764);
+    assert.equal(glue.GenericBatchRequest.stateLength(), 9764);
     const response = await genericResponse(batch.serialize(), answer, new Set([3]));
     // Framing first, then the batch is still usable.
     throwsPat(() => client.finalize(response.subarray(0, response.length - 1)), 'Truncated');
@@ -1034,6 +1144,21 @@ await checks.check('generic: types 1, 5, 2 and an absent entry; counts, framing,
     throwsPat(() => client.finalizeExported(state, keys, response), 'KeyIdMismatch');
     throwsPat(() => client.finalizeExported(state.subarray(1), entries, response), 'InvalidLength');
     throwsPat(() => client.finalizeExported(concat(state, [0]), entries, response), 'InvalidLength');
+    // The header: version 1, shape 3 (a generic batch); another version or
+    // a zeroed state "UnknownStateVersion", another shape "InvalidValue".
+    assert.deepEqual([state[0], state[1]], [1, 3]);
+    const edited = (at, value) => {
+        const copy = state.slice();
+        copy[at] = value;
+        return copy;
+    };
+    for (const version of [0, 2, 0xff]) {
+        throwsPat(() => client.finalizeExported(edited(0, version), entries, response), 'UnknownStateVersion');
+    }
+    throwsPat(() => client.finalizeExported(new Uint8Array(state.length), entries, response), 'UnknownStateVersion');
+    for (const shape of [0, 1, 2, 4]) {
+        throwsPat(() => client.finalizeExported(edited(1, shape), entries, response), 'InvalidValue');
+    }
     assert.equal(client.finalizeExported(state, entries, response).length, 4);
     // Batches that cannot be made.
     throwsPat(() => client.createTokenRequest([]), 'InvalidLength');
@@ -1041,6 +1166,40 @@ await checks.check('generic: types 1, 5, 2 and an absent entry; counts, framing,
     throwsPat(() => client.createTokenRequest([{ challenge: new TokenChallenge(0xda7b, 'i', ctx()), tokenKey: i1.tokenKey }]), 'UnknownTokenType');
     throwsPat(() => client.createTokenRequest([{ challenge: c1, tokenKey: i1.tokenKey.subarray(1) }]), 'InvalidLength');
     assert.throws(() => client.createTokenRequest([{ challenge: c1 }]), TypeError);
+    i1.free();
+    i5.free();
+});
+
+await checks.check('generic: 16 entries (the most), types 1, 5 and 2 in turn, answered entry by entry and verified', async () => {
+    const i1 = privateVerif.Issuer.generate(1);
+    const i5 = privateVerif.Issuer.generate(5);
+    const types = Array.from({ length: 16 }, (_, i) => [1, 5, 2][i % 3]);
+    const keys = { 1: i1.tokenKey, 5: i5.tokenKey, 2: t2.tokenKey };
+    const entries = types.map((type) => ({ challenge: new TokenChallenge(type, 'issuer.example', ctx(), ['origin.example']), tokenKey: keys[type] }));
+    const answer = {
+        1: (entry) => i1.issue(entry).serialize(),
+        5: (entry) => i5.issue(entry).serialize(),
+        2: async (entry) => (await t2.issuer.issue(tsPublic.TokenRequest.deserialize(TS_TOKEN_TYPES.BLIND_RSA, entry))).serialize(),
+    };
+    const client = new genericBatched.Client();
+    const batch = client.createTokenRequest(entries);
+    assert.equal(batch.length, 16);
+    assert.deepEqual(batch.tokenTypes, types);
+    const state = batch.exportState();
+    assert.equal(state.length, 9764);
+    assert.equal(state[3], 16, 'the count in the state');
+    const response = await genericResponse(batch.serialize(), answer);
+    // The response as anything with serialize(), as privacypass-ts's.
+    const tokens = client.finalize({ serialize: () => response });
+    assert.equal(tokens.length, 16);
+    const origin = new publicVerif.Origin(t2.tokenKey);
+    for (const [i, token] of tokens.entries()) {
+        assert.equal(token.authInput.tokenType, types[i]);
+        if (types[i] === 2) origin.verify(token, entries[i].challenge);
+        else (types[i] === 1 ? i1 : i5).verify(token, entries[i].challenge);
+    }
+    const again = new genericBatched.Client().finalizeExported(state, entries, { serialize: () => response });
+    assert.deepEqual(again.map((t) => hex(t.serialize())), tokens.map((t) => hex(t.serialize())));
     i1.free();
     i5.free();
 });
@@ -1132,28 +1291,96 @@ await checks.check('ACT: a credential of 100, spends through exported states, re
     throwsPat(() => last.credits, 'Freed');
 });
 
-await checks.check('ACT: every bit length (8, 32, 64, 128): issue, spend, verify, refund', () => {
+await checks.check('ACT: every bit length (8, 32, 64, 128): the most credits it holds (2^L - 1), a spend, a refund; 2^L refused', () => {
     for (const bits of [8, 32, 64, 128]) {
         const issuer = act.Issuer.generate(ACT_DS, bits);
         const client = new act.Client(issuer.tokenKey, ACT_DS, bits);
         const challenge = new TokenChallenge(act.TOKEN_TYPE, 'issuer.example', new Uint8Array(0), ['origin.example']);
         const request = client.createCredentialRequest(challenge);
-        const grant = bits === 128 ? (1n << 127n) + 3n : 2 ** Math.min(bits, 53) - 1;
+        // 2^L - 1: a number for L = 8 and 32, a BigInt (it is above 2^53) for 64 and 128.
+        const most = (1n << BigInt(bits)) - 1n;
+        const grant = bits <= 32 ? Number(most) : most;
+        // 2^L itself: "ValueTooLarge" from the module, but for L = 128,
+        // where 2^128 is a RangeError before it (credits are u128).
+        if (bits < 128) {
+            throwsPat(() => issuer.issue(request, 1n << BigInt(bits), challenge), 'ValueTooLarge');
+        } else {
+            assert.throws(() => issuer.issue(request, 1n << 128n, challenge), RangeError);
+        }
         const credential = request.finalize(issuer.issue(request, grant, challenge));
         assert.equal(credential.credits, grant, `L=${bits}`);
+        assert.equal(typeof credential.credits, bits <= 32 ? 'number' : 'bigint', `L=${bits}`);
+        if (bits < 128) throwsPat(() => client.spend(credential, challenge, 1n << BigInt(bits)), 'ValueTooLarge');
         const spend = client.spend(credential, challenge, 7);
         const token = AuthorizationHeader.parse(new AuthorizationHeader(spend.token).toString()).token;
         assert.ok(token instanceof act.Token);
         const next = spend.refund(issuer.verify(token, challenge, 7, 2).refund);
         const left = typeof grant === 'bigint' ? grant - 5n : grant - 5;
         assert.equal(next.credits, left, `L=${bits}`);
-        // Above 2^L: "ValueTooLarge" from the issuer.
-        if (bits < 53) throwsPat(() => issuer.issue(client.createCredentialRequest(challenge), 2 ** bits, challenge), 'ValueTooLarge');
         // Another L's issuer cannot read the token.
         const other = act.Issuer.generate(ACT_DS, bits === 8 ? 16 : 8);
         throwsPat(() => other.verify(token, challenge, 7), bits === 8 ? 'Truncated' : 'InvalidLength');
         for (const o of [issuer, client, request, credential, spend, next, other]) o.free();
     }
+});
+
+await checks.check('ACT: credits, costs and refunds cross as safe-integer numbers or BigInts below 2^128; 0 credits, a refund above the cost and bad bit lengths by code', () => {
+    const issuer = act.Issuer.generate(ACT_DS, 128);
+    const client = new act.Client(issuer.tokenKey, ACT_DS, 128);
+    const challenge = new TokenChallenge(act.TOKEN_TYPE, 'issuer.example', new Uint8Array(0), ['origin.example']);
+    const request = client.createCredentialRequest(challenge);
+    // Refused in JavaScript before the module, each a RangeError naming the argument.
+    const refused = [1n << 128n, 2 ** 53, 2 ** 128, 1.5, NaN, Infinity, '5', -1n, -1, -0.5, null, undefined, true, {}];
+    const rangeError = (name) => (e) => e instanceof RangeError && e.message.startsWith(`${name} must be a non-negative integer`);
+    for (const bad of refused) {
+        assert.throws(() => issuer.issue(request, bad, challenge), rangeError('credits'), `credits ${String(bad)}`);
+    }
+    // Accepted: the largest safe integer, 2^53 as a BigInt, the largest u128.
+    for (const [credits, back] of [
+        [2 ** 53 - 1, 2 ** 53 - 1],
+        [1n << 53n, 1n << 53n],
+        [5n, 5],
+        [(1n << 128n) - 1n, (1n << 128n) - 1n],
+    ]) {
+        const r = client.createCredentialRequest(challenge);
+        const credential = r.finalize(issuer.issue(r, credits, challenge));
+        // Read back as a number up to 2^53 - 1, as a BigInt from 2^53 on.
+        assert.equal(credential.credits, back, `credits ${credits}`);
+        credential.free();
+        r.free();
+    }
+    // 0 credits: a zero scalar, which the issuer refuses.
+    throwsPat(() => issuer.issue(request, 0, challenge), 'InvalidScalar');
+    throwsPat(() => issuer.issue(request, 0n, challenge), 'InvalidScalar');
+    const credential = request.finalize(issuer.issue(request, 100, challenge));
+    for (const bad of refused) {
+        assert.throws(() => client.spend(credential, challenge, bad), rangeError('cost'), `cost ${String(bad)}`);
+    }
+    throwsPat(() => client.spend(credential, challenge, 101n), 'ValueTooLarge');
+    assert.equal(credential.credits, 100, 'the refused spends left the credential');
+    const spend = client.spend(credential, challenge, 10n);
+    for (const bad of refused) {
+        assert.throws(() => issuer.verify(spend.token, challenge, bad), rangeError('cost'), `cost ${String(bad)}`);
+        assert.throws(() => issuer.verify(spend.token, challenge, 10, bad === undefined ? -1 : bad), rangeError('refundAmount'));
+    }
+    // A refund above the cost; then all of it back.
+    throwsPat(() => issuer.verify(spend.token, challenge, 10, 11), 'ValueTooLarge');
+    assert.equal(spend.refund(issuer.verify(spend.token, challenge, 10n, 10n).refund).credits, 100);
+    // Bit lengths: one of act.BITS, else a RangeError; the module's classes
+    // say "InvalidLength", as the C API and the library do.
+    const ds = new TextEncoder().encode(ACT_DS);
+    const sk = new Uint8Array(Buffer.from(JSON.parse(readFileSync(path.join(root, 'tests/vectors/act/draft-schlesinger-cfrg-act-01.json'), 'utf8'))[0].sk_cbor, 'hex'));
+    for (const bits of [0, 1, 7, 12, 129, 256, 1.5, NaN, '16', 16n, undefined]) {
+        assert.throws(() => new act.Client(issuer.tokenKey, ACT_DS, bits), RangeError, `bits ${String(bits)}`);
+        assert.throws(() => act.Issuer.generate(ACT_DS, bits), RangeError, `bits ${String(bits)}`);
+        assert.throws(() => act.Issuer.fromSecretKey(sk, ACT_DS, bits), RangeError, `bits ${String(bits)}`);
+    }
+    for (const bits of [0, 1, 7, 12, 129, 256]) {
+        throwsPat(() => new glue.ActClient(ds, issuer.tokenKey, bits), 'InvalidLength');
+        throwsPat(() => glue.ActIssuer.generate(ds, bits), 'InvalidLength');
+        throwsPat(() => glue.ActIssuer.fromSecretKey(sk, ds, bits), 'InvalidLength');
+    }
+    for (const o of [issuer, client, request, spend]) o.free();
 });
 
 await checks.check('ACT: truncated, trailing and other-type input, wrong-length states, other keys, refused by code', () => {
@@ -1227,6 +1454,19 @@ await checks.check('ACT: truncated, trailing and other-type input, wrong-length 
     const mismatched = sk.slice();
     mismatched.set(issuer.tokenKey, sk.length - 32);
     throwsPat(() => act.Issuer.fromSecretKey(mismatched, ACT_DS, 16), 'InvalidKey');
+    // {1: x, 2: W}: a2 01 5820 x[32] 02 5820 W[32]. An x not below the
+    // order, a W that decodes to no element, a map of three pairs, a string
+    // of 33 bytes.
+    const edited = (from, to, value) => {
+        const copy = sk.slice();
+        copy.fill(value, from, to);
+        return copy;
+    };
+    throwsPat(() => act.Issuer.fromSecretKey(edited(4, 36, 0xff), ACT_DS, 16), 'InvalidScalar');
+    throwsPat(() => act.Issuer.fromSecretKey(edited(39, 71, 0xff), ACT_DS, 16), 'InvalidElement');
+    throwsPat(() => act.Issuer.fromSecretKey(edited(0, 1, 0xa3), ACT_DS, 16), 'InvalidLength');
+    throwsPat(() => act.Issuer.fromSecretKey(edited(3, 4, 0x21), ACT_DS, 16), 'InvalidLength');
+    throwsPat(() => act.Issuer.fromSecretKey(edited(1, 2, 0x03), ACT_DS, 16), 'InvalidValue');
     throwsPat(() => client.createCredentialRequest(new TokenChallenge(2, 'i', ctx())), 'WrongTokenType');
     for (const o of [issuer, client, request, spend, second, stranger, foreign]) o.free();
 });
@@ -1247,7 +1487,10 @@ await checks.check('ATHM: tokens hiding each of the 4 values, live and through e
         assert.equal(request.tokenType, 0xc07e);
         assert.equal(request.truncatedTokenKeyId, issuer.keyId[31]);
         const state = request.exportState();
-        assert.equal(state.length, glue.AthmClient.stateLength(), "the library's RequestState::LEN");
+        // Version, shape, type (2), r and tc (32 each), T (33), key id (32).
+        assert.equal(state.length, 2 + 2 + 32 + 32 + 33 + 32);
+        assert.equal(state.length, 133);
+        assert.equal(glue.AthmClient.stateLength(), 133, "the library's RequestState::LEN");
         const response = issuer.issue(request, value);
         assert.equal(response.length, 483);
         let token;
@@ -1308,8 +1551,12 @@ await checks.check('ATHM: truncated, trailing and other-type input, wrong-length
     throwsPat(() => request.finalize(stranger.issue(foreign, 1)), 'Verification');
     throwsPat(() => client.finalizeExported(state.subarray(1), response), 'InvalidLength');
     throwsPat(() => client.finalizeExported(concat(state, [0]), response), 'InvalidLength');
+    // The header: version 1, shape 4 (ATHM), then the type.
+    assert.deepEqual([state[0], state[1], state[2], state[3]], [1, 4, 0xc0, 0x7e]);
     throwsPat(() => client.finalizeExported(new Uint8Array(state.length), response), 'UnknownStateVersion');
+    throwsPat(() => client.finalizeExported(concat([2], state.subarray(1)), response), 'UnknownStateVersion');
     throwsPat(() => client.finalizeExported(concat([state[0], 1], state.subarray(2)), response), 'InvalidValue');
+    throwsPat(() => client.finalizeExported(concat([state[0], 2], state.subarray(2)), response), 'InvalidValue');
     throwsPat(() => client.finalizeExported(concat(state.subarray(0, 2), [0xda, 0x7b], state.subarray(4)), response), 'WrongTokenType');
     throwsPat(() => new athm.Client(stranger.tokenKey, ATHM_DEPLOYMENT).finalizeExported(state, response), 'KeyIdMismatch');
     assert.ok(state.some((b) => b !== 0), 'a refused state is left as it was');
@@ -1329,7 +1576,18 @@ await checks.check('ATHM: truncated, trailing and other-type input, wrong-length
     throwsPat(() => new athm.Client(issuer.tokenKey, 'another deployment'), 'Verification');
     throwsPat(() => new athm.Client(issuer.tokenKey.subarray(1), ATHM_DEPLOYMENT), 'InvalidLength');
     throwsPat(() => new athm.Client(issuer.tokenKey, new Uint8Array(256)), 'InvalidLength');
+    // Secret keys: 160 bytes, five scalars below the order, y and z not
+    // zero, x and r_x not both zero.
+    const secretKey = new Uint8Array(160);
+    secretKey.fill(1);
+    athm.Issuer.fromSecretKey(secretKey, ATHM_DEPLOYMENT).free();
+    throwsPat(() => athm.Issuer.fromSecretKey(secretKey.subarray(1), ATHM_DEPLOYMENT), 'Truncated');
+    throwsPat(() => athm.Issuer.fromSecretKey(concat(secretKey, [1]), ATHM_DEPLOYMENT), 'TrailingBytes');
     throwsPat(() => athm.Issuer.fromSecretKey(new Uint8Array(159), ATHM_DEPLOYMENT), 'Truncated');
+    throwsPat(() => athm.Issuer.fromSecretKey(new Uint8Array(161), ATHM_DEPLOYMENT), 'TrailingBytes');
+    throwsPat(() => athm.Issuer.fromSecretKey(new Uint8Array(160).fill(0xff), ATHM_DEPLOYMENT), 'InvalidScalar');
+    throwsPat(() => athm.Issuer.fromSecretKey(new Uint8Array(160), ATHM_DEPLOYMENT), 'InvalidKey');
+    throwsPat(() => athm.Issuer.fromSecretKey(secretKey, new Uint8Array(256)), 'InvalidLength');
     for (const o of [issuer, stranger, client, request]) o.free();
     throwsPat(() => client.createTokenRequest(), 'Freed');
 });

@@ -321,11 +321,11 @@ mod tests {
         let response = issue(&issuer, &bytes, &mut rng).unwrap();
         // The state exported and imported finalizes the same.
         let again = CredentialRequestState::import(&state.export()[..]).unwrap();
-        assert!(finalize(&client, &state, &response[1..]).is_err());
+        assert_eq!(finalize(&client, &state, &response[1..]).err(), Some(Error::Truncated));
         let credential = finalize(&client, &again, &response).unwrap();
         let mut forged = response.clone();
         forged[200] ^= 1;
-        assert!(finalize(&client, &state, &forged).is_err());
+        assert_eq!(finalize(&client, &state, &forged).err(), Some(Error::Verification));
 
         let credential = Credential::import(&credential.export()[..]).unwrap();
         let arc_challenge = ArcChallenge::decode(&challenge).unwrap();
@@ -341,13 +341,13 @@ mod tests {
             assert!(!tags.contains(&tag));
             tags.push(tag);
             // Another limit's length, another challenge.
-            assert!(verify(&issuer, &t, &challenge, 1 << 20).is_err());
+            assert_eq!(verify(&issuer, &t, &challenge, 1 << 20).err(), Some(Error::Truncated));
             let other = build_with(TOKEN_TYPE, b"issuer.example", &[5; 32], b"origin.example", None).unwrap();
             assert_eq!(verify(&issuer, &t, &other, 3), Err(Error::ChallengeMismatch));
             let mut forged = t.clone();
             let last = forged.len() - 1;
             forged[last] ^= 1;
-            assert!(verify(&issuer, &forged, &challenge, 3).is_err());
+            assert_eq!(verify(&issuer, &forged, &challenge, 3).err(), Some(Error::Verification));
         }
         assert_eq!(token(&client, &mut pstate, &challenge, &mut rng), Err(Error::PresentationLimitReached));
         // A token for another presentation context from this state.

@@ -600,7 +600,7 @@ mod tests {
         }
         assert_eq!(packed, want);
         assert_eq!(challenges_packed("Basic realm=\"x\"").unwrap(), [0, 0, 0, 0]);
-        assert!(challenges_packed("PrivateToken challenge=\"!\"").is_err());
+        assert_eq!(challenges_packed("PrivateToken challenge=\"!\"").err(), Some(Error::InvalidBase64));
     }
 
     #[test]

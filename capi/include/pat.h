@@ -35,7 +35,10 @@
  * that overlaps another buffer of the call (PAT_E_OVERLAP; a buffer that
  * runs past the end of memory counts as reaching to it) is left as it
  * was, so that a refusal never writes into an input, and so is one that
- * is NULL, misaligned or runs past the end of memory.
+ * is NULL, misaligned or runs past the end of memory. A generic batch call
+ * whose entries array is refused (NULL, misaligned, past the end of
+ * memory, more than PAT_BATCH_MAX entries) writes no output at all: the
+ * entries' buffers are unknown then.
  *
  * A client's flow, and where each output goes next:
  * 1. The origin answers 401 with WWW-Authenticate: pat_www_authenticate_challenge
@@ -1565,11 +1568,15 @@ int32_t pat_athm_finalize(const uint8_t *deployment_id,
  * blind) to `state`; returns the request's length.
  *
  * Errors: `-PAT_E_INVALID_LENGTH` (field batch) for `count` 0,
- * `-PAT_E_CAPACITY_EXCEEDED` above `PAT_BATCH_MAX` (refused before any
- * buffer is read or written), `-PAT_E_UNKNOWN_TOKEN_TYPE` for a challenge
- * of another type, and each entry's challenge and key refused as by its
- * type's single request. On any error both outputs are zeroed, as the
- * header's contract says.
+ * `-PAT_E_UNKNOWN_TOKEN_TYPE` for a challenge of another type, and each
+ * entry's challenge and key refused as by its type's single request; on
+ * these both outputs are zeroed, as the header's contract says. An
+ * entries array that cannot be read (`-PAT_E_NULL_POINTER`,
+ * `-PAT_E_MISALIGNED`, `-PAT_E_ADDRESS_RANGE`) or holds more than
+ * `PAT_BATCH_MAX` entries (`-PAT_E_CAPACITY_EXCEEDED`) is refused before
+ * anything is read or written: the entries' buffers are unknown then, so
+ * no output is known to be apart from them, and every output is left as
+ * it was.
  *
  * Next: POST the request's bytes to the issuer's `issuer-request-uri` with
  * `Content-Type: PAT_MEDIA_TYPE_GENERIC_BATCH_REQUEST` and `Accept:
@@ -1596,9 +1603,12 @@ int32_t pat_generic_batch_request(const struct pat_batch_entry *entries,
  * `-PAT_E_INVALID_LENGTH` otherwise; a present entry of another type is
  * `-PAT_E_WRONG_TOKEN_TYPE`, a proof or signature that fails
  * `-PAT_E_VERIFICATION`) against the `state` that
- * `pat_generic_batch_request` wrote, given the same `entries` (each bound
- * to its client by type and token key id: a key that is not the entry's is
- * `-PAT_E_KEY_ID_MISMATCH`, another count `-PAT_E_INVALID_LENGTH`).
+ * `pat_generic_batch_request` wrote, given the same `entries` in the same
+ * order: another count is `-PAT_E_INVALID_LENGTH`, another type at a
+ * position `-PAT_E_WRONG_TOKEN_TYPE`, another token key at a position
+ * `-PAT_E_KEY_ID_MISMATCH`. The challenges are read for their types only:
+ * each token is bound to the challenge its request was made for, which
+ * the state holds.
  *
  * Writes the tokens of the present entries, in request order, one after
  * the other to `tokens` (`tokens_cap` must hold every entry's token, the
@@ -1609,8 +1619,11 @@ int32_t pat_generic_batch_request(const struct pat_batch_entry *entries,
  *
  * All or nothing: on success the state buffer is zeroed; on failure it is
  * left unchanged, ready for the genuine response, and `tokens` and
- * `token_lens` are zeroed. Next: one `pat_authorization` per token, each
- * redeemed once.
+ * `token_lens` are zeroed, but for a refused entries array, which leaves
+ * every buffer as it was (as for `pat_generic_batch_request`), and a
+ * `token_lens` not aligned for `size_t` (`-PAT_E_MISALIGNED`), which is
+ * not written. Next: one `pat_authorization` per token, each redeemed
+ * once.
  *
  * # Safety
  * As `pat_generic_batch_request`; `state` is read and written, and

@@ -57,15 +57,17 @@ fn client<const L: usize>(domain_separator: &[u8], token_key: &[u8]) -> Result<C
     Ok(apart(|| Client::<L>::from_token_key(Params::from_domain_separator(domain_separator), token_key))?)
 }
 
-/// `bytes`, unless they are a state, credential or refund state this API
-/// wiped: every one it writes starts with a CBOR header, never 0, and a
-/// spent one is all zeros. A wiped one is `UnknownStateVersion(0)`, as
-/// every other family's spent state (whose version byte is 0). The first
-/// byte is the encoding's header, the same for every value: reading it
-/// tells nothing secret.
-fn unspent(bytes: &[u8]) -> Result<&[u8], Fail> {
+/// `bytes`, unless they are a state, credential or refund state of its
+/// length `len` that this API wiped: every one it writes starts with a CBOR
+/// header, never 0, and a spent one is all zeros. A wiped one is
+/// `UnknownStateVersion(0)`, as every other family's spent state (whose
+/// version byte is 0); one of another length is left to the decoder
+/// (`InvalidLength`, `Truncated`, `TrailingBytes`). The first byte is the
+/// encoding's header, the same for every value: reading it tells nothing
+/// secret.
+fn unspent(bytes: &[u8], len: usize) -> Result<&[u8], Fail> {
     match bytes.first() {
-        Some(0) => Err(Fail::from(Error::UnknownStateVersion(0))),
+        Some(0) if bytes.len() == len => Err(Fail::from(Error::UnknownStateVersion(0))),
         _ => Ok(bytes),
     }
 }
@@ -99,7 +101,7 @@ fn finalize<const L: usize>(
     // The inputs decoded, the finalize and the credential in one frame of
     // their own, under which the client alone stays.
     apart(|| -> Result<(), Fail> {
-        let state = RequestState::from_bytes(unspent(state_buf)?)?;
+        let state = RequestState::from_bytes(unspent(state_buf, RequestState::LEN)?)?;
         let response = TokenResponse::decode(response)?;
         credential_out.copy_from_slice(&client.finalize(&state, &response)?.to_cbor()[..]);
         Ok(())
@@ -121,7 +123,7 @@ fn spend<const L: usize>(
     let [credential_buf, token_out, refund_state_out] = outs;
     let token_out = prefix(token_out, Token::<L>::LEN)?;
     let refund_state_out = prefix(refund_state_out, PreRefund::CBOR_LEN)?;
-    unspent(credential_buf)?;
+    unspent(credential_buf, CreditToken::CBOR_LEN)?;
     let credential = apart(|| CreditToken::from_cbor(credential_buf))?;
     let (token, pre_refund) = apart(|| client.spend(&credential, &challenge, u128::from(cost), rng))?;
     let n = token.encode(token_out)?;
@@ -143,7 +145,7 @@ fn refund_credential<const L: usize>(
     // The inputs decoded, the refund and the credential in one frame of
     // their own, under which the client alone stays.
     apart(|| -> Result<(), Fail> {
-        let state = PreRefund::from_cbor(unspent(state_buf)?)?;
+        let state = PreRefund::from_cbor(unspent(state_buf, PreRefund::CBOR_LEN)?)?;
         let token = Token::<L>::decode(token)?;
         let refund = Refund::from_cbor(refund)?;
         credential_out.copy_from_slice(&client.refund(&state, &token, &refund)?.to_cbor()[..]);
@@ -155,7 +157,7 @@ fn refund_credential<const L: usize>(
 
 /// The credits of a credential under L.
 fn credits<const L: usize>(credential: &[u8]) -> Result<u64, Fail> {
-    let credits = CreditToken::from_cbor(unspent(credential)?)?.credits::<L>()?;
+    let credits = CreditToken::from_cbor(unspent(credential, CreditToken::CBOR_LEN)?)?.credits::<L>()?;
     Ok(u64::try_from(credits).map_err(|_| Error::ValueTooLarge)?)
 }
 

@@ -45,8 +45,8 @@ pub struct pat_batch_entry {
 pub(crate) const STATE_LEN: usize = BatchState::<CAPACITY>::STATE_LEN;
 
 /// Buffers one call records: the entries array, two per entry, and at most
-/// three of the call's own.
-const REGIONS: usize = 1 + 2 * CAPACITY + 3;
+/// four of the call's own (finalize's response, state, tokens and lengths).
+const REGIONS: usize = 1 + 2 * CAPACITY + 4;
 
 /// One entry's buffers as slices: `[challenge, token_key]`.
 pub(crate) type Entry<'a> = [&'a [u8]; 2];
@@ -66,6 +66,17 @@ enum ClientRef<'c> {
     P384(&'c private::Client<PrivateP384>),
     Rsa(&'c public::Client),
     R255(&'c private::Client<PrivateRistretto255>),
+}
+
+impl ClientRef<'_> {
+    /// The client's token key id.
+    fn key_id(&self) -> &[u8; 32] {
+        match self {
+            ClientRef::P384(c) => c.key_id(),
+            ClientRef::Rsa(c) => c.key_id(),
+            ClientRef::R255(c) => c.key_id(),
+        }
+    }
 }
 
 /// The index of `client` in `list`, appended unless a client of the same
@@ -176,9 +187,14 @@ fn finalize(entries: &[Entry<'_>], response: &[u8], outs: &mut [&mut [u8]; 3]) -
     if batch.len() != entries.len() {
         return Err(Error::InvalidLength(Field::Batch).into());
     }
-    for (entry, &(kind, _)) in batch.entries().iter().zip(clients.index.iter()) {
+    // Each position's type and key are the request's (the import bound each
+    // entry to a client of the same key, wherever it stands in `entries`).
+    for (i, (entry, &(kind, _))) in batch.entries().iter().zip(clients.index.iter()).enumerate() {
         if entry.kind() != kind {
             return Err(Error::WrongTokenType { expected: entry.kind().code(), found: kind.code() }.into());
+        }
+        if entry.key_id() != Some(clients.get(i)?.key_id()) {
+            return Err(Error::KeyIdMismatch.into());
         }
     }
     let most: usize = batch.entries().iter().map(|e| e.kind().token_len()).sum();
@@ -272,11 +288,15 @@ unsafe fn entry_slices<'a>(list: &[pat_batch_entry]) -> Vec<Entry<'a>, CAPACITY>
 /// blind) to `state`; returns the request's length.
 ///
 /// Errors: `-PAT_E_INVALID_LENGTH` (field batch) for `count` 0,
-/// `-PAT_E_CAPACITY_EXCEEDED` above `PAT_BATCH_MAX` (refused before any
-/// buffer is read or written), `-PAT_E_UNKNOWN_TOKEN_TYPE` for a challenge
-/// of another type, and each entry's challenge and key refused as by its
-/// type's single request. On any error both outputs are zeroed, as the
-/// header's contract says.
+/// `-PAT_E_UNKNOWN_TOKEN_TYPE` for a challenge of another type, and each
+/// entry's challenge and key refused as by its type's single request; on
+/// these both outputs are zeroed, as the header's contract says. An
+/// entries array that cannot be read (`-PAT_E_NULL_POINTER`,
+/// `-PAT_E_MISALIGNED`, `-PAT_E_ADDRESS_RANGE`) or holds more than
+/// `PAT_BATCH_MAX` entries (`-PAT_E_CAPACITY_EXCEEDED`) is refused before
+/// anything is read or written: the entries' buffers are unknown then, so
+/// no output is known to be apart from them, and every output is left as
+/// it was.
 ///
 /// Next: POST the request's bytes to the issuer's `issuer-request-uri` with
 /// `Content-Type: PAT_MEDIA_TYPE_GENERIC_BATCH_REQUEST` and `Accept:
@@ -322,9 +342,12 @@ pub unsafe extern "C" fn pat_generic_batch_request(
 /// `-PAT_E_INVALID_LENGTH` otherwise; a present entry of another type is
 /// `-PAT_E_WRONG_TOKEN_TYPE`, a proof or signature that fails
 /// `-PAT_E_VERIFICATION`) against the `state` that
-/// `pat_generic_batch_request` wrote, given the same `entries` (each bound
-/// to its client by type and token key id: a key that is not the entry's is
-/// `-PAT_E_KEY_ID_MISMATCH`, another count `-PAT_E_INVALID_LENGTH`).
+/// `pat_generic_batch_request` wrote, given the same `entries` in the same
+/// order: another count is `-PAT_E_INVALID_LENGTH`, another type at a
+/// position `-PAT_E_WRONG_TOKEN_TYPE`, another token key at a position
+/// `-PAT_E_KEY_ID_MISMATCH`. The challenges are read for their types only:
+/// each token is bound to the challenge its request was made for, which
+/// the state holds.
 ///
 /// Writes the tokens of the present entries, in request order, one after
 /// the other to `tokens` (`tokens_cap` must hold every entry's token, the
@@ -335,8 +358,11 @@ pub unsafe extern "C" fn pat_generic_batch_request(
 ///
 /// All or nothing: on success the state buffer is zeroed; on failure it is
 /// left unchanged, ready for the genuine response, and `tokens` and
-/// `token_lens` are zeroed. Next: one `pat_authorization` per token, each
-/// redeemed once.
+/// `token_lens` are zeroed, but for a refused entries array, which leaves
+/// every buffer as it was (as for `pat_generic_batch_request`), and a
+/// `token_lens` not aligned for `size_t` (`-PAT_E_MISALIGNED`), which is
+/// not written. Next: one `pat_authorization` per token, each redeemed
+/// once.
 ///
 /// # Safety
 /// As `pat_generic_batch_request`; `state` is read and written, and
@@ -363,7 +389,11 @@ pub unsafe extern "C" fn pat_generic_batch_finalize(
             entries,
             count,
             [(response, response_len)],
-            [Out::kept(state, state_len), Out::wiped(tokens, tokens_cap), Out::wiped(token_lens.cast(), lens_len)],
+            [
+                Out::kept(state, state_len),
+                Out::wiped(tokens, tokens_cap),
+                Out::wiped(token_lens.cast(), lens_len).array_of::<usize>(),
+            ],
             |list, [response], outs| finalize(list, response, outs),
         )
     }

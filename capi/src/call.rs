@@ -24,18 +24,32 @@ pub(crate) struct Out {
     len: usize,
     wipe_on_error: bool,
     required: bool,
+    /// The alignment the output must have (1 for bytes).
+    align: usize,
 }
 
 impl Out {
     /// An output that a failed call leaves zeroed.
     pub(crate) const fn wiped(ptr: *mut u8, len: usize) -> Self {
-        Self { ptr, len, wipe_on_error: true, required: false }
+        Self { ptr, len, wipe_on_error: true, required: false, align: 1 }
     }
 
     /// A buffer read and written by the call that a failure leaves as it
     /// was (a client state, kept for the genuine response).
     pub(crate) const fn kept(ptr: *mut u8, len: usize) -> Self {
-        Self { ptr, len, wipe_on_error: false, required: false }
+        Self { ptr, len, wipe_on_error: false, required: false, align: 1 }
+    }
+
+    /// An output array of `T` (a `size_t` list) seen as its bytes: refused
+    /// with [`Fail::Misaligned`] unless aligned for `T`, and then never
+    /// written by a refusal.
+    pub(crate) const fn array_of<T>(self) -> Self {
+        Self { align: align_of::<T>(), ..self }
+    }
+
+    /// Whether the output has its alignment (a NULL one has any).
+    fn aligned(&self) -> bool {
+        self.ptr.addr().is_multiple_of(self.align)
     }
 
     /// This output, refused when NULL even with length 0 (an output the
@@ -109,6 +123,9 @@ pub(crate) unsafe fn run<T: Copy, const N: usize, const M: usize, const C: usize
         regions.input(ptr, len);
     }
     for out in outputs {
+        if !out.aligned() {
+            regions.misaligned();
+        }
         if out.required {
             regions.required_output(out.ptr, out.len);
         } else {
@@ -121,7 +138,7 @@ pub(crate) unsafe fn run<T: Copy, const N: usize, const M: usize, const C: usize
     if let Err(f) = regions.check() {
         // Refused: clear what belongs to this output alone, nothing else (a
         // kept buffer is an input too, and stays as it is).
-        for out in outputs.iter().filter(|o| o.wipe_on_error && regions.apart(o.ptr, o.len)) {
+        for out in outputs.iter().filter(|o| o.wipe_on_error && o.aligned() && regions.apart(o.ptr, o.len)) {
             // SAFETY: real memory apart from every other buffer of the call
             // (Regions::apart), writable per the contract.
             unsafe { ffi::zero_raw(out.ptr, out.len) };

@@ -133,6 +133,11 @@ impl<const C: usize> Regions<C> {
         }
     }
 
+    /// Records that an output is not aligned for its type.
+    pub(crate) fn misaligned(&mut self) {
+        self.fail(Fail::Misaligned);
+    }
+
     /// An output buffer; NULL is allowed with capacity 0.
     pub(crate) fn output(&mut self, ptr: *mut u8, len: usize) {
         self.add(ptr.addr(), ptr.is_null(), len, true);

@@ -372,6 +372,12 @@ fn bad_calls_are_refused_with_typed_errors() {
         unsafe { pat_act_credits(wiped.as_ptr(), wiped.len(), L, &mut out) },
         Error::UnknownStateVersion(0).code()
     );
+    assert_eq!(out, 0, "a refused call empties the balance");
+    // Zeros of another length are not a spent credential: the decoder
+    // refuses them (a zero byte is no CBOR header it accepts).
+    let mut short = vec![0u8; PAT_ACT_CREDENTIAL_LEN - 1];
+    let rc = act.spend(&mut short, &challenge, 5, &mut rng, &mut token, &mut refund_state);
+    assert_eq!(rc, Error::InvalidValue(Field::Message).code());
 
     // A spend, then refused refunds that keep the refund state.
     assert_eq!(act.spend(&mut credential, &challenge, 20, &mut rng, &mut token, &mut refund_state), token_len as i32);
@@ -392,8 +398,9 @@ fn bad_calls_are_refused_with_typed_errors() {
     assert_eq!(act.refund(&mut refund_state, &token, &refund, &mut next), PAT_ACT_CREDENTIAL_LEN as i32);
     assert_eq!(act.credits(&next), 34);
     // The wiped refund state is refused as every family's spent state is.
-    let mut again = vec![0u8; PAT_ACT_CREDENTIAL_LEN];
+    let mut again = vec![0xAAu8; PAT_ACT_CREDENTIAL_LEN];
     assert_eq!(act.refund(&mut refund_state, &token, &refund, &mut again), Error::UnknownStateVersion(0).code());
+    assert!(zeroed(&again));
 
     // ACT tokens take no extensions; a token of no served length is refused.
     let ext = [0u8, 0];

@@ -330,6 +330,30 @@ fn finalize_refusals_keep_the_state() {
     let mut forged = response.clone();
     forged[2 + 148 + 3 + 10] ^= 1;
     refused(&list, &mut made.state, &forged, Error::Verification.code());
+    // Two entries of one type with their keys swapped: each position's key
+    // must be the request's.
+    let rekeyed = [list[3], list[1], list[2], list[0], list[4]];
+    refused(&rekeyed, &mut made.state, &response, Error::KeyIdMismatch.code());
+    // A token-length array not aligned for size_t: refused, and not written.
+    let mut lens_bytes = vec![0xA5u8; PAT_BATCH_MAX * size_of::<usize>() + 1];
+    let mut tokens = vec![0xA5u8; cap];
+    let rc = unsafe {
+        pat_generic_batch_finalize(
+            list.as_ptr(),
+            list.len(),
+            made.state.as_mut_ptr(),
+            made.state.len(),
+            response.as_ptr(),
+            response.len(),
+            tokens.as_mut_ptr(),
+            tokens.len(),
+            lens_bytes.as_mut_ptr().add(usize::from(lens_bytes.as_ptr().align_offset(8) == 0)).cast(),
+        )
+    };
+    assert_eq!(rc, -PAT_E_MISALIGNED);
+    assert!(lens_bytes.iter().all(|&b| b == 0xA5), "the misaligned array is not written");
+    assert!(tokens.iter().all(|&b| b == 0), "the other outputs are zeroed");
+    assert_eq!(made.state, kept);
     // A state one byte short.
     let mut short_state = kept[..kept.len() - 1].to_vec();
     let out = finalize(&list, &mut short_state, &response, cap);
@@ -394,8 +418,8 @@ fn request_refusals() {
         )
     };
     assert_eq!(call(ptr::null(), 1, &mut req, &mut state, &mut rng), -PAT_E_NULL_POINTER);
-    let bytes = vec![0u8; size_of::<pat_batch_entry>() * 2 + 1];
-    let misaligned = unsafe { bytes.as_ptr().add(1) }.cast::<pat_batch_entry>();
+    let words = vec![0u64; size_of::<pat_batch_entry>()];
+    let misaligned = unsafe { words.as_ptr().cast::<u8>().add(1) }.cast::<pat_batch_entry>();
     assert_eq!(call(misaligned, 1, &mut req, &mut state, &mut rng), -PAT_E_MISALIGNED);
     assert!(req.iter().all(|&b| b == 0xA5) && state.iter().all(|&b| b == 0xA5));
 
@@ -451,4 +475,31 @@ fn known_answer_randomness_must_fit_exactly() {
     let mut longer = randomness.clone();
     longer.push(0);
     assert_eq!(request_with(&list, &longer).rc, Error::InvalidLength(Field::Message).code());
+}
+
+#[test]
+fn a_full_batch_of_eight_finalizes() {
+    let k = keys();
+    let mut pairs = mixed(&k);
+    pairs.extend(mixed(&k).into_iter().take(3));
+    assert_eq!(pairs.len(), PAT_BATCH_MAX);
+    let list = entries(&pairs);
+    let mut made = request(&list, 4);
+    assert!(made.rc > 0);
+    let issuer = Issuer::new(&k.p384, core::slice::from_ref(&k.rsa), core::slice::from_ref(&k.r255)).unwrap();
+    let response = evaluate(&issuer, &made.request[..made.rc as usize]);
+    let out = finalize(&list, &mut made.state, &response, PAT_GENERIC_BATCH_TOKENS_MAX_LEN);
+    let lens = [
+        PAT_TYPE1_TOKEN_LEN,
+        PAT_TYPE2_TOKEN_LEN,
+        PAT_TYPE5_TOKEN_LEN,
+        PAT_TYPE1_TOKEN_LEN,
+        PAT_TYPE1_TOKEN_LEN,
+        PAT_TYPE1_TOKEN_LEN,
+        PAT_TYPE2_TOKEN_LEN,
+        PAT_TYPE5_TOKEN_LEN,
+    ];
+    assert_eq!(out.lens, lens);
+    assert_eq!(out.rc, lens.iter().sum::<usize>() as i32);
+    assert!(made.state.iter().all(|&b| b == 0));
 }

@@ -100,6 +100,17 @@ impl<'c> PendingEntry<'c> {
         self.kind
     }
 
+    /// The token key id of the client the entry was made with (or, once
+    /// imported, bound to); `None` once the entry is spent.
+    pub fn key_id(&self) -> Option<&[u8; KEY_ID_LEN]> {
+        match &self.pending {
+            Pending::PrivateP384(c, ..) => Some(c.key_id()),
+            Pending::PublicRsa2048(c, ..) => Some(c.key_id()),
+            Pending::PrivateRistretto255(c, ..) => Some(c.key_id()),
+            Pending::Wiped(_) => None,
+        }
+    }
+
     /// Finalizes the entry with its own type's procedure, without spending
     /// it; `None` for an absent response.
     fn finalize_unspent(&self, response: Option<GenericTokenResponse>) -> Result<Option<GenericToken>> {

@@ -2377,8 +2377,13 @@ int32_t pat_type3_verify(const uint8_t *token_key,
  * (the encoded Extensions list that came with it,
  * `pat_authorization_extensions`), verified under the key the issuer
  * derived for them: other extensions than the issued ones are
- * `-PAT_E_VERIFICATION`. Whether the extensions are acceptable is the
- * origin's policy, to check before or after.
+ * `-PAT_E_VERIFICATION`. `extensions` must be one encoded Extensions list
+ * (the empty list is the two bytes 0x0000): anything else, an empty
+ * buffer included (what `pat_authorization_extensions` gives for a value
+ * without them), is refused with the decoder's code (`-PAT_E_TRUNCATED`,
+ * `-PAT_E_TRAILING_BYTES`, `-PAT_E_UNSORTED_EXTENSIONS`, ...). Whether the
+ * extensions are acceptable is the origin's policy, to check before or
+ * after.
  *
  * # Safety
  * As `pat_type2_verify`.

@@ -231,6 +231,7 @@ pub(crate) unsafe fn call_entries<const N: usize, const M: usize>(
     outputs: [Out; M],
     body: impl FnOnce(&[Entry<'_>], [&[u8]; N], &mut [&mut [u8]; M]) -> Result<usize, Fail>,
 ) -> i32 {
+    const { assert!(1 + 2 * CAPACITY + N + M <= REGIONS, "REGIONS must hold every buffer of the call") };
     if count > CAPACITY {
         return Fail::from(Error::CapacityExceeded).code();
     }

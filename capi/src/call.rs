@@ -163,7 +163,12 @@ pub(crate) unsafe fn run<T: Copy, const N: usize, const M: usize, const C: usize
     // overlap with any other buffer); zeroed above or, if kept, initialized
     // by the caller; writable per the contract.
     let mut outs = outputs.map(|out| unsafe { ffi::write(out.ptr, out.len) });
-    let result = body(ins, &mut outs);
+    // A count the caller cannot be told (above `i32::MAX`) is an error, and
+    // wipes the outputs as any other.
+    let result = body(ins, &mut outs).and_then(|(n, value)| match i32::try_from(n) {
+        Ok(_) => Ok((n, value)),
+        Err(_) => Err(Fail::Lib(pat::Error::ValueTooLarge)),
+    });
     if result.is_err() {
         for (buf, out) in outs.iter_mut().zip(outputs) {
             if out.wipe_on_error {

@@ -90,11 +90,13 @@ impl Region {
 pub(crate) struct Regions<const C: usize> {
     list: heapless::Vec<Region, C>,
     fault: Option<Fail>,
+    /// A buffer did not fit the list: no output can be shown apart then.
+    full: bool,
 }
 
 impl<const C: usize> Regions<C> {
     pub(crate) const fn new() -> Self {
-        Self { list: heapless::Vec::new(), fault: None }
+        Self { list: heapless::Vec::new(), fault: None, full: false }
     }
 
     fn fail(&mut self, fault: Fail) {
@@ -112,6 +114,7 @@ impl<const C: usize> Regions<C> {
             self.fail(Fail::AddressRange);
         }
         if self.list.push(Region::new(addr, len, output)).is_err() {
+            self.full = true;
             self.fail(Fail::Lib(Error::CapacityExceeded));
         }
     }
@@ -187,7 +190,7 @@ impl<const C: usize> Regions<C> {
     /// of the call, so that writing it touches nothing but itself. A range
     /// that was never recorded, or was recorded twice, is not apart.
     pub(crate) fn apart(&self, ptr: *const u8, len: usize) -> bool {
-        if ptr.is_null() || len == 0 || !in_range(ptr.addr(), len) {
+        if self.full || ptr.is_null() || len == 0 || !in_range(ptr.addr(), len) {
             return false;
         }
         let this = Region::new(ptr.addr(), len, true);

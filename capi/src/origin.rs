@@ -85,7 +85,7 @@ pub unsafe extern "C" fn pat_token_challenge_write(
             ],
             [Out::wiped(out, out_cap)],
             |[issuer_name, redemption_context, origin_info], [out]| {
-                if matches!(token_type, 0xE5AC | 0xE5AD) {
+                if token_type == pat::tokens::arc::TOKEN_TYPE || token_type == pat::tokens::act::TOKEN_TYPE {
                     return Err(Error::InvalidValue(Field::TokenType).into());
                 }
                 let challenge = TokenChallenge::new(token_type, issuer_name, redemption_context, origin_info)?;
@@ -300,8 +300,13 @@ pub unsafe extern "C" fn pat_type3_verify(
 /// (the encoded Extensions list that came with it,
 /// `pat_authorization_extensions`), verified under the key the issuer
 /// derived for them: other extensions than the issued ones are
-/// `-PAT_E_VERIFICATION`. Whether the extensions are acceptable is the
-/// origin's policy, to check before or after.
+/// `-PAT_E_VERIFICATION`. `extensions` must be one encoded Extensions list
+/// (the empty list is the two bytes 0x0000): anything else, an empty
+/// buffer included (what `pat_authorization_extensions` gives for a value
+/// without them), is refused with the decoder's code (`-PAT_E_TRUNCATED`,
+/// `-PAT_E_TRAILING_BYTES`, `-PAT_E_UNSORTED_EXTENSIONS`, ...). Whether the
+/// extensions are acceptable is the origin's policy, to check before or
+/// after.
 ///
 /// # Safety
 /// As `pat_type2_verify`.

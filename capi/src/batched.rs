@@ -62,7 +62,7 @@ struct Clients {
 }
 
 /// One of the batch's clients, by type.
-enum ClientRef<'c> {
+pub(crate) enum ClientRef<'c> {
     P384(&'c private::Client<PrivateP384>),
     Rsa(&'c public::Client),
     R255(&'c private::Client<PrivateRistretto255>),
@@ -141,12 +141,12 @@ impl Clients {
 
 /// Makes entry `i` of the batch with its client and challenge: a fresh or
 /// a deterministic per-type request, pushed.
-type Make<'m> = dyn for<'c> FnMut(usize, ClientRef<'c>, &TokenChallenge<'_>, &mut BatchState<'c, CAPACITY>) -> Result<(), Fail>
+pub(crate) type Make<'m> = dyn for<'c> FnMut(usize, ClientRef<'c>, &TokenChallenge<'_>, &mut BatchState<'c, CAPACITY>) -> Result<(), Fail>
     + 'm;
 
 /// A batch of one request per entry: the request into `outs[0]`, the
 /// exported state into `outs[1]`; returns the request's length.
-fn make_batch(entries: &[Entry<'_>], make: &mut Make<'_>, outs: &mut [&mut [u8]; 2]) -> Result<usize, Fail> {
+pub(crate) fn make_batch(entries: &[Entry<'_>], make: &mut Make<'_>, outs: &mut [&mut [u8]; 2]) -> Result<usize, Fail> {
     let clients = apart(|| Clients::new(entries))?;
     let [request_out, state_out] = outs;
     let request_out = prefix(request_out, clients.request_len())?;
@@ -398,57 +398,4 @@ pub unsafe extern "C" fn pat_generic_batch_finalize(
             |list, [response], outs| finalize(list, response, outs),
         )
     }
-}
-
-/// The known-answer entry point's body: each entry's request made with its
-/// slice of `randomness` (in entry order: nonce ‖ blind for 0x0001 and
-/// 0x0005, nonce ‖ salt ‖ blind for 0x0002), which must be used up exactly.
-#[cfg(feature = "hazmat")]
-pub(crate) fn request_with(entries: &[Entry<'_>], randomness: &[u8], outs: &mut [&mut [u8]; 2]) -> Result<usize, Fail> {
-    use crate::call::exact;
-    use pat::crypto::voprf::{ByteArray, Suite};
-    use pat::tokens::private::PrivateTokenType;
-
-    fn take<'r>(rest: &mut &'r [u8], n: usize) -> Result<&'r [u8], Fail> {
-        let (head, tail) = rest.split_at_checked(n).ok_or(Error::InvalidLength(Field::Message))?;
-        *rest = tail;
-        Ok(head)
-    }
-    fn private_entry<T: PrivateTokenType>(
-        c: &private::Client<T>,
-        challenge: &TokenChallenge<'_>,
-        rest: &mut &[u8],
-    ) -> Result<(private::TokenRequest<T>, private::RequestState<T>), Fail> {
-        let nonce = exact::<32>(take(rest, 32)?, Field::Message)?;
-        let blind_len = <<T::Suite as Suite>::ScalarBytes as ByteArray>::LEN;
-        let blind = zeroize::Zeroizing::new(
-            <<T::Suite as Suite>::ScalarBytes>::from_slice(take(rest, blind_len)?)
-                .ok_or(Error::InvalidLength(Field::Message))?,
-        );
-        Ok(pat::hazmat::tokens::private::request_with(c, challenge, nonce, &blind)?)
-    }
-
-    let mut rest = randomness;
-    let made = make_batch(
-        entries,
-        &mut |_, client, challenge, batch| {
-            match client {
-                ClientRef::P384(c) => batch.push(c, private_entry(c, challenge, &mut rest)?)?,
-                ClientRef::R255(c) => batch.push(c, private_entry(c, challenge, &mut rest)?)?,
-                ClientRef::Rsa(c) => {
-                    let nonce = exact::<32>(take(&mut rest, 32)?, Field::Message)?;
-                    let salt = exact::<48>(take(&mut rest, 48)?, Field::Message)?;
-                    let blind = exact::<256>(take(&mut rest, 256)?, Field::Message)?;
-                    let made = apart(|| pat::hazmat::tokens::public::request_with(c, challenge, nonce, salt, blind))?;
-                    batch.push(c, made)?;
-                }
-            }
-            Ok(())
-        },
-        outs,
-    )?;
-    if !rest.is_empty() {
-        return Err(Error::InvalidLength(Field::Message).into());
-    }
-    Ok(made)
 }

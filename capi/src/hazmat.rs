@@ -21,16 +21,30 @@ use pat::{Error, Field};
 use crate::call::{Out, apart, call, exact, prefix};
 use crate::ffi::Fail;
 
+/// A VOPRF blind given as bytes: exactly the suite's scalar length.
+type Blind<T> = zeroize::Zeroizing<<<T as PrivateTokenType>::Suite as Suite>::ScalarBytes>;
+
+/// The nonce and blind of a type-0x0001 or 0x0005 known answer.
+fn private_inputs<'n, T: PrivateTokenType>(nonce: &'n [u8], blind: &[u8]) -> Result<(&'n [u8; 32], Blind<T>), Fail> {
+    let nonce = exact::<32>(nonce, Field::Message)?;
+    let blind = <<T::Suite as Suite>::ScalarBytes>::from_slice(blind).ok_or(Error::InvalidLength(Field::Message))?;
+    Ok((nonce, zeroize::Zeroizing::new(blind)))
+}
+
+/// The nonce, salt and blind of a type-0x0002 known answer.
+fn public_inputs<'a>(nonce: &'a [u8], salt: &'a [u8], blind: &'a [u8]) -> Result<PublicInputs<'a>, Fail> {
+    Ok((exact::<32>(nonce, Field::Message)?, exact::<48>(salt, Field::Message)?, exact::<256>(blind, Field::Message)?))
+}
+
+type PublicInputs<'a> = (&'a [u8; 32], &'a [u8; 48], &'a [u8; 256]);
+
 fn private_request_with<T: PrivateTokenType>(
     [key, challenge, nonce, blind]: [&[u8]; 4],
     outs: &mut [&mut [u8]; 2],
 ) -> Result<usize, Fail> {
     let client = apart(|| private::Client::<T>::from_token_key(key))?;
     let challenge = TokenChallenge::decode(challenge)?;
-    let nonce = exact::<32>(nonce, Field::Message)?;
-    let blind = zeroize::Zeroizing::new(
-        <<T::Suite as Suite>::ScalarBytes>::from_slice(blind).ok_or(Error::InvalidLength(Field::Message))?,
-    );
+    let (nonce, blind) = private_inputs::<T>(nonce, blind)?;
     let [request_out, state_out] = outs;
     let request_out = prefix(request_out, T::REQUEST_MAX_LEN)?;
     let state_out = prefix(state_out, RequestState::<T>::STATE_LEN)?;
@@ -44,9 +58,7 @@ fn public_request_with(
 ) -> Result<usize, Fail> {
     let client = apart(|| public::Client::from_token_key(key))?;
     let challenge = TokenChallenge::decode(challenge)?;
-    let nonce = exact::<32>(nonce, Field::Message)?;
-    let salt = exact::<48>(salt, Field::Message)?;
-    let blind = exact::<256>(blind, Field::Message)?;
+    let (nonce, salt, blind) = public_inputs(nonce, salt, blind)?;
     let [request_out, state_out] = outs;
     let request_out = prefix(request_out, PublicRsa2048::REQUEST_MAX_LEN)?;
     let state_out = prefix(state_out, public::RequestState::STATE_LEN)?;
@@ -717,6 +729,56 @@ pub unsafe extern "C" fn pat_arc_run_with(
     }
 }
 
+/// The generic batch's known-answer body: each entry's request made with
+/// its slice of `randomness` (in entry order: nonce ‖ blind for 0x0001 and
+/// 0x0005, nonce ‖ salt ‖ blind for 0x0002), which must be used up exactly.
+fn generic_batch_request_with(
+    entries: &[crate::batched::Entry<'_>],
+    randomness: &[u8],
+    outs: &mut [&mut [u8]; 2],
+) -> Result<usize, Fail> {
+    use crate::batched::ClientRef;
+
+    fn take<'r>(rest: &mut &'r [u8], n: usize) -> Result<&'r [u8], Fail> {
+        let (head, tail) = rest.split_at_checked(n).ok_or(Error::InvalidLength(Field::Message))?;
+        *rest = tail;
+        Ok(head)
+    }
+    fn private_entry<T: PrivateTokenType>(
+        c: &private::Client<T>,
+        challenge: &TokenChallenge<'_>,
+        rest: &mut &[u8],
+    ) -> Result<(private::TokenRequest<T>, RequestState<T>), Fail> {
+        let nonce = take(rest, 32)?;
+        let blind = take(rest, <<T::Suite as Suite>::ScalarBytes as ByteArray>::LEN)?;
+        let (nonce, blind) = private_inputs::<T>(nonce, blind)?;
+        Ok(pat::hazmat::tokens::private::request_with(c, challenge, nonce, &blind)?)
+    }
+
+    let mut rest = randomness;
+    let made = crate::batched::make_batch(
+        entries,
+        &mut |_, client, challenge, batch| {
+            match client {
+                ClientRef::P384(c) => batch.push(c, private_entry(c, challenge, &mut rest)?)?,
+                ClientRef::R255(c) => batch.push(c, private_entry(c, challenge, &mut rest)?)?,
+                ClientRef::Rsa(c) => {
+                    let (nonce, salt, blind) = (take(&mut rest, 32)?, take(&mut rest, 48)?, take(&mut rest, 256)?);
+                    let (nonce, salt, blind) = public_inputs(nonce, salt, blind)?;
+                    let made = apart(|| pat::hazmat::tokens::public::request_with(c, challenge, nonce, salt, blind))?;
+                    batch.push(c, made)?;
+                }
+            }
+            Ok(())
+        },
+        outs,
+    )?;
+    if !rest.is_empty() {
+        return Err(Error::InvalidLength(Field::Message).into());
+    }
+    Ok(made)
+}
+
 /// HAZMAT, known-answer tests only: `pat_generic_batch_request` with each
 /// entry's nonce, blind and salt taken from `randomness` instead of `rng`:
 /// in entry order, `PAT_NONCE_LEN` bytes of nonce then `PAT_TYPE1_BLIND_LEN`
@@ -745,7 +807,7 @@ pub unsafe extern "C" fn pat_generic_batch_request_with(
             count,
             [(randomness, randomness_len)],
             [Out::wiped(request, request_cap), Out::wiped(state, state_cap)],
-            |list, [randomness], outs| crate::batched::request_with(list, randomness, outs),
+            |list, [randomness], outs| generic_batch_request_with(list, randomness, outs),
         )
     }
 }

@@ -157,6 +157,17 @@ fn check_token(token: &[u8]) -> Result<(), Fail> {
     Ok(())
 }
 
+/// A text written by `write` into `out` and terminated with a NUL right
+/// after it (one byte of `out` is kept for it); returns the text's length.
+pub(crate) fn with_nul(out: &mut [u8], write: impl FnOnce(&mut [u8]) -> Result<usize, Fail>) -> Result<usize, Fail> {
+    let room = out.len().checked_sub(1).ok_or(Error::BufferTooSmall)?;
+    let (text, nul) = out.split_at_mut(room);
+    let len = write(text)?;
+    // The NUL goes right after the text (inside `text` when it is shorter).
+    *text.get_mut(len).or(nul.first_mut()).ok_or(Error::BufferTooSmall)? = 0;
+    Ok(len)
+}
+
 /// A pointer to `part` (NULL when empty) and its length.
 fn raw(part: &[u8]) -> (*const u8, usize) {
     if part.is_empty() { (ptr::null(), 0) } else { (part.as_ptr(), part.len()) }
@@ -295,12 +306,7 @@ pub unsafe extern "C" fn pat_authorization(
     unsafe {
         call([(token, token_len)], [Out::wiped(out.cast::<u8>(), out_cap)], |[token], [out]| {
             check_token(token)?;
-            let room = out_cap.checked_sub(1).ok_or(Error::BufferTooSmall)?;
-            let (text, nul) = out.split_at_mut(room);
-            let len = auth::write_authorization(token, text)?.len();
-            // The NUL goes right after the text (inside `text` when it is shorter).
-            *text.get_mut(len).or(nul.first_mut()).ok_or(Error::BufferTooSmall)? = 0;
-            Ok(len)
+            with_nul(out, |text| Ok(auth::write_authorization(token, text)?.len()))
         })
     }
 }
@@ -342,11 +348,7 @@ pub unsafe extern "C" fn pat_authorization_with_extensions(
                 }
                 check_token(token)?;
                 let extensions = pat::wire::extensions::Extensions::decode(extensions)?;
-                let room = out_cap.checked_sub(1).ok_or(Error::BufferTooSmall)?;
-                let (text, nul) = out.split_at_mut(room);
-                let len = auth::write_authorization_with_extensions(token, &extensions, text)?.len();
-                *text.get_mut(len).or(nul.first_mut()).ok_or(Error::BufferTooSmall)? = 0;
-                Ok(len)
+                with_nul(out, |text| Ok(auth::write_authorization_with_extensions(token, &extensions, text)?.len()))
             },
         )
     }

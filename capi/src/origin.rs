@@ -133,12 +133,10 @@ pub unsafe extern "C" fn pat_www_authenticate(
                 if token_key.is_empty() {
                     return Err(Error::InvalidLength(Field::TokenKey).into());
                 }
-                let room = out_cap.checked_sub(1).ok_or(Error::BufferTooSmall)?;
-                let (text, nul) = out.split_at_mut(room);
-                let len =
-                    auth::write_www_authenticate(challenge, token_key, max_age_of(has_max_age, max_age), text)?.len();
-                *text.get_mut(len).or(nul.first_mut()).ok_or(Error::BufferTooSmall)? = 0;
-                Ok(len)
+                crate::http::with_nul(out, |text| {
+                    Ok(auth::write_www_authenticate(challenge, token_key, max_age_of(has_max_age, max_age), text)?
+                        .len())
+                })
             },
         )
     }
